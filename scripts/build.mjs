@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// Bundles the engine (dist/cli.js + workers) and the extension (dist/extension.js) with esbuild and
+// copies the WASM assets (sql.js, tree-sitter runtime and grammars) to dist/wasm/.
+import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const require = createRequire(path.join(root, 'package.json'));
+const dist = path.join(root, 'dist');
+fs.mkdirSync(path.join(dist, 'wasm'), { recursive: true });
+
+const engineEntries = {
+  cli: 'server/src/cli.ts',
+  parseWorker: 'server/src/syntax/parseWorker.ts',
+};
+const entryPoints = Object.fromEntries(
+  Object.entries(engineEntries).filter(([, p]) => fs.existsSync(path.join(root, p))).map(([k, p]) => [k, path.join(root, p)]),
+);
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  // web-tree-sitter and sql.js locate their wasm through options we pass; keep node builtins external.
+  external: ['vscode'],
+};
+
+await esbuild.build({ ...common, entryPoints, outdir: dist });
+if (fs.existsSync(path.join(root, 'src/extension.ts'))) {
+  await esbuild.build({ ...common, entryPoints: { extension: path.join(root, 'src/extension.ts') }, outdir: dist });
+}
+
+function copy(from, name) {
+  fs.copyFileSync(from, path.join(dist, 'wasm', name ?? path.basename(from)));
+}
+copy(require.resolve('sql.js/dist/sql-wasm.wasm'));
+const tsw = path.dirname(require.resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter.wasm'));
+for (const f of fs.readdirSync(tsw)) if (f.endsWith('.wasm')) copy(path.join(tsw, f));
+const wts = path.dirname(require.resolve('web-tree-sitter'));
+for (const f of ['web-tree-sitter.wasm', 'tree-sitter.wasm']) {
+  if (fs.existsSync(path.join(wts, f))) copy(path.join(wts, f), 'web-tree-sitter.wasm');
+}
+console.log(`built ${Object.keys(entryPoints).join(', ')} -> dist/`);
