@@ -52,3 +52,7 @@ export const CURSOR_TTL_MS = 15 * 60 * 1000;
 export const PERSIST_CHUNK_BYTES = 64 * 1024 * 1024;
 /** Regex source length accepted by search_text / search_symbol. */
 export const MAX_REGEX_CHARS = 500;
+/** Type-hierarchy nodes visited when deriving overrides (csharp-ls's implementation misses them). */
+export const TYPE_HIERARCHY_MAX_NODES = 500;
+/** `--version` of a language server must answer within this (doctor). */
+export const LSP_VERSION_PROBE_TIMEOUT_MS = 10_000;

@@ -1,0 +1,602 @@
+/**
+ * Evaluates one MSBuild project file the way MSBuild's evaluator orders things, without running
+ * MSBuild: pass 1 reads properties and follows imports (the project's SDK is modelled by
+ * sdkModel.ts), pass 2 evaluates items with the final property values. Globs are answered from
+ * the walked file list. What cannot be evaluated becomes a reason (the project is then `partial`);
+ * a value is never guessed silently.
+ */
+import * as path from 'node:path';
+import { MAX_MSBUILD_IMPORT_DEPTH } from '../../core/limits';
+import { evaluateCondition } from './condition';
+import { absPath, clip, expand, relInside, TOOLSET_ROOT, Unevaluable, type ExpansionHost, type PropertyValue, type Taint } from './expression';
+import { ADDITIVE_SDKS, MODELLED_SDKS, SDK_PROPS_PATH, SDK_TARGETS_PATH, sdkFlags, toolsetFile } from './sdkModel';
+import type { WorkspaceFiles } from '../WorkspaceFiles';
+import { hasWildcard } from '../WorkspaceFiles';
+import { attr, type XmlElement, type XmlParse } from './xmlDocument';
+
+/** What the evaluator needs from its caller: the workspace and a cached XML reader. */
+export interface EvaluationContext {
+  /** Canonical POSIX absolute root. */
+  root: string;
+  files: WorkspaceFiles;
+  /** Reads and parses a workspace file (cached by the caller); failures are values. */
+  readXml(rel: string): XmlParse;
+}
+
+export interface EvaluatedItem {
+  /** The include as evaluated (one part of the Include list, or one glob match). */
+  spec: string;
+  /** Normalised absolute POSIX path of `spec` relative to the project directory. */
+  abs: string;
+  /** Workspace-relative path when `abs` lies inside the root. */
+  rel?: string;
+  metadata: Map<string, string>;
+}
+
+export interface Evaluation {
+  properties: Map<string, PropertyValue & { name: string }>;
+  items: Map<string, EvaluatedItem[]>;
+  /** Reasons the evaluation is incomplete, in the order found. */
+  reasons: string[];
+  /** Workspace files read as imports (relative paths). */
+  imports: string[];
+  /** SDK names of the project (empty for a legacy project). */
+  sdks: string[];
+}
+
+/** Item types whose evaluation problems make the project partial. */
+const TRACKED_ITEMS = new Set(['compile', 'projectreference', 'packagereference', 'packageversion', 'globalpackagereference']);
+
+/** Properties MSBuild or the build environment sets that a read of the files cannot know. */
+const UNKNOWN_PROPERTIES: Record<string, string> = {
+  solutiondir: 'set only when building through a solution',
+  solutionname: 'set only when building through a solution',
+  solutionpath: 'set only when building through a solution',
+  solutionfilename: 'set only when building through a solution',
+  solutionext: 'set only when building through a solution',
+  nugetpackageroot: 'set by NuGet restore',
+  msbuildstartupdirectory: 'the directory the build is started from',
+  msbuildversion: 'the MSBuild version',
+  netcoresdkversion: 'the installed .NET SDK version',
+  netcoresdkruntimeidentifier: 'the installed .NET SDK',
+  bundlednetcoreapptargetframeworkversion: 'the installed .NET SDK',
+  bundlednetcoreapppackageversion: 'the installed .NET SDK',
+  netcoreappmaximumversion: 'the installed .NET SDK',
+  runtimeidentifier: 'usually passed on the command line',
+  buildinginsidevisualstudio: 'set by Visual Studio',
+  designtimebuild: 'set by the IDE',
+  continuousintegrationbuild: 'set by CI',
+  tf_build: 'an environment variable',
+  ci: 'an environment variable',
+  github_actions: 'an environment variable',
+  userprofile: 'an environment variable',
+  home: 'an environment variable',
+  programfiles: 'an environment variable',
+  'programfiles(x86)': 'an environment variable',
+  msbuildprogramfiles32: 'the machine',
+  msbuilduserextensionspath: 'the machine',
+};
+
+interface FileCtx {
+  abs: string;
+  dir: string;
+  host: ExpansionHost;
+  itemHost: ExpansionHost;
+}
+
+/** Evaluates `projectRel` with the given global properties. The project XML must parse (caller checks). */
+export function evaluateProject(ctx: EvaluationContext, projectRel: string, projectXml: XmlElement, globals: Record<string, string>): Evaluation {
+  return new ProjectEvaluator(ctx, projectRel, globals).run(projectXml);
+}
+
+class ProjectEvaluator {
+  private readonly props = new Map<string, PropertyValue & { name: string }>();
+  private readonly globals = new Set<string>();
+  private readonly items = new Map<string, EvaluatedItem[]>();
+  private readonly itemTaint = new Map<string, string>();
+  private readonly reasons: string[] = [];
+  private readonly reasonSet = new Set<string>();
+  private readonly imported = new Set<string>();
+  private readonly importsRead: string[] = [];
+  private readonly itemQueue: { el: XmlElement; file: FileCtx }[] = [];
+  private readonly projectAbs: string;
+  private readonly projectDir: string;
+  private sdks: string[] = [];
+
+  constructor(
+    private readonly ctx: EvaluationContext,
+    private readonly projectRel: string,
+    globalProps: Record<string, string>,
+  ) {
+    this.projectAbs = `${ctx.root}/${projectRel}`;
+    this.projectDir = path.posix.dirname(this.projectAbs);
+    const ext = path.posix.extname(projectRel);
+    const name = path.posix.basename(projectRel, ext);
+    const reserved: Record<string, string> = {
+      MSBuildProjectDirectory: this.projectDir,
+      MSBuildProjectDirectoryNoRoot: this.projectDir.replace(/^\//, ''),
+      MSBuildProjectFile: path.posix.basename(projectRel),
+      MSBuildProjectExtension: ext,
+      MSBuildProjectFullPath: this.projectAbs,
+      MSBuildProjectName: name,
+      MSBuildRuntimeType: 'Core',
+      MSBuildToolsVersion: 'Current',
+      MSBuildToolsPath: TOOLSET_ROOT,
+      MSBuildBinPath: TOOLSET_ROOT,
+      MSBuildExtensionsPath: TOOLSET_ROOT,
+      MSBuildExtensionsPath32: TOOLSET_ROOT,
+      MSBuildExtensionsPath64: TOOLSET_ROOT,
+      MSBuildSDKsPath: `${TOOLSET_ROOT}/Sdks`,
+      VisualStudioVersion: '17.0',
+      OS: process.platform === 'win32' ? 'Windows_NT' : 'Unix',
+    };
+    for (const [k, v] of Object.entries(reserved)) this.props.set(k.toLowerCase(), { name: k, value: v });
+    for (const [k, v] of Object.entries(globalProps)) {
+      this.props.set(k.toLowerCase(), { name: k, value: v });
+      this.globals.add(k.toLowerCase());
+    }
+  }
+
+  run(projectXml: XmlElement): Evaluation {
+    const file = this.fileCtx(this.projectAbs);
+    this.imported.add(this.projectAbs);
+    this.sdks = this.sdkNames(projectXml, file);
+    const modelled = this.sdks.filter((s) => MODELLED_SDKS.has(s.toLowerCase()));
+    for (const s of this.sdks) {
+      const l = s.toLowerCase();
+      if (!MODELLED_SDKS.has(l) && !ADDITIVE_SDKS.has(l)) this.reason(`SDK '${s}' is not modelled (its props and targets are not read)`);
+    }
+    const usesNetSdk = modelled.length > 0 || this.sdks.some((s) => s.toLowerCase().startsWith('microsoft.net.sdk'));
+    if (usesNetSdk) {
+      for (const s of this.sdks) for (const [k, v] of Object.entries(sdkFlags(s))) this.setProperty(k, v);
+      this.importPath(SDK_PROPS_PATH, file, 0);
+    }
+    this.walk(projectXml.children, file, 0);
+    if (usesNetSdk) this.importPath(SDK_TARGETS_PATH, file, 0);
+    for (const q of this.itemQueue) this.evaluateItemGroup(q.el, q.file);
+    return { properties: this.props, items: this.items, reasons: this.reasons, imports: this.importsRead, sdks: this.sdks };
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------
+
+  private reason(r: string): void {
+    if (!this.reasonSet.has(r)) {
+      this.reasonSet.add(r);
+      this.reasons.push(r);
+    }
+  }
+
+  private rel(abs: string): string {
+    return relInside(this.ctx, abs) ?? abs;
+  }
+
+  private fileCtx(abs: string): FileCtx {
+    const dir = path.posix.dirname(abs);
+    const base = path.posix.basename(abs);
+    const ext = path.posix.extname(base);
+    const thisFile: Record<string, string> = {
+      msbuildthisfile: base,
+      msbuildthisfiledirectory: dir.endsWith('/') ? dir : dir + '/',
+      msbuildthisfiledirectorynoroot: (dir.endsWith('/') ? dir : dir + '/').replace(/^\//, ''),
+      msbuildthisfilefullpath: abs,
+      msbuildthisfilename: base.slice(0, base.length - ext.length),
+      msbuildthisfileextension: ext,
+    };
+    const lookup = (name: string): PropertyValue | undefined => {
+      const l = name.toLowerCase();
+      const t = thisFile[l];
+      if (t !== undefined) return { value: t };
+      const p = this.props.get(l);
+      if (p) return p;
+      const u = UNKNOWN_PROPERTIES[l];
+      return u ? { value: '', unknown: `$(${name}) is ${u}` } : undefined;
+    };
+    const host: ExpansionHost = { root: this.ctx.root, files: this.ctx.files, projectDir: this.projectDir, thisFileDir: dir, lookup };
+    const itemHost: ExpansionHost = {
+      ...host,
+      items: (type: string) => {
+        const l = type.toLowerCase();
+        const taint = this.itemTaint.get(l);
+        if (taint) throw new Unevaluable(taint);
+        return this.items.get(l)?.map((i) => i.spec);
+      },
+    };
+    return { abs, dir, host, itemHost };
+  }
+
+  private sdkNames(root: XmlElement, file: FileCtx): string[] {
+    const out: string[] = [];
+    const add = (s: string) => {
+      for (const part of s.split(';')) {
+        const name = part.trim().split('/')[0]!.trim();
+        if (name && !out.some((o) => o.toLowerCase() === name.toLowerCase())) out.push(name);
+      }
+    };
+    const a = attr(root, 'Sdk');
+    if (a) add(a);
+    for (const c of root.children) if (c.name === 'Sdk') add(attr(c, 'Name') ?? '');
+    void file;
+    return out;
+  }
+
+  /** Evaluates a condition; problems become reasons (and the condition counts as false). */
+  private condition(cond: string | undefined, host: ExpansionHost, where: string): boolean {
+    if (cond === undefined || cond.trim() === '') return true;
+    const taint: Taint = {};
+    try {
+      const v = evaluateCondition(cond, host, taint, (abs) => toolsetFile(abs) !== undefined);
+      if (taint.unknown) this.reason(`${where} condition "${clip(cond.trim())}" depends on ${taint.unknown}`);
+      return v;
+    } catch (e) {
+      if (!(e instanceof Unevaluable)) throw e;
+      this.reason(`${where}: ${e.reason}`);
+      return false;
+    }
+  }
+
+  private setProperty(name: string, value: string, unknown?: string): void {
+    const l = name.toLowerCase();
+    if (this.globals.has(l)) return;
+    if (l.startsWith('msbuild') && this.props.has(l) && l !== 'msbuildprojectextensionspath' && l !== 'msbuildtreatwarningsaserrors') {
+      return;
+    }
+    this.props.set(l, unknown === undefined ? { name, value } : { name, value, unknown });
+  }
+
+  // ---- pass 1: properties and imports -----------------------------------------------------
+
+  private walk(children: XmlElement[], file: FileCtx, depth: number): void {
+    for (const el of children) {
+      switch (el.name) {
+        case 'PropertyGroup':
+          if (this.condition(attr(el, 'Condition'), file.host, 'PropertyGroup')) {
+            for (const p of el.children) this.property(p, file);
+          }
+          break;
+        case 'ItemGroup':
+          this.itemQueue.push({ el, file });
+          break;
+        case 'Import':
+          if (this.condition(attr(el, 'Condition'), file.host, 'Import')) this.importElement(el, file, depth);
+          break;
+        case 'ImportGroup':
+          if (this.condition(attr(el, 'Condition'), file.host, 'ImportGroup')) {
+            for (const c of el.children) {
+              if (c.name === 'Import' && this.condition(attr(c, 'Condition'), file.host, 'Import')) this.importElement(c, file, depth);
+            }
+          }
+          break;
+        case 'Choose':
+          this.choose(el, file, depth);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  private choose(el: XmlElement, file: FileCtx, depth: number): void {
+    for (const c of el.children) {
+      if (c.name === 'When') {
+        if (this.condition(attr(c, 'Condition'), file.host, 'When')) {
+          this.walk(c.children, file, depth);
+          return;
+        }
+      } else if (c.name === 'Otherwise') {
+        this.walk(c.children, file, depth);
+        return;
+      }
+    }
+  }
+
+  private property(p: XmlElement, file: FileCtx): void {
+    if (!this.condition(attr(p, 'Condition'), file.host, `Property ${p.name}`)) return;
+    const taint: Taint = {};
+    try {
+      const value = expand(p.text.trim() === '' && p.text.includes('\n') ? '' : p.text, file.host, taint);
+      this.setProperty(p.name, value, taint.unknown);
+    } catch (e) {
+      if (!(e instanceof Unevaluable)) throw e;
+      this.setProperty(p.name, '', `$(${p.name}) could not be evaluated (${e.reason})`);
+    }
+  }
+
+  private importElement(el: XmlElement, file: FileCtx, depth: number): void {
+    const sdk = attr(el, 'Sdk');
+    const project = attr(el, 'Project') ?? '';
+    if (sdk !== undefined) {
+      const name = sdk.split('/')[0]!.trim();
+      const l = name.toLowerCase();
+      if (!MODELLED_SDKS.has(l) && !ADDITIVE_SDKS.has(l)) {
+        this.reason(`SDK '${name}' is not modelled (its props and targets are not read)`);
+        return;
+      }
+      if (ADDITIVE_SDKS.has(l)) return;
+      if (!this.sdks.some((s) => s.toLowerCase() === l)) this.sdks.push(name);
+      const which = project.toLowerCase().endsWith('.targets') ? SDK_TARGETS_PATH : SDK_PROPS_PATH;
+      if (which === SDK_PROPS_PATH) for (const [k, v] of Object.entries(sdkFlags(name))) this.setProperty(k, v);
+      this.importPath(which, file, depth);
+      return;
+    }
+    const taint: Taint = {};
+    let expanded: string;
+    try {
+      expanded = expand(project, file.host, taint).trim();
+    } catch (e) {
+      if (!(e instanceof Unevaluable)) throw e;
+      this.reason(`Import "${clip(project)}" could not be evaluated: ${e.reason}`);
+      return;
+    }
+    if (taint.unknown) {
+      this.reason(`Import "${clip(project)}" depends on ${taint.unknown}; not read`);
+      return;
+    }
+    if (expanded === '') {
+      this.reason(`Import "${clip(project)}" evaluates to an empty path`);
+      return;
+    }
+    for (const part of expanded.split(';')) {
+      const p = part.trim();
+      if (p === '') continue;
+      const abs = absPath({ ...file.host, projectDir: file.dir }, p);
+      if (hasWildcard(abs)) {
+        const relPattern = relInside(this.ctx, abs);
+        if (relPattern === undefined) {
+          this.reason(`Import "${clip(p)}" is outside the workspace; not read`);
+          continue;
+        }
+        for (const m of this.ctx.files.glob(relPattern)) this.importPath(`${this.ctx.root}/${m}`, file, depth);
+        continue;
+      }
+      this.importPath(abs, file, depth);
+    }
+  }
+
+  private importPath(abs: string, from: FileCtx, depth: number): void {
+    if (this.imported.has(abs)) return; // MSBuild skips a file already imported in this evaluation
+    if (depth >= MAX_MSBUILD_IMPORT_DEPTH) {
+      this.reason(`imports nest deeper than ${MAX_MSBUILD_IMPORT_DEPTH} levels at ${this.rel(abs)}`);
+      return;
+    }
+    let root: XmlElement;
+    if (abs === TOOLSET_ROOT || abs.startsWith(TOOLSET_ROOT + '/')) {
+      const el = toolsetFile(abs);
+      if (!el) {
+        this.reason(`imports toolset file '${path.posix.basename(abs)}', which is not modelled`);
+        return;
+      }
+      root = el;
+    } else {
+      const rel = relInside(this.ctx, abs);
+      if (rel === undefined) {
+        this.reason(`Import of '${abs}' is outside the workspace; not read`);
+        return;
+      }
+      if (!this.ctx.files.has(rel)) {
+        this.reason(`imported file '${rel}' does not exist`);
+        return;
+      }
+      const parsed = this.ctx.readXml(rel);
+      if (!parsed.ok) {
+        this.reason(`imported file '${rel}' could not be read: ${parsed.error}`);
+        return;
+      }
+      root = parsed.root;
+      this.importsRead.push(rel);
+    }
+    void from;
+    this.imported.add(abs);
+    this.walk(root.children, this.fileCtx(abs), depth + 1);
+  }
+
+  // ---- pass 2: items ---------------------------------------------------------------------
+
+  private evaluateItemGroup(group: XmlElement, file: FileCtx): void {
+    const groupCond = attr(group, 'Condition');
+    let groupOk: boolean | undefined;
+    for (const el of group.children) {
+      const type = el.name.toLowerCase();
+      const tracked = TRACKED_ITEMS.has(type);
+      if (groupOk === undefined) {
+        groupOk = groupCond === undefined ? true : this.itemCondition(groupCond, file, tracked ? `ItemGroup (${el.name})` : undefined, type);
+      }
+      if (!groupOk) {
+        continue;
+      }
+      try {
+        this.itemElement(el, type, file, tracked);
+      } catch (e) {
+        if (!(e instanceof Unevaluable)) throw e;
+        if (tracked) this.reason(`${el.name} item: ${e.reason}`);
+        else if (!this.itemTaint.has(type)) this.itemTaint.set(type, `@(${el.name}) could not be evaluated (${e.reason})`);
+      }
+    }
+  }
+
+  private itemCondition(cond: string, file: FileCtx, where: string | undefined, type: string): boolean {
+    const taint: Taint = {};
+    try {
+      const v = evaluateCondition(cond, file.itemHost, taint, (abs) => toolsetFile(abs) !== undefined);
+      if (taint.unknown && where) this.reason(`${where} condition "${clip(cond.trim())}" depends on ${taint.unknown}`);
+      return v;
+    } catch (e) {
+      if (!(e instanceof Unevaluable)) throw e;
+      if (where) this.reason(`${where}: ${e.reason}`);
+      else if (!this.itemTaint.has(type)) this.itemTaint.set(type, `@(${type}) has a condition that could not be evaluated`);
+      return false;
+    }
+  }
+
+  private expandTracked(s: string, file: FileCtx, tracked: boolean, what: string): string {
+    const taint: Taint = {};
+    const v = expand(s, file.itemHost, taint);
+    if (taint.unknown && tracked) this.reason(`${what} "${clip(s)}" depends on ${taint.unknown}`);
+    return v;
+  }
+
+  private itemElement(el: XmlElement, type: string, file: FileCtx, tracked: boolean): void {
+    const cond = attr(el, 'Condition');
+    if (cond !== undefined && !this.itemCondition(cond, file, tracked ? `${el.name} item` : undefined, type)) return;
+    const include = attr(el, 'Include');
+    const remove = attr(el, 'Remove');
+    const update = attr(el, 'Update');
+    const list = this.items.get(type) ?? [];
+    this.items.set(type, list);
+    if (include !== undefined) {
+      const specs = this.expandTracked(include, file, tracked, `${el.name} Include`);
+      const excludeRaw = attr(el, 'Exclude');
+      const exclude = excludeRaw !== undefined ? this.matcherFor(this.expandTracked(excludeRaw, file, tracked, `${el.name} Exclude`), tracked, el.name) : undefined;
+      const added = this.expandSpecs(specs, tracked, el.name).filter((i) => !exclude || !exclude(i));
+      if (added.length === 0) return;
+      const meta = this.metadataOf(el, file);
+      for (const item of added) {
+        for (const [k, v] of meta) {
+          const value = v.includes('%(') ? itemMetadata(v, item) : v;
+          if (value !== undefined) item.metadata.set(k, value);
+        }
+        list.push(item);
+      }
+      return;
+    }
+    if (remove !== undefined) {
+      const m = this.matcherFor(this.expandTracked(remove, file, tracked, `${el.name} Remove`), tracked, el.name, type);
+      const kept = list.filter((i) => !m(i));
+      this.items.set(type, kept);
+      return;
+    }
+    if (update !== undefined) {
+      const m = this.matcherFor(this.expandTracked(update, file, tracked, `${el.name} Update`), tracked, el.name, type);
+      const meta = this.metadataOf(el, file);
+      for (const i of list) if (m(i)) for (const [k, v] of meta) i.metadata.set(k, v);
+    }
+  }
+
+  /** Metadata from attributes and child elements; values that cannot be evaluated are left out. */
+  private metadataOf(el: XmlElement, file: FileCtx): Map<string, string> {
+    const meta = new Map<string, string>();
+    const skip = new Set(['include', 'exclude', 'remove', 'update', 'condition', 'keepmetadata', 'removemetadata', 'keepduplicates', 'matchonmetadata', 'matchonmetadataoptions']);
+    const put = (k: string, raw: string) => {
+      try {
+        // Property pass host: %(...) stays literal and is filled per item by itemMetadata().
+        meta.set(k.toLowerCase(), expand(raw, file.host, {}));
+      } catch {
+        /* metadata using functions this model does not evaluate: not recorded */
+      }
+    };
+    for (const [k, v] of Object.entries(el.attrs)) if (!skip.has(k.toLowerCase())) put(k, v);
+    for (const c of el.children) {
+      const cc = attr(c, 'Condition');
+      if (cc !== undefined && !this.condition(cc, file.host, `${el.name} metadata`)) continue;
+      put(c.name, c.text);
+    }
+    return meta;
+  }
+
+  private expandSpecs(specs: string, tracked: boolean, what: string): EvaluatedItem[] {
+    const out: EvaluatedItem[] = [];
+    for (const part of specs.split(';')) {
+      const spec = part.trim();
+      if (spec === '') continue;
+      if (hasWildcard(spec)) {
+        const abs = absPath({ root: this.ctx.root, files: this.ctx.files, projectDir: this.projectDir, thisFileDir: this.projectDir, lookup: () => undefined }, spec);
+        const relPattern = relInside(this.ctx, abs);
+        if (relPattern === undefined) {
+          if (tracked) this.reason(`${what} glob "${clip(spec)}" reaches outside the workspace`);
+          continue;
+        }
+        const fixed = spec.replace(/\\/g, '/');
+        const wildAt = firstWildcardSegment(fixed);
+        const baseRel = relPattern.split('/').slice(0, firstWildcardIndex(relPattern)).join('/');
+        for (const m of this.ctx.files.glob(relPattern)) {
+          const remainder = baseRel === '' ? m : m.slice(baseRel.length + 1);
+          const recursiveDir = recursiveDirOf(relPattern, m);
+          const metadata = new Map<string, string>(recursiveDir !== undefined ? [['recursivedir', recursiveDir]] : []);
+          out.push({ spec: fixed.slice(0, wildAt) + remainder, abs: `${this.ctx.root}/${m}`, rel: m, metadata });
+        }
+        continue;
+      }
+      const abs = absPath({ root: this.ctx.root, files: this.ctx.files, projectDir: this.projectDir, thisFileDir: this.projectDir, lookup: () => undefined }, spec);
+      const rel = relInside(this.ctx, abs);
+      out.push(rel === undefined ? { spec, abs, metadata: new Map() } : { spec, abs, rel, metadata: new Map() });
+    }
+    return out;
+  }
+
+  /** A predicate matching items against a `;` list of literal paths and globs (Exclude/Remove/Update). */
+  private matcherFor(specs: string, tracked: boolean, what: string, type?: string): (i: EvaluatedItem) => boolean {
+    const literal = new Set<string>();
+    const literalCi = new Set<string>();
+    const globs: ((rel: string) => boolean)[] = [];
+    const nameLike = type === 'packagereference' || type === 'packageversion' || type === 'globalpackagereference';
+    for (const part of specs.split(';')) {
+      const spec = part.trim();
+      if (spec === '') continue;
+      if (nameLike) {
+        literalCi.add(spec.toLowerCase());
+        continue;
+      }
+      const abs = absPath({ root: this.ctx.root, files: this.ctx.files, projectDir: this.projectDir, thisFileDir: this.projectDir, lookup: () => undefined }, spec);
+      if (hasWildcard(spec)) {
+        const relPattern = relInside(this.ctx, abs);
+        if (relPattern === undefined) {
+          if (tracked) this.reason(`${what} pattern "${clip(spec)}" reaches outside the workspace`);
+          continue;
+        }
+        globs.push(this.ctx.files.matcher(relPattern));
+      } else literal.add(abs);
+    }
+    return (i) => {
+      if (nameLike) return literalCi.has(i.spec.toLowerCase());
+      if (literal.has(i.abs)) return true;
+      if (i.rel !== undefined) for (const g of globs) if (g(i.rel)) return true;
+      return false;
+    };
+  }
+}
+
+/** Fills the well-known item metadata %(Filename), %(Extension), %(RecursiveDir), %(Identity); undefined for others. */
+function itemMetadata(raw: string, item: EvaluatedItem): string | undefined {
+  let ok = true;
+  const base = path.posix.basename(item.abs);
+  const ext = path.posix.extname(base);
+  const out = raw.replace(/%\(\s*([\w.-]+)\s*\)/g, (_m, name: string) => {
+    switch (name.toLowerCase()) {
+      case 'filename':
+        return base.slice(0, base.length - ext.length);
+      case 'extension':
+        return ext;
+      case 'recursivedir':
+        return item.metadata.get('recursivedir') ?? '';
+      case 'identity':
+        return item.spec;
+      default:
+        ok = false;
+        return '';
+    }
+  });
+  return ok ? out : undefined;
+}
+
+function firstWildcardIndex(p: string): number {
+  const segs = p.split('/');
+  const i = segs.findIndex(hasWildcard);
+  return i < 0 ? segs.length : i;
+}
+
+function firstWildcardSegment(p: string): number {
+  const segs = p.split('/');
+  const i = segs.findIndex(hasWildcard);
+  if (i <= 0) return 0;
+  return segs.slice(0, i).join('/').length + 1;
+}
+
+/** %(RecursiveDir): the part of the match that the first wildcard segment onward covered, minus the file name. */
+function recursiveDirOf(pattern: string, match: string): string | undefined {
+  const segs = pattern.split('/');
+  const i = segs.findIndex(hasWildcard);
+  if (i < 0) return undefined;
+  const mSegs = match.split('/');
+  const dirSegs = mSegs.slice(i, mSegs.length - 1);
+  return dirSegs.length ? dirSegs.join('/') + '/' : '';
+}
+

@@ -1,0 +1,202 @@
+/**
+ * A condensed model of what the .NET SDK and the MSBuild toolset contribute to evaluation, written
+ * as small MSBuild files that the same evaluator reads. It covers the parts that decide compile
+ * items, references and target frameworks: Directory.Build.props/targets and
+ * Directory.Packages.props lookup, Configuration/Platform/AssemblyName/RootNamespace defaults,
+ * target framework inference, default Compile globbing and its excludes. Everything lives under
+ * the virtual folder TOOLSET_ROOT; nothing here reads the real SDK.
+ */
+import { TOOLSET_ROOT } from './expression';
+import { parseXml, type XmlElement } from './xmlDocument';
+
+/** SDKs whose effect on evaluation this model covers. */
+export const MODELLED_SDKS = new Set(
+  [
+    'Microsoft.NET.Sdk',
+    'Microsoft.NET.Sdk.Web',
+    'Microsoft.NET.Sdk.Razor',
+    'Microsoft.NET.Sdk.Worker',
+    'Microsoft.NET.Sdk.BlazorWebAssembly',
+    'Microsoft.NET.Sdk.WebAssembly',
+    'Microsoft.NET.Sdk.WindowsDesktop',
+    'MSTest.Sdk',
+    'Microsoft.Build.Traversal',
+  ].map((s) => s.toLowerCase()),
+);
+
+/** SDKs that only add to a Microsoft.NET.Sdk project and do not change compile items. */
+export const ADDITIVE_SDKS = new Set(['aspire.apphost.sdk', 'microsoft.net.sdk.publish', 'microsoft.docker.sdk'].map((s) => s.toLowerCase()));
+
+const lookupDirFile = (prop: string, importFlag: string, fileName: string, fileProp: string) => `
+  <PropertyGroup>
+    <${importFlag} Condition="'$(${importFlag})' == ''">true</${importFlag}>
+  </PropertyGroup>
+  <PropertyGroup Condition="'$(${importFlag})' == 'true' and '$(${prop})' == ''">
+    <${fileProp} Condition="'$(${fileProp})' == ''">${fileName}</${fileProp}>
+    <${fileProp}Dir>$([MSBuild]::GetDirectoryNameOfFileAbove($(MSBuildProjectDirectory), '$(${fileProp})'))</${fileProp}Dir>
+    <${prop} Condition="'$(${fileProp}Dir)' != ''">$([System.IO.Path]::Combine('$(${fileProp}Dir)', '$(${fileProp})'))</${prop}>
+  </PropertyGroup>
+  <Import Project="$(${prop})" Condition="'$(${importFlag})' == 'true' and '$(${prop})' != '' and Exists('$(${prop})')" />`;
+
+/** Microsoft.Common.props: Directory.Build.props, intermediate paths, then NuGet's Directory.Packages.props. */
+const COMMON_PROPS = `<Project>
+  ${lookupDirFile('DirectoryBuildPropsPath', 'ImportDirectoryBuildProps', 'Directory.Build.props', '_SxDirectoryBuildPropsFile')}
+  <PropertyGroup>
+    <BaseIntermediateOutputPath Condition="'$(BaseIntermediateOutputPath)' == ''">obj\\</BaseIntermediateOutputPath>
+    <BaseIntermediateOutputPath Condition="!HasTrailingSlash('$(BaseIntermediateOutputPath)')">$(BaseIntermediateOutputPath)\\</BaseIntermediateOutputPath>
+    <MSBuildProjectExtensionsPath Condition="'$(MSBuildProjectExtensionsPath)' == ''">$(BaseIntermediateOutputPath)</MSBuildProjectExtensionsPath>
+  </PropertyGroup>
+  ${lookupDirFile('DirectoryPackagesPropsPath', 'ImportDirectoryPackagesProps', 'Directory.Packages.props', '_SxDirectoryPackagesPropsFile')}
+</Project>`;
+
+/** Sdk.props of Microsoft.NET.Sdk (and the SDKs built on it). */
+const SDK_PROPS = `<Project>
+  <PropertyGroup>
+    <UsingMicrosoftNETSdk>true</UsingMicrosoftNETSdk>
+    <UsingNETSdkDefaults>true</UsingNETSdkDefaults>
+  </PropertyGroup>
+  <Import Project="${TOOLSET_ROOT}/Current/Microsoft.Common.props" />
+  <PropertyGroup>
+    <Configurations Condition="'$(Configurations)' == ''">Debug;Release</Configurations>
+    <Platforms Condition="'$(Platforms)' == ''">AnyCPU</Platforms>
+    <Configuration Condition="'$(Configuration)' == ''">Debug</Configuration>
+    <Platform Condition="'$(Platform)' == ''">AnyCPU</Platform>
+    <OutputType Condition="'$(OutputType)' == ''">Library</OutputType>
+    <AssemblyName Condition="'$(AssemblyName)' == ''">$(MSBuildProjectName)</AssemblyName>
+    <RootNamespace Condition="'$(RootNamespace)' == ''">$(MSBuildProjectName.Replace(" ", "_"))</RootNamespace>
+  </PropertyGroup>
+  <PropertyGroup Condition="'$(MSBuildProjectExtension)' == '.csproj'">
+    <Language>C#</Language>
+    <DefaultLanguageSourceExtension>.cs</DefaultLanguageSourceExtension>
+  </PropertyGroup>
+  <PropertyGroup Condition="'$(MSBuildProjectExtension)' == '.vbproj'">
+    <Language>VB</Language>
+    <DefaultLanguageSourceExtension>.vb</DefaultLanguageSourceExtension>
+  </PropertyGroup>
+  <PropertyGroup Condition="'$(MSBuildProjectExtension)' == '.fsproj'">
+    <Language>F#</Language>
+    <DefaultLanguageSourceExtension>.fs</DefaultLanguageSourceExtension>
+    <EnableDefaultCompileItems Condition="'$(EnableDefaultCompileItems)' == ''">false</EnableDefaultCompileItems>
+  </PropertyGroup>
+  <PropertyGroup Condition="'$(_SxStaticWebAssets)' == 'true'">
+    <DefaultItemExcludes>$(DefaultItemExcludes);**/node_modules/**;node_modules/**;**/jspm_packages/**;jspm_packages/**;**/bower_components/**;bower_components/**;**/packages.lock.json</DefaultItemExcludes>
+  </PropertyGroup>
+  <ItemGroup Condition="'$(EnableDefaultItems)' == 'true'">
+    <Compile Include="**/*$(DefaultLanguageSourceExtension)" Exclude="$(DefaultItemExcludes);$(DefaultExcludesInProjectFolder)" Condition="'$(EnableDefaultCompileItems)' == 'true'" />
+  </ItemGroup>
+  <ItemGroup Condition="'$(UsingMicrosoftNETSdkWeb)' == 'true' and '$(EnableDefaultItems)' == 'true' and '$(EnableDefaultCompileItems)' == 'true' and '$(EnableDefaultContentItems)' != 'false' and '$(EnableDefaultNoneItems)' != 'false' and '$(AppDesignerFolder)' != ''">
+    <Compile Remove="$(AppDesignerFolder)/launchSettings*.json;$(AppDesignerFolder)/serviceDependencies*.json;$(AppDesignerFolder)/ServiceDependencies/**;$(AppDesignerFolder)/PublishProfiles/**" />
+  </ItemGroup>
+</Project>`;
+
+/** Sdk.targets: decides between the outer (cross-targeting) and the inner build. */
+const SDK_TARGETS = `<Project>
+  <PropertyGroup Condition="'$(TargetFrameworks)' != '' and '$(TargetFramework)' == ''">
+    <IsCrossTargetingBuild>true</IsCrossTargetingBuild>
+  </PropertyGroup>
+  <Import Project="${TOOLSET_ROOT}/Sdk/Inner.targets" Condition="'$(IsCrossTargetingBuild)' != 'true'" />
+  <Import Project="${TOOLSET_ROOT}/Sdk/Outer.targets" Condition="'$(IsCrossTargetingBuild)' == 'true'" />
+</Project>`;
+
+const DIRECTORY_BUILD_TARGETS = lookupDirFile('DirectoryBuildTargetsPath', 'ImportDirectoryBuildTargets', 'Directory.Build.targets', '_SxDirectoryBuildTargetsFile');
+
+const TFM_INFERENCE = `
+  <PropertyGroup Condition="'$(TargetFramework)' != ''">
+    <TargetFrameworkIdentifier Condition="'$(TargetFrameworkIdentifier)' == ''">$([MSBuild]::GetTargetFrameworkIdentifier('$(TargetFramework)'))</TargetFrameworkIdentifier>
+    <TargetFrameworkVersion Condition="'$(TargetFrameworkVersion)' == ''">v$([MSBuild]::GetTargetFrameworkVersion('$(TargetFramework)'))</TargetFrameworkVersion>
+    <TargetPlatformIdentifier Condition="'$(TargetPlatformIdentifier)' == ''">$([MSBuild]::GetTargetPlatformIdentifier('$(TargetFramework)'))</TargetPlatformIdentifier>
+    <TargetFrameworkMoniker Condition="'$(TargetFrameworkMoniker)' == ''">$(TargetFrameworkIdentifier),Version=$(TargetFrameworkVersion)</TargetFrameworkMoniker>
+  </PropertyGroup>`;
+
+/** The inner (single target framework) build: inference, output paths, Directory.Build.targets, default items. */
+const INNER_TARGETS = `<Project>
+  ${TFM_INFERENCE}
+  <PropertyGroup>
+    <AppDesignerFolder Condition="'$(AppDesignerFolder)' == ''">Properties</AppDesignerFolder>
+    <BaseOutputPath Condition="'$(BaseOutputPath)' == ''">bin\\</BaseOutputPath>
+    <BaseOutputPath Condition="!HasTrailingSlash('$(BaseOutputPath)')">$(BaseOutputPath)\\</BaseOutputPath>
+  </PropertyGroup>
+  ${DIRECTORY_BUILD_TARGETS}
+  <PropertyGroup Condition="'$(UsingNETSdkDefaults)' == 'true'">
+    <EnableDefaultItems Condition="'$(EnableDefaultItems)' == ''">true</EnableDefaultItems>
+    <EnableDefaultCompileItems Condition="'$(EnableDefaultCompileItems)' == ''">true</EnableDefaultCompileItems>
+  </PropertyGroup>
+  <PropertyGroup>
+    <DefaultItemExcludes>$(DefaultItemExcludes);$(BaseOutputPath)/**;$(BaseIntermediateOutputPath)/**;**/*.user;**/*.*proj;**/*.sln;**/*.slnx;**/*.vssscc;**/.DS_Store</DefaultItemExcludes>
+    <DefaultExcludesInProjectFolder>$(DefaultExcludesInProjectFolder);$(DefaultItemExcludesInProjectFolder);**/.*/**</DefaultExcludesInProjectFolder>
+  </PropertyGroup>
+</Project>`;
+
+/** The outer build of a multi-targeting project sees Directory.Build.targets but no default items. */
+const OUTER_TARGETS = `<Project>${DIRECTORY_BUILD_TARGETS}</Project>`;
+
+/** Microsoft.Common.targets / language targets of a legacy (non-SDK) project. */
+const LEGACY_TARGETS = `<Project>
+  <PropertyGroup>
+    <TargetFrameworkIdentifier Condition="'$(TargetFrameworkIdentifier)' == ''">.NETFramework</TargetFrameworkIdentifier>
+  </PropertyGroup>
+  ${DIRECTORY_BUILD_TARGETS}
+  <PropertyGroup>
+    <AssemblyName Condition="'$(AssemblyName)' == ''">$(MSBuildProjectName)</AssemblyName>
+    <RootNamespace Condition="'$(RootNamespace)' == ''">$(MSBuildProjectName)</RootNamespace>
+  </PropertyGroup>
+</Project>`;
+
+const EMPTY = '<Project />';
+
+/** Virtual toolset files by lower-cased file name (legacy projects reach them through $(MSBuildToolsPath) etc.). */
+const BY_NAME: Record<string, string> = {
+  'microsoft.common.props': COMMON_PROPS,
+  'microsoft.csharp.targets': LEGACY_TARGETS,
+  'microsoft.visualbasic.targets': LEGACY_TARGETS,
+  'microsoft.fsharp.targets': LEGACY_TARGETS,
+  'microsoft.common.targets': LEGACY_TARGETS,
+  'microsoft.codesharing.common.default.props': EMPTY,
+  'microsoft.codesharing.common.props': EMPTY,
+  'microsoft.codesharing.csharp.targets': EMPTY,
+  'microsoft.codesharing.visualbasic.targets': EMPTY,
+  'sdk.props': SDK_PROPS,
+  'sdk.targets': SDK_TARGETS,
+  'inner.targets': INNER_TARGETS,
+  'outer.targets': OUTER_TARGETS,
+};
+
+const parsed = new Map<string, XmlElement>();
+
+/** The virtual toolset file at an absolute path under TOOLSET_ROOT, or undefined when not modelled. */
+export function toolsetFile(abs: string): XmlElement | undefined {
+  const name = abs.slice(abs.lastIndexOf('/') + 1).toLowerCase();
+  const text = BY_NAME[name];
+  if (text === undefined) return undefined;
+  let el = parsed.get(name);
+  if (!el) {
+    const r = parseXml(text);
+    if (!r.ok) throw new Error(`sdk model ${name}: ${r.error}`);
+    el = r.root;
+    parsed.set(name, el);
+  }
+  return el;
+}
+
+export const SDK_PROPS_PATH = `${TOOLSET_ROOT}/Sdk/Sdk.props`;
+export const SDK_TARGETS_PATH = `${TOOLSET_ROOT}/Sdk/Sdk.targets`;
+
+/** Properties an SDK sets before its Sdk.props (flags the model's conditions look at). */
+export function sdkFlags(sdk: string): Record<string, string> {
+  switch (sdk.toLowerCase()) {
+    case 'microsoft.net.sdk.web':
+      return { UsingMicrosoftNETSdkWeb: 'true', UsingMicrosoftNETSdkRazor: 'true', _SxStaticWebAssets: 'true' };
+    case 'microsoft.net.sdk.razor':
+      return { UsingMicrosoftNETSdkRazor: 'true', _SxStaticWebAssets: 'true' };
+    case 'microsoft.net.sdk.blazorwebassembly':
+      return { UsingMicrosoftNETSdkBlazorWebAssembly: 'true', UsingMicrosoftNETSdkRazor: 'true', _SxStaticWebAssets: 'true' };
+    case 'microsoft.net.sdk.worker':
+      return { UsingMicrosoftNETSdkWorker: 'true' };
+    case 'mstest.sdk':
+      return { IsTestProject: 'true' };
+    case 'microsoft.build.traversal':
+      return { UsingMicrosoftTraversalSdk: 'true', EnableDefaultItems: 'false', EnableDefaultCompileItems: 'false' };
+    default:
+      return {};
+  }
+}
