@@ -52,6 +52,97 @@ export const CURSOR_TTL_MS = 15 * 60 * 1000;
 export const PERSIST_CHUNK_BYTES = 64 * 1024 * 1024;
 /** Regex source length accepted by search_text / search_symbol. */
 export const MAX_REGEX_CHARS = 500;
+/** Symbolic links followed while canonicalising one path (Linux's MAXSYMLINKS); beyond it is a loop. */
+export const MAX_SYMLINK_HOPS = 40;
+
+// ---- stdio transport (server/src/mcp/transport/stdio.ts) ----
+/** One newline-delimited JSON-RPC frame; a longer one is discarded up to the next newline. */
+export const STDIO_MAX_FRAME_BYTES = 10 * 1024 * 1024;
+/** Error replies per run of bad frames; then one notice and silence until a valid frame arrives. */
+export const STDIO_MAX_ERROR_REPLIES_PER_RUN = 64;
+/** stdin is paused while more than this is queued for stdout (a client that does not read). */
+export const STDIO_PAUSE_INPUT_ABOVE_BYTES = 4 * 1024 * 1024;
+/** …and resumed once the queue drains below this. */
+export const STDIO_RESUME_INPUT_BELOW_BYTES = 1 * 1024 * 1024;
+/** Hard cap on bytes queued for stdout: beyond it send() fails fast instead of buffering. */
+export const STDIO_MAX_OUTBOUND_BYTES = 32 * 1024 * 1024;
+/** A request id is echoed in an error reply only when its JSON is at most this long (no reflection). */
+export const MAX_ECHOED_ID_CHARS = 256;
+
+// ---- HTTP transport (server/src/mcp/transport/http.ts) ----
+/** Request body cap: tool arguments are small; a bigger body is answered 413 unread. */
+export const HTTP_MAX_BODY_BYTES = 1024 * 1024;
+/** Requests in flight per MCP session; more are answered 429 (one client cannot starve the rest). */
+export const HTTP_MAX_INFLIGHT_PER_SESSION = 8;
+/** Requests in flight over all clients (the engine has a few cores, not a thread pool). */
+export const HTTP_MAX_INFLIGHT_TOTAL = 64;
+/** Open MCP sessions; the least recently used idle one is closed to make room. */
+export const HTTP_MAX_SESSIONS = 32;
+/** A session unused for this long is closed. */
+export const HTTP_SESSION_IDLE_MS = 30 * 60 * 1000;
+/** Slow clients: all headers must arrive within this (node:http headersTimeout). */
+export const HTTP_HEADERS_TIMEOUT_MS = 10_000;
+/** Slow clients: the whole request (headers + body) must arrive within this (requestTimeout). */
+export const HTTP_REQUEST_TIMEOUT_MS = 30_000;
+/** An idle socket (no bytes either way, no open stream) is closed after this. */
+export const HTTP_SOCKET_IDLE_MS = 60_000;
+/** Open sockets at once (loopback only, but a local process can still open thousands). */
+export const HTTP_MAX_CONNECTIONS = 128;
+/** After a search page is full, keep counting the total for at most this long, then report a lower bound. */
+export const COUNT_AFTER_PAGE_MS = 150;
+/** Matches a ripgrep scan collects before it stops (then ranked and paged). */
+export const MAX_SCAN_MATCHES = 5_000;
+/** MSBuild project/props files above this size are reported as failed instead of parsed (generated monsters). */
+export const MAX_PROJECT_FILE_BYTES = 16 * 1024 * 1024;
+/** Import nesting depth followed during MSBuild evaluation (MSBuild itself has no limit; cycles are skipped). */
+export const MAX_MSBUILD_IMPORT_DEPTH = 32;
+/** Outline nesting depth (namespace > type > nested type > member ...); deeper declarations are counted, not listed. */
+export const MAX_OUTLINE_DEPTH = 12;
+/** Declarations kept per file (a generated file with 100k constants must not flood the index). */
+export const MAX_OUTLINE_SYMBOLS_PER_FILE = 20_000;
+/** Characters of a declaration signature kept (long parameter lists are cut with an ellipsis). */
+export const MAX_SIGNATURE_CHARS = 300;
+/** Error lines reported per parsed file (enough to locate the trouble, not a dump). */
+export const MAX_REPORTED_ERROR_LINES = 10;
+/** Files handed to one parse worker per message (amortises message overhead, keeps progress granular). */
+export const PARSE_BATCH_FILES = 64;
+/** Nodes a structural query may visit-match before it stops and reports `limit` (tree-sitter match limit). */
+export const STRUCTURAL_MATCH_LIMIT = 10_000;
+/** Files a structural search parses per call before it stops and reports `limit`. */
+export const MAX_STRUCTURAL_FILES = 2_000;
+/** Ancestors and children shown by inspect_syntax_tree, default and maximum. */
+export const DEFAULT_SYNTAX_TREE_NODES = 8;
+export const MAX_SYNTAX_TREE_NODES = 50;
+
+// ---- semantic layer (server/src/semantic/) ----
+/** Default deadline of one semantic request over all providers (below TOOL_DEADLINE_MS: rendering needs time too). */
+export const SEMANTIC_DEADLINE_MS = 8_000;
+/** How long a request waits for a starting or loading language server before answering from the next provider. */
+export const SEMANTIC_WAIT_FOR_READY_MS = 2_000;
+/** Time kept back for the heuristic provider when a precise one is asked first. */
+export const SEMANTIC_HEURISTIC_RESERVE_MS = 1_000;
+/** A language server unused this long is stopped (C# reloads cost seconds to minutes, so be patient). */
+export const LSP_IDLE_STOP_MS = 30 * 60 * 1000;
+/** Restart backoff after a crash: base, doubled per crash in the window, capped. */
+export const LSP_RESTART_BACKOFF_BASE_MS = 500;
+export const LSP_RESTART_BACKOFF_MAX_MS = 60_000;
+/** More crashes than this within the window and the server is left failed until the window passes. */
+export const LSP_MAX_RESTARTS_PER_WINDOW = 5;
+export const LSP_RESTART_WINDOW_MS = 10 * 60 * 1000;
+/** shutdown/exit get this long before the process is killed. */
+export const LSP_SHUTDOWN_GRACE_MS = 2_000;
+/** The initialize handshake must finish within this. */
+export const LSP_INITIALIZE_TIMEOUT_MS = 60_000;
+/** A progress-reporting server (csharp-ls) that sends no progress this long after initialize is taken as ready. */
+export const LSP_PROGRESS_START_GRACE_MS = 15_000;
+/** Files kept open (didOpen) per language server; the least recently used are closed beyond it. */
+export const LSP_MAX_OPEN_DOCUMENTS = 100;
+/** stderr / log-message lines kept per server for doctor and failure reasons (never put in answers). */
+export const LSP_STDERR_TAIL_LINES = 40;
+/** Reference rows checked one by one (definition lookup) to separate a C# member's own references from cascaded ones. */
+export const CSHARP_CASCADE_CHECK_MAX_ROWS = 2_000;
+/** Concurrent definition lookups while checking cascaded references. */
+export const CSHARP_CASCADE_CHECK_CONCURRENCY = 8;
 /** Type-hierarchy nodes visited when deriving overrides (csharp-ls's implementation misses them). */
 export const TYPE_HIERARCHY_MAX_NODES = 500;
 /** `--version` of a language server must answer within this (doctor). */

@@ -1,0 +1,226 @@
+/**
+ * The persisted index: one sql.js database per workspace, loaded whole into memory, written back
+ * atomically (temp file in the same folder, fsync, rename, fsync the folder) so a crash at any
+ * moment leaves the last committed file intact. A file that fails to load or check is moved aside
+ * and a fresh index is started; `recovery` says what happened so answers can report it.
+ */
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from 'sql.js';
+import { assetPath } from '../core/assets';
+import { PERSIST_CHUNK_BYTES } from '../core/limits';
+import { log } from '../core/log';
+import { MIGRATIONS, SCHEMA_VERSION } from './schema';
+
+let sqlPromise: Promise<SqlJsStatic> | undefined;
+export function loadSqlJs(): Promise<SqlJsStatic> {
+  sqlPromise ??= initSqlJs({ locateFile: () => assetPath('sql-wasm.wasm', 'sql.js/dist/sql-wasm.wasm') });
+  return sqlPromise;
+}
+
+export const INDEX_FILE = 'index.db';
+
+export interface Recovery {
+  kind: 'corrupt' | 'newer-schema' | 'unreadable';
+  movedTo: string;
+  reason: string;
+}
+
+export class IndexStore {
+  private constructor(
+    readonly db: Database,
+    readonly indexRoot: string,
+    readonly recovery: Recovery | undefined,
+    readonly loadedFromDisk: boolean,
+  ) {}
+
+  static async open(indexRoot: string): Promise<IndexStore> {
+    const SQL = await loadSqlJs();
+    ensurePrivateDir(indexRoot);
+    const file = path.join(indexRoot, INDEX_FILE);
+    cleanupTempFiles(indexRoot);
+    let recovery: Recovery | undefined;
+    if (fs.existsSync(file)) {
+      let db: Database | undefined;
+      try {
+        db = new SQL.Database(fs.readFileSync(file));
+        const problem = checkDatabase(db);
+        if (problem) throw new IndexLoadError(problem.kind, problem.reason);
+        migrate(db);
+        return new IndexStore(db, indexRoot, undefined, true);
+      } catch (e) {
+        db?.close();
+        const kind: Recovery['kind'] = e instanceof IndexLoadError ? e.kind : 'corrupt';
+        const movedTo = moveAside(file, kind);
+        recovery = { kind, movedTo: path.basename(movedTo), reason: (e as Error).message };
+        log.warn('index could not be loaded; moved aside and rebuilding', { ...recovery });
+      }
+    }
+    const db = new SQL.Database();
+    migrate(db);
+    return new IndexStore(db, indexRoot, recovery, false);
+  }
+
+  /** In-memory store for tests and read-only runs. */
+  static async inMemory(): Promise<IndexStore> {
+    const SQL = await loadSqlJs();
+    const db = new SQL.Database();
+    migrate(db);
+    return new IndexStore(db, '', undefined, false);
+  }
+
+  getMeta(key: string): string | undefined {
+    const r = this.db.exec('SELECT value FROM meta WHERE key = ?', [key]);
+    const v = r[0]?.values[0]?.[0];
+    return v === undefined || v === null ? undefined : String(v);
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.run('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+  }
+
+  /** Runs `fn` inside one transaction, synchronously: readers never observe half of it. */
+  transaction<T>(fn: () => T): T {
+    this.db.run('BEGIN');
+    try {
+      const out = fn();
+      this.db.run('COMMIT');
+      return out;
+    } catch (e) {
+      this.db.run('ROLLBACK');
+      throw e;
+    }
+  }
+
+  /** All rows of a query as objects. */
+  all<T = Record<string, SqlValue>>(sql: string, params: SqlValue[] = []): T[] {
+    const stmt = this.db.prepare(sql);
+    try {
+      stmt.bind(params);
+      const rows: T[] = [];
+      while (stmt.step()) rows.push(stmt.getAsObject() as T);
+      return rows;
+    } finally {
+      stmt.free();
+    }
+  }
+
+  /**
+   * Writes the database atomically: export, write a temp file in chunks, fsync, rename over the
+   * committed file, fsync the folder. Returns the bytes written.
+   */
+  persist(): number {
+    if (!this.indexRoot) return 0;
+    const bytes = this.db.export();
+    const file = path.join(this.indexRoot, INDEX_FILE);
+    const tmp = `${file}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+    const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
+    try {
+      for (let off = 0; off < bytes.length; off += PERSIST_CHUNK_BYTES) {
+        const end = Math.min(bytes.length, off + PERSIST_CHUNK_BYTES);
+        let written = off;
+        while (written < end) written += fs.writeSync(fd, bytes, written, end - written);
+      }
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+    fsyncDir(this.indexRoot);
+    return bytes.length;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+class IndexLoadError extends Error {
+  constructor(readonly kind: Recovery['kind'], message: string) {
+    super(message);
+  }
+}
+
+function checkDatabase(db: Database): { kind: Recovery['kind']; reason: string } | undefined {
+  const qc = db.exec('PRAGMA quick_check');
+  const verdict = String(qc[0]?.values[0]?.[0] ?? '');
+  if (verdict !== 'ok') return { kind: 'corrupt', reason: `integrity check failed: ${verdict.slice(0, 200)}` };
+  const hasMeta = db.exec("SELECT name FROM sqlite_master WHERE type='table' AND name='meta'");
+  if (!hasMeta[0]) return { kind: 'corrupt', reason: 'not a Sextant index (no meta table)' };
+  const v = Number(db.exec("SELECT value FROM meta WHERE key='schema_version'")[0]?.values[0]?.[0] ?? 0);
+  if (v > SCHEMA_VERSION) return { kind: 'newer-schema', reason: `index schema ${v} is newer than this build's ${SCHEMA_VERSION}` };
+  if (db.exec("SELECT value FROM meta WHERE key='committed'")[0]?.values[0]?.[0] !== '1') {
+    return { kind: 'corrupt', reason: 'index was never completely written' };
+  }
+  return undefined;
+}
+
+function migrate(db: Database): void {
+  db.run('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  const current = Number(db.exec("SELECT value FROM meta WHERE key='schema_version'")[0]?.values[0]?.[0] ?? 0);
+  const pending = [...MIGRATIONS].sort((a, b) => a.version - b.version).filter((m) => m.version > current);
+  if (pending.length === 0) return;
+  db.run('BEGIN');
+  try {
+    for (const m of pending) {
+      db.exec(m.sql);
+      db.run("INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [String(m.version)]);
+    }
+    db.run('COMMIT');
+  } catch (e) {
+    db.run('ROLLBACK');
+    throw e;
+  }
+}
+
+export function ensurePrivateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    fs.chmodSync(dir, 0o700);
+  } catch {
+    /* not ours to change (e.g. a read-only mount): reads still work */
+  }
+}
+
+function moveAside(file: string, kind: string): string {
+  const target = `${file}.${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    fs.renameSync(file, target);
+  } catch {
+    /* if it cannot be moved we still start fresh in memory; the next persist replaces it */
+  }
+  return target;
+}
+
+function cleanupTempFiles(dir: string): void {
+  for (const name of fs.readdirSync(dir)) {
+    if (name.startsWith(`${INDEX_FILE}.tmp-`)) {
+      const pid = Number(name.split('-')[1]);
+      if (pid === process.pid || !isAlive(pid)) fs.rmSync(path.join(dir, name), { force: true });
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isFinite(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function fsyncDir(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    /* some filesystems refuse fsync on folders; the rename is still atomic */
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The in-memory token dictionary (loaded from the `terms` table): expands a prefix, suffix or
+ * substring fragment to the indexed tokens that satisfy it. Prefix lookups use binary search over
+ * the sorted array; suffix and substring lookups scan it (a few ms for ~10^6 terms).
+ */
+import type { TokenConstraint } from './tokens';
+
+export class TermDictionary {
+  private sorted: string[] = [];
+  private sortedValid = true;
+  private set = new Set<string>();
+
+  constructor(terms: Iterable<string> = []) {
+    this.reset(terms);
+  }
+
+  reset(terms: Iterable<string>): void {
+    this.set = new Set(terms);
+    this.sortedValid = false;
+  }
+
+  /** Adds a term; returns true when it was new. Sorting is deferred to the next lookup. */
+  add(term: string): boolean {
+    if (this.set.has(term)) return false;
+    this.set.add(term);
+    this.sortedValid = false;
+    return true;
+  }
+
+  get size(): number {
+    return this.set.size;
+  }
+
+  private ordered(): string[] {
+    if (!this.sortedValid) {
+      this.sorted = [...this.set].sort();
+      this.sortedValid = true;
+    }
+    return this.sorted;
+  }
+
+  has(term: string): boolean {
+    return this.set.has(term);
+  }
+
+  /**
+   * Tokens satisfying a constraint, or `undefined` when more than `max` would (the caller then
+   * drops the constraint or falls back to scanning).
+   */
+  expand(c: TokenConstraint, max: number): string[] | undefined {
+    if (c.kind === 'exact') return this.set.has(c.text) ? [c.text] : [];
+    const out: string[] = [];
+    const sorted = this.ordered();
+    if (c.kind === 'prefix') {
+      for (let i = lowerBound(sorted, c.text); i < sorted.length; i++) {
+        const t = sorted[i]!;
+        if (!t.startsWith(c.text)) break;
+        out.push(t);
+        if (out.length > max) return undefined;
+      }
+      return out;
+    }
+    const test = c.kind === 'suffix' ? (t: string) => t.endsWith(c.text) : (t: string) => t.includes(c.text);
+    for (const t of sorted) {
+      if (t.length >= c.text.length && test(t)) {
+        out.push(t);
+        if (out.length > max) return undefined;
+      }
+    }
+    return out;
+  }
+}
+
+function lowerBound(a: string[], x: string): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,129 @@
+/**
+ * `buildServer(engine)` — a pure factory: an MCP server over one engine with every tool registered.
+ * Transports are attached by the caller (stdio in `sextant mcp`, HTTP in `sextant serve`).
+ *
+ * The low-level SDK server is used so that argument validation, errors, deadlines and budgets are
+ * ours and uniform: bad input answers `Error [CODE]: … Hint: …` as a tool error, never a crash.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { isToolError, ToolError } from '../core/errors';
+import { DEFAULT_ITEM_LIMIT, DEFAULT_RESPONSE_BYTES, TOOL_DEADLINE_MS } from '../core/limits';
+import { log } from '../core/log';
+import type { Engine } from '../nav/engine';
+import { buildAnswer, bytesOf } from './answer';
+import { decodeCursor } from './cursor';
+import { envelopeSchema } from './schemas';
+import type { AnyTool, ToolEnv } from './tool';
+import { ALL_TOOLS } from './tools';
+
+export const SERVER_NAME = 'sextant';
+export const SERVER_VERSION = '0.1.0';
+
+export interface ToolCallRecord {
+  tool: string;
+  args: unknown;
+  ok: boolean;
+  mode?: string;
+  bytes: number;
+  durationMs: number;
+  error?: string;
+}
+
+export interface BuildServerOptions {
+  tools?: readonly AnyTool[];
+  /** Called after every tool call (agent activity view, logs). */
+  onCall?: (record: ToolCallRecord) => void;
+  deadlineMs?: number;
+}
+
+const INSTRUCTIONS = [
+  'Sextant answers source-navigation questions with small, precise, bounded results.',
+  'Start with repo_overview; use find_file for paths, search_text for literals/config keys/log strings.',
+  'Outline large files before reading them; read only spans with source_context.',
+  'Every answer carries index freshness and completeness: trust exact rows, treat heuristic/stale/partial as leads.',
+].join(' ');
+
+export function outputSchemaOf(tool: AnyTool): z.ZodType {
+  return envelopeSchema(tool.item, tool.extra);
+}
+
+export function toolListing(tools: readonly AnyTool[]) {
+  return tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: z.toJSONSchema(t.input, { io: 'input' }) as { type: 'object'; [k: string]: unknown },
+    outputSchema: z.toJSONSchema(outputSchemaOf(t), { io: 'output' }) as { type: 'object'; [k: string]: unknown },
+    annotations: { title: t.title, readOnlyHint: true, openWorldHint: false, destructiveHint: false, idempotentHint: true },
+  }));
+}
+
+export function buildServer(engine: Engine, opts: BuildServerOptions = {}): Server {
+  const tools = opts.tools ?? ALL_TOOLS;
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const listing = toolListing(tools);
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const started = Date.now();
+    const name = req.params.name;
+    const rawArgs = req.params.arguments ?? {};
+    const result = await callTool(engine, tools, byName.get(name), name, rawArgs, opts.deadlineMs ?? TOOL_DEADLINE_MS);
+    const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+    const record: ToolCallRecord = { tool: name, args: rawArgs, ok: !result.isError, bytes: bytesOf(text), durationMs: Date.now() - started };
+    const sc = result.structuredContent as { mode?: string } | undefined;
+    if (sc?.mode) record.mode = sc.mode;
+    if (result.isError) record.error = text;
+    try {
+      opts.onCall?.(record);
+    } catch {
+      /* an observer never breaks an answer */
+    }
+    return result;
+  });
+  return server;
+}
+
+export async function callTool(engine: Engine, tools: readonly AnyTool[], tool: AnyTool | undefined, name: string, rawArgs: unknown, deadlineMs: number): Promise<CallToolResult> {
+  try {
+    if (!tool) {
+      throw new ToolError('INVALID_ARGUMENT', `Unknown tool '${String(name).slice(0, 80)}'`, `call one of: ${tools.map((t) => t.name).join(', ')}`);
+    }
+    const parsed = tool.input.safeParse(rawArgs);
+    if (!parsed.success) {
+      const issues = parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`)
+        .join('; ');
+      throw new ToolError('INVALID_ARGUMENT', `Invalid arguments for ${tool.name}: ${issues}`, 'check the tool input schema (tools/list); unknown fields are rejected');
+    }
+    const args = parsed.data as Record<string, unknown>;
+    const limit = typeof args.limit === 'number' ? args.limit : DEFAULT_ITEM_LIMIT;
+    const maxBytes = typeof args.maxBytes === 'number' ? args.maxBytes : DEFAULT_RESPONSE_BYTES;
+    const offset = typeof args.cursor === 'string' ? decodeCursor(args.cursor, tool.name, engine.version, args) : 0;
+    const deadlineAt = Date.now() + deadlineMs;
+    const env: ToolEnv = { engine, deadlineAt, tools };
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new ToolError('DEADLINE_EXCEEDED', `${tool.name} did not finish within ${deadlineMs} ms`, 'narrow the query (path glob, kinds, project) and retry')),
+        deadlineMs + 250,
+      );
+    });
+    let result;
+    try {
+      result = await Promise.race([tool.handle(env, args as never, { offset, limit, maxBytes }), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (result.offset === undefined) result.offset = offset;
+    const answer = buildAnswer(tool, result, engine.meta(), args, maxBytes);
+    return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
+  } catch (e) {
+    if (isToolError(e)) return { isError: true, content: [{ type: 'text', text: e.render() }] };
+    log.error('tool failed', { tool: name, error: (e as Error).stack ?? String(e) });
+    return { isError: true, content: [{ type: 'text', text: new ToolError('INTERNAL', `${name} failed unexpectedly`, 'the server is still running; retry, and report the logged stack if it repeats').render() }] };
+  }
+}

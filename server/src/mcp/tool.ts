@@ -1,0 +1,58 @@
+/**
+ * The tool definition pattern: one `defineTool` per tool, grouped by file under tools/. Input
+ * schemas are strict zod objects (unknown fields rejected); output schemas are published as
+ * `outputSchema` and every structured answer is an `Envelope`. Handlers return plain data; the
+ * server applies the byte budget, cursors and rendering uniformly.
+ */
+import { z } from 'zod';
+import type { Engine } from '../nav/engine';
+
+export interface ToolEnv {
+  engine: Engine;
+  /** Epoch ms after which work must stop and report `deadline`. */
+  deadlineAt: number;
+  /** Tools registered on this server (server_capabilities lists them). */
+  tools: readonly AnyTool[];
+}
+
+/** What a handler returns: the envelope fields minus `index`, which the server adds. */
+export interface ToolResult {
+  summary: string;
+  items: unknown[];
+  /** Offset of `items[0]` within the full ordered result (for cursors). */
+  offset?: number;
+  /** Total rows when known. */
+  total?: number | undefined;
+  /** Why the list is shorter than the whole answer (before budget is applied). */
+  truncated?: 'limit' | 'deadline' | 'cap' | undefined;
+  /** Rows are missing because coverage is missing (kept apart from truncation). */
+  partial?: string | undefined;
+  mode?: NavigationMode;
+  /** Extra top-level fields (e.g. `nodes`/`edges` for graph tools, `strategy` for search). */
+  extra?: Record<string, unknown>;
+}
+
+export type NavigationMode = 'precise' | 'precise_partial' | 'heuristic_no_precise' | 'unavailable_no_precise';
+
+export interface ToolDef<S extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodObject<S>;
+  /** Schema of one row of `items`. */
+  item: z.ZodType;
+  /** Schema of `extra` fields, if any. */
+  extra?: z.ZodRawShape;
+  /** Whether answers can be paged with `cursor`. */
+  paged: boolean;
+  /** Renders one row for the markdown text. */
+  row(item: never): string;
+  handle(env: ToolEnv, args: z.infer<z.ZodObject<S>>, page: { offset: number; limit: number; maxBytes: number }): Promise<ToolResult>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = ToolDef<any>;
+
+export function defineTool<S extends z.ZodRawShape>(def: ToolDef<S>): ToolDef<S> {
+  return def;
+}

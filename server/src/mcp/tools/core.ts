@@ -1,0 +1,78 @@
+/** server_capabilities and repo_overview: what this server can do, and what the workspace is. */
+import { z } from 'zod';
+import * as L from '../../core/limits';
+import { repoOverview } from '../../nav/overview';
+import { defineTool } from '../tool';
+
+export const serverCapabilities = defineTool({
+  name: 'server_capabilities',
+  title: 'Server capabilities',
+  description:
+    'What this Sextant server supports: tools, navigation layers per language, budgets, deadlines, the large-file threshold (outline before reading above it) and index status. Call once to plan; cheap.',
+  input: z.strictObject({}),
+  item: z.object({ tool: z.string(), title: z.string(), layer: z.string() }),
+  extra: {
+    layers: z.array(z.object({ layer: z.enum(['text', 'syntax', 'semantic']), languages: z.array(z.string()), status: z.string() })),
+    budgets: z.object({ defaultResponseBytes: z.number(), maxResponseBytes: z.number(), defaultItemLimit: z.number(), maxItemLimit: z.number(), toolDeadlineMs: z.number() }),
+    largeFileThreshold: z.object({ lines: z.number(), bytes: z.number() }),
+    conventions: z.string(),
+  },
+  paged: false,
+  row: (i: { tool: string; layer: string; title: string }) => `${i.tool} (${i.layer}): ${i.title}`,
+  async handle(env) {
+    const layerOf = (name: string) =>
+      /search_text|find_file|source_context|config_lookup/.test(name) ? 'text' : /outline|symbol|syntax|structural/.test(name) ? 'syntax' : /project|namespace|dependency/.test(name) ? 'projects' : /definition|reference|implementation|caller|callee|hierarchy/.test(name) ? 'semantic' : 'meta';
+    const items = env.tools.map((t) => ({ tool: t.name, title: t.title, layer: layerOf(t.name) }));
+    const langs = [...new Set(env.engine.catalog().all().map((r) => r.language).filter((l): l is string => !!l))].sort();
+    const hasSyntax = env.tools.some((t) => t.name === 'outline');
+    const hasSemantic = env.tools.some((t) => t.name === 'references');
+    return {
+      summary: `${items.length} tools; text layer over ${langs.length} languages${hasSyntax ? ', syntax layer' : ''}${hasSemantic ? ', semantic layer' : ''}.`,
+      items,
+      extra: {
+        layers: [
+          { layer: 'text' as const, languages: langs, status: 'available' },
+          { layer: 'syntax' as const, languages: [], status: hasSyntax ? 'available' : 'not in this build' },
+          { layer: 'semantic' as const, languages: [], status: hasSemantic ? 'available' : 'not in this build' },
+        ],
+        budgets: {
+          defaultResponseBytes: L.DEFAULT_RESPONSE_BYTES,
+          maxResponseBytes: L.MAX_RESPONSE_BYTES,
+          defaultItemLimit: L.DEFAULT_ITEM_LIMIT,
+          maxItemLimit: L.MAX_ITEM_LIMIT,
+          toolDeadlineMs: L.TOOL_DEADLINE_MS,
+        },
+        largeFileThreshold: { lines: L.LARGE_FILE_LINES, bytes: L.LARGE_FILE_BYTES },
+        conventions: 'Paths are workspace-relative POSIX; lines and columns are 1-based; pass nextCursor back as cursor; errors read "Error [CODE]: … Hint: …".',
+      },
+    };
+  },
+});
+
+export const repoOverviewTool = defineTool({
+  name: 'repo_overview',
+  title: 'Repository overview',
+  description:
+    'A compact map of the workspace: file counts by class (source/test/generated/vendor/build/config), languages with line counts, the largest top-level folders, git HEAD and dirty files, and index health. Call first in a new workspace.',
+  input: z.strictObject({ maxFolders: z.number().int().min(1).max(100).optional().describe('Top-level folders to list (default 15)') }),
+  item: z.object({ path: z.string(), files: z.number(), sourceFiles: z.number() }),
+  extra: {
+    files: z.number(),
+    byClass: z.record(z.string(), z.number()),
+    languages: z.array(z.object({ language: z.string(), files: z.number(), lines: z.number() })),
+    git: z.object({ available: z.boolean(), head: z.string().nullable(), branch: z.string().nullable(), dirtyFiles: z.number(), reason: z.string().optional() }),
+    skippedTooLarge: z.number(),
+    lastRefresh: z.string().nullable(),
+  },
+  paged: false,
+  row: (i: { path: string; files: number; sourceFiles: number }) => `${i.path}/ — ${i.sourceFiles} source files, ${i.files} files`,
+  async handle(env, args) {
+    const o = repoOverview(env.engine, args.maxFolders ?? 15);
+    const langs = o.languages.slice(0, 4).map((l) => `${l.language} ${l.files} files/${l.lines} lines`).join(', ');
+    return {
+      summary: `${o.files} files indexed (${o.byClass.source ?? 0} source, ${o.byClass.test ?? 0} test, ${o.byClass.generated ?? 0} generated)${langs ? '; ' + langs : ''}.`,
+      items: o.topFolders,
+      extra: { files: o.files, byClass: o.byClass as Record<string, number>, languages: o.languages.slice(0, 20), git: o.git, skippedTooLarge: o.skippedTooLarge, lastRefresh: o.lastRefresh },
+    };
+  },
+});

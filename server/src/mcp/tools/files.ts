@@ -1,0 +1,73 @@
+/** find_file and source_context: paths, and bounded live reads of spans. */
+import { z } from 'zod';
+import { DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_QUERY_CHARS, MAX_SPANS_PER_CALL, DEFAULT_RESPONSE_BYTES } from '../../core/limits';
+import { findFiles } from '../../nav/findFile';
+import { readSpans, type SourceSlice } from '../../nav/sourceContext';
+import { fileClassEnum, pagingArgs, pathArg } from '../schemas';
+import { defineTool } from '../tool';
+
+export const findFile = defineTool({
+  name: 'find_file',
+  title: 'Find file',
+  description:
+    'Find files by name, partial path or glob (e.g. "InvoiceService.cs", "Billing/Api", "**/*.csproj"). Ranked: exact name > name prefix > contains; handwritten source > tests > generated/vendor. Path-only: use search_symbol for code symbols.',
+  input: z.strictObject({
+    query: z.string().min(1).max(MAX_QUERY_CHARS).describe('File name, part of a path, or a glob'),
+    classes: z.array(fileClassEnum).max(7).optional().describe('Only these file classes'),
+    languages: z.array(z.string().max(40)).max(20).optional().describe('Only these languages, e.g. ["csharp"]'),
+    ...pagingArgs,
+  }),
+  item: z.object({ path: z.string(), fileClass: z.string(), language: z.string().optional(), lines: z.number(), size: z.number(), match: z.string() }),
+  paged: true,
+  row: (i: { path: string; fileClass: string; lines: number; match: string }) => `${i.path} (${i.fileClass}, ${i.lines} lines, ${i.match})`,
+  async handle(env, args, page) {
+    const r = findFiles(env.engine, { query: args.query, classes: args.classes, languages: args.languages, offset: page.offset, limit: page.limit });
+    const items = r.hits.map((h) => (h.language ? h : { ...h, language: undefined })).map(({ language, ...rest }) => (language ? { ...rest, language } : rest));
+    return {
+      summary: r.total === 0 ? `No indexed file matches '${args.query}'.` : `${r.total} file${r.total === 1 ? '' : 's'} match '${args.query}'.`,
+      items,
+      total: r.total,
+      offset: page.offset,
+    };
+  },
+});
+
+const spanSchema = z.strictObject({
+  path: pathArg,
+  line: z.number().int().min(1).describe('1-based first line'),
+  endLine: z.number().int().min(1).optional().describe('1-based last line (default: line)'),
+});
+
+export const sourceContext = defineTool({
+  name: 'source_context',
+  title: 'Source context',
+  description:
+    'Read bounded live source for one or more spans (from outline, search_text, definition, references…), with line numbers, context lines, a byte cap, and truncation/freshness flags. Prefer this over reading whole files.',
+  input: z.strictObject({
+    spans: z.array(spanSchema).min(1).max(MAX_SPANS_PER_CALL).describe('Spans to read'),
+    contextLines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe(`Lines of context around each span (default ${DEFAULT_CONTEXT_LINES})`),
+    maxBytes: pagingArgs.maxBytes,
+  }),
+  item: z.union([
+    z.object({
+      path: z.string(), startLine: z.number(), endLine: z.number(), totalLines: z.number(), text: z.string(), truncated: z.boolean(),
+      changedSinceIndex: z.boolean(), notIndexed: z.boolean(), isLarge: z.boolean(),
+    }),
+    z.object({ path: z.string(), line: z.number(), error: z.string() }),
+  ]),
+  paged: false,
+  row: (i: SourceSlice | { path: string; line: number; error: string }) =>
+    'error' in i ? `${i.path}:${i.line} — ${i.error}` : `${i.path}:${i.startLine}-${i.endLine}${i.truncated ? ' (truncated)' : ''}\n\`\`\`\n${i.text}\n\`\`\``,
+  async handle(env, args, page) {
+    // The JSON and the text both carry the source once, plus envelope overhead: reserve room for it.
+    const budget = Math.max(256, Math.floor((page.maxBytes ?? DEFAULT_RESPONSE_BYTES) * 0.8) - 600);
+    const r = readSpans(env.engine, args.spans, args.contextLines ?? DEFAULT_CONTEXT_LINES, budget);
+    const served = r.slices.filter((s) => !('error' in s)).length;
+    return {
+      summary: `${served} of ${args.spans.length} span${args.spans.length === 1 ? '' : 's'} read (${r.bytesUsed} bytes)${r.truncated ? '; cut at the byte budget' : ''}.`,
+      items: r.slices,
+      total: args.spans.length,
+      truncated: r.truncated ? 'cap' : undefined,
+    };
+  },
+});

@@ -1,0 +1,13 @@
+/** Every tool this server registers, in the order tools/list shows them. Add a group per file. */
+import type { AnyTool } from '../tool';
+import { repoOverviewTool, serverCapabilities } from './core';
+import { findFile, sourceContext } from './files';
+import { searchTextTool } from './text';
+
+export const ALL_TOOLS: readonly AnyTool[] = [
+  serverCapabilities,
+  repoOverviewTool,
+  findFile,
+  searchTextTool,
+  sourceContext,
+];

@@ -1,0 +1,58 @@
+/** search_text: the indexed text layer. */
+import { z } from 'zod';
+import { MAX_QUERY_CHARS } from '../../core/limits';
+import { searchText } from '../../nav/textSearch';
+import { fileClassEnum, pagingArgs } from '../schemas';
+import { defineTool } from '../tool';
+
+export const searchTextTool = defineTool({
+  name: 'search_text',
+  title: 'Search text',
+  description:
+    'Indexed text search, like rg but structured and bounded: literal (default), whole word, or regex (Rust/ripgrep syntax). For config keys, messages, log fragments, literals. Hits are verified against files on disk now; handwritten source ranks before tests, generated and vendor. A hit proves bytes matched, not symbol identity: use search_symbol/references for code facts.',
+  input: z.strictObject({
+    query: z.string().min(1).max(MAX_QUERY_CHARS).describe('Text to find'),
+    mode: z.enum(['literal', 'word', 'regex']).optional().describe('literal (default) | word (whole identifier) | regex'),
+    case: z.enum(['smart', 'sensitive', 'insensitive']).optional().describe('smart (default: insensitive unless the query has capitals)'),
+    pathGlob: z.string().max(500).optional().describe('Only paths matching this glob, e.g. src/**/*.cs'),
+    classes: z.array(fileClassEnum).max(7).optional().describe('Only these file classes, e.g. ["source"]'),
+    ...pagingArgs,
+  }),
+  item: z.object({ path: z.string(), line: z.number(), column: z.number(), endColumn: z.number(), preview: z.string(), fileClass: z.string(), changedSinceIndex: z.boolean() }),
+  extra: {
+    strategy: z.enum(['index', 'scan']).describe('index: token index + live verification; scan: bounded ripgrep pass'),
+    filesWithHits: z.number(),
+    navigationLayer: z.literal('text'),
+  },
+  paged: true,
+  row: (i: { path: string; line: number; column: number; preview: string }) => `${i.path}:${i.line}:${i.column}  ${i.preview}`,
+  async handle(env, args, page) {
+    const r = await searchText(env.engine, {
+      query: args.query,
+      mode: args.mode ?? 'literal',
+      caseMode: args.case ?? 'smart',
+      pathGlob: args.pathGlob,
+      classes: args.classes,
+      offset: page.offset,
+      limit: page.limit,
+      deadlineAt: env.deadlineAt,
+    });
+    const totalText = r.total !== undefined ? `${r.total}` : `at least ${r.totalAtLeast}`;
+    const summary =
+      r.totalAtLeast === 0 && r.total === 0
+        ? `No match for '${args.query}' (${r.strategy === 'index' ? `${r.candidates} candidate files checked` : 'scanned'}).`
+        : `${totalText} match${r.totalAtLeast === 1 ? '' : 'es'} in ${r.filesWithHits} file${r.filesWithHits === 1 ? '' : 's'} for '${args.query}'.`;
+    const notes: string[] = [];
+    if (r.changedSinceIndex > 0) notes.push(`${r.changedSinceIndex} file(s) with hits changed since indexing`);
+    if (env.engine.meta().dirty > 0) notes.push(`${env.engine.meta().dirty} file(s) changed since indexing were checked live`);
+    return {
+      summary,
+      items: r.hits,
+      total: r.total,
+      offset: page.offset,
+      truncated: r.truncated,
+      partial: r.truncated === 'deadline' ? 'the search stopped at its deadline; totals are lower bounds' : notes.length ? notes.join('; ') : undefined,
+      extra: { strategy: r.strategy, filesWithHits: r.filesWithHits, navigationLayer: 'text' as const },
+    };
+  },
+});

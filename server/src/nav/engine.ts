@@ -1,0 +1,200 @@
+/**
+ * The engine: one per workspace root. It owns the index store, the token dictionary, the file
+ * catalog, git state and the refresh loop, and answers "how fresh is this?" for every tool.
+ * nav/ returns plain data in editor terms; the MCP layer renders it.
+ */
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { log } from '../core/log';
+import { PathPolicy } from '../core/paths';
+import { refreshIndex, type IndexHook, type RefreshProgress, type RefreshStats } from '../index/indexer';
+import { IndexStore, type Recovery } from '../index/store';
+import { TermDictionary } from '../index/termDictionary';
+import type { DiscoveryOptions } from '../workspace/discover';
+import { readGitState, type GitState } from '../workspace/gitState';
+import { FileCatalog } from './fileCatalog';
+
+export type IndexStatus = 'fresh' | 'stale' | 'partial' | 'building';
+
+/** Index metadata carried by every answer. */
+export interface IndexMeta {
+  /** Snapshot token: changes whenever the indexed content changes. */
+  version: string;
+  status: IndexStatus;
+  head: string | null;
+  /** Files changed on disk since they were indexed (known from the watcher), not yet re-indexed. */
+  dirty: number;
+  /** Files git reports as modified/untracked (-1 when git is unavailable). */
+  gitDirty: number;
+  /** Set once when the stored index could not be loaded and was rebuilt. */
+  recovered?: string;
+}
+
+export interface EngineOptions extends DiscoveryOptions {
+  workspaceRoot: string;
+  /** Default `<workspace>/.sextant`. Empty string: in-memory only (nothing persisted). */
+  indexRoot?: string;
+  hooks?: readonly IndexHook[];
+  /** Watch the workspace and re-index changed files (default false; the server turns it on). */
+  watch?: boolean;
+}
+
+export class Engine {
+  readonly root: string;
+  readonly policy: PathPolicy;
+  readonly dict = new TermDictionary();
+  readonly files = new FileCatalog();
+  readonly indexRoot: string;
+  git: GitState = { available: false, head: undefined, branch: undefined, dirtyFiles: [] };
+  lastRefresh: RefreshStats | undefined;
+  private status: IndexStatus = 'building';
+  private catalogDirty = true;
+  private refreshing: Promise<RefreshStats> | undefined;
+  private rerunRequested = false;
+  private readonly pending = new Set<string>();
+  private watcher: fs.FSWatcher | undefined;
+  private watchTimer: NodeJS.Timeout | undefined;
+  private hooks: IndexHook[];
+  private recoveryNote: string | undefined;
+  private disposed = false;
+
+  private constructor(readonly store: IndexStore, readonly opts: EngineOptions) {
+    this.policy = new PathPolicy(opts.workspaceRoot);
+    this.root = this.policy.root;
+    this.indexRoot = store.indexRoot;
+    this.hooks = [...(opts.hooks ?? [])];
+    if (store.recovery) {
+      this.recoveryNote = `the stored index was ${store.recovery.kind === 'newer-schema' ? 'from a newer schema' : 'corrupt'} (${store.recovery.reason}); it was moved aside to ${store.recovery.movedTo} and rebuilt`;
+    }
+  }
+
+  static async open(opts: EngineOptions): Promise<Engine> {
+    const root = fs.realpathSync(path.resolve(opts.workspaceRoot));
+    const indexRoot = opts.indexRoot === '' ? '' : path.resolve(opts.indexRoot ?? path.join(root, '.sextant'));
+    const store = indexRoot === '' ? await IndexStore.inMemory() : await IndexStore.open(indexRoot);
+    const engine = new Engine(store, { ...opts, workspaceRoot: root });
+    if (!store.getMeta('index_id')) store.setMeta('index_id', crypto.randomBytes(4).toString('hex'));
+    if (!store.getMeta('workspace_root')) store.setMeta('workspace_root', root);
+    engine.dict.reset(store.all<{ term: string }>('SELECT term FROM terms').map((r) => r.term));
+    engine.files.load(store);
+    engine.catalogDirty = false;
+    engine.status = store.loadedFromDisk && store.getMeta('committed') === '1' ? 'stale' : 'building';
+    engine.git = await readGitState(root);
+    return engine;
+  }
+
+  addHook(h: IndexHook): void {
+    this.hooks.push(h);
+  }
+
+  /** Re-indexes what changed. Concurrent calls share one run; a call during a run schedules one more. */
+  refresh(onProgress?: (p: RefreshProgress) => void): Promise<RefreshStats> {
+    if (this.refreshing) {
+      this.rerunRequested = true;
+      return this.refreshing;
+    }
+    const run = async (): Promise<RefreshStats> => {
+      const wasFresh = this.status === 'fresh';
+      this.status = wasFresh ? 'stale' : 'building';
+      this.pending.clear();
+      const opts: Parameters<typeof refreshIndex>[3] = {
+        hooks: this.hooks,
+        onBatchCommitted: () => {
+          this.catalogDirty = true;
+        },
+      };
+      if (onProgress) opts.onProgress = onProgress;
+      if (this.opts.exclude) opts.exclude = this.opts.exclude;
+      if (this.opts.include) opts.include = this.opts.include;
+      if (this.opts.useGitignore !== undefined) opts.useGitignore = this.opts.useGitignore;
+      if (this.opts.maxFiles !== undefined) opts.maxFiles = this.opts.maxFiles;
+      const stats = await refreshIndex(this.store, this.dict, this.root, opts);
+      this.catalogDirty = true;
+      this.git = await readGitState(this.root);
+      onProgress?.({ phase: 'persist', done: 0, total: 1 });
+      if (this.indexRoot) this.store.persist();
+      this.lastRefresh = stats;
+      this.status = stats.discovery.truncated ? 'partial' : this.pending.size > 0 ? 'stale' : 'fresh';
+      return stats;
+    };
+    this.refreshing = run().finally(() => {
+      this.refreshing = undefined;
+      if (this.rerunRequested && !this.disposed) {
+        this.rerunRequested = false;
+        void this.refresh().catch((e) => log.error('refresh failed', { error: (e as Error).message }));
+      }
+    });
+    return this.refreshing;
+  }
+
+  /** Catalog of indexed files, reloaded if a batch committed since the last read. */
+  catalog(): FileCatalog {
+    if (this.catalogDirty) {
+      this.files.load(this.store);
+      this.catalogDirty = false;
+    }
+    return this.files;
+  }
+
+  get generation(): number {
+    return Number(this.store.getMeta('generation') ?? '0');
+  }
+
+  /** The snapshot token of the committed index. */
+  get version(): string {
+    return `${this.store.getMeta('index_id') ?? 'mem'}-g${this.generation}`;
+  }
+
+  /** Paths changed on disk since indexing (from the watcher). */
+  pendingPaths(): ReadonlySet<string> {
+    return this.pending;
+  }
+
+  meta(): IndexMeta {
+    const m: IndexMeta = {
+      version: this.version,
+      status: this.status === 'fresh' && this.pending.size > 0 ? 'stale' : this.status,
+      head: this.git.head ?? null,
+      dirty: this.pending.size,
+      gitDirty: this.git.available ? this.git.dirtyFiles.length : -1,
+    };
+    if (this.recoveryNote) m.recovered = this.recoveryNote;
+    return m;
+  }
+
+  /** Starts watching the workspace; changes are re-indexed after a short quiet period. */
+  watch(debounceMs = 300): void {
+    if (this.watcher || this.disposed) return;
+    try {
+      this.watcher = fs.watch(this.root, { recursive: true, persistent: false }, (_event, filename) => {
+        if (!filename) return;
+        const rel = String(filename).split(path.sep).join('/');
+        if (rel.startsWith('.git/') || rel.startsWith('.sextant/') || (this.indexRoot && path.join(this.root, rel).startsWith(this.indexRoot))) return;
+        this.pending.add(rel);
+        if (this.watchTimer) clearTimeout(this.watchTimer);
+        this.watchTimer = setTimeout(() => {
+          void this.refresh().catch((e) => log.error('refresh after change failed', { error: (e as Error).message }));
+        }, debounceMs);
+      });
+      this.watcher.on('error', (e) => {
+        log.warn('workspace watcher stopped; files changed from now on are found by the next refresh', { error: e.message });
+        this.watcher?.close();
+        this.watcher = undefined;
+      });
+    } catch (e) {
+      log.warn('cannot watch the workspace; index freshness relies on explicit refresh', { error: (e as Error).message });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.disposed = true;
+    if (this.watchTimer) clearTimeout(this.watchTimer);
+    this.watcher?.close();
+    this.watcher = undefined;
+    if (this.refreshing) await this.refreshing.catch(() => undefined);
+    this.store.close();
+  }
+}
+
+export type { Recovery };

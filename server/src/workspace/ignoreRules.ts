@@ -1,0 +1,73 @@
+/**
+ * Ignore rules for the walk: default exclusions (overridable) plus every `.gitignore` on the way
+ * down, each applied relative to its own folder, as git does.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+/** Folder names skipped by default. Users override with `include` (re-admit) or `exclude` (add). */
+export const DEFAULT_EXCLUDED_DIRS: readonly string[] = [
+  '.git', '.hg', '.svn', '.sextant', 'bin', 'obj', 'node_modules', 'packages', 'artifacts', 'TestResults', '.vs',
+  '.vscode-test', 'dist', 'out', 'coverage', '.idea', '__pycache__', '.venv', 'target', '.next', '.nuget',
+];
+
+export interface IgnoreOptions {
+  /** Extra gitignore-style patterns to exclude. */
+  exclude?: readonly string[];
+  /** Default-excluded folder names to re-admit (e.g. 'packages' in a monorepo that uses it for code). */
+  include?: readonly string[];
+  /** Honour .gitignore files (default true). */
+  useGitignore?: boolean;
+}
+
+interface Layer {
+  base: string; // workspace-relative POSIX folder ('' for the root)
+  rules: Ignore;
+}
+
+export class IgnoreRules {
+  private readonly excludedDirs: Set<string>;
+  private readonly extra: Ignore;
+  private readonly layers = new Map<string, Layer>();
+
+  constructor(private readonly root: string, private readonly opts: IgnoreOptions = {}) {
+    const include = new Set((opts.include ?? []).map((s) => s.toLowerCase()));
+    this.excludedDirs = new Set(DEFAULT_EXCLUDED_DIRS.filter((d) => !include.has(d.toLowerCase())).map((d) => d.toLowerCase()));
+    this.extra = ignore().add([...(opts.exclude ?? [])]);
+  }
+
+  /** Loads `<dir>/.gitignore` if present; call when entering a folder. */
+  enter(relDir: string): void {
+    if (this.opts.useGitignore === false) return;
+    const file = path.join(this.root, relDir, '.gitignore');
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      return;
+    }
+    this.layers.set(relDir, { base: relDir, rules: ignore().add(text) });
+  }
+
+  /** True when a path (relative POSIX; `isDir` for folders) is excluded. */
+  ignores(rel: string, isDir: boolean): boolean {
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    if (isDir && this.excludedDirs.has(name.toLowerCase())) return true;
+    const probe = isDir ? rel + '/' : rel;
+    if (this.extra.ignores(probe)) return true;
+    // Check each .gitignore from the root down to the parent folder.
+    let dir = '';
+    for (;;) {
+      const layer = this.layers.get(dir);
+      if (layer) {
+        const sub = dir === '' ? probe : probe.slice(dir.length + 1);
+        if (sub && layer.rules.ignores(sub)) return true;
+      }
+      const next = rel.indexOf('/', dir === '' ? 0 : dir.length + 1);
+      if (next < 0) break;
+      dir = rel.slice(0, next);
+    }
+    return false;
+  }
+}

@@ -1,0 +1,62 @@
+/** A real MCP client over real stdio against the built CLI (dist/cli.js). */
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+export const CLI = path.resolve(__dirname, '../../dist/cli.js');
+
+export interface Connected {
+  client: Client;
+  close(): Promise<void>;
+  stderr(): string;
+}
+
+export async function connectStdio(workspaceRoot: string, indexRoot: string, extraArgs: string[] = []): Promise<Connected> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--workspace-root', workspaceRoot, '--index-root', indexRoot, ...extraArgs],
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (c: Buffer) => {
+    err += c.toString('utf8');
+  });
+  const client = new Client({ name: 'sextant-e2e', version: '0.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+    },
+    stderr: () => err,
+  };
+}
+
+/** Calls a tool and returns structuredContent (throws with the error text on isError). */
+export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
+  const r = await client.callTool({ name, arguments: args });
+  if (r.isError) {
+    const text = (r.content as { text: string }[])[0]?.text ?? '';
+    const e = new Error(text);
+    (e as Error & { toolError: string }).toolError = text;
+    throw e;
+  }
+  return r.structuredContent;
+}
+
+/** Calls a tool expecting an error; returns the error text. */
+export async function callError(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const r = await client.callTool({ name, arguments: args });
+  if (!r.isError) throw new Error(`expected an error from ${name}, got ${JSON.stringify(r.structuredContent).slice(0, 300)}`);
+  return (r.content as { text: string }[])[0]?.text ?? '';
+}
+
+/** Polls until `fn` returns true or the timeout passes. */
+export async function waitFor(fn: () => Promise<boolean>, timeoutMs = 20_000, stepMs = 100): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await fn()) return;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
