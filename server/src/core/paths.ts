@@ -5,18 +5,28 @@
  * - Paths in and out are workspace-relative POSIX; lines and columns are 1-based (elsewhere).
  * - A path is inside the workspace canonically (after realpath), so an in-root symlink cannot lead out.
  * - A path outside answers PATH_OUTSIDE_ROOT whether or not it exists, including through an in-root
- *   link to a missing target (the deepest existing ancestor is canonicalised): no existence oracle.
- * - Reads use one handle (open, fstat, read from the same handle, O_NOFOLLOW) and re-check the size
- *   cap on the bytes actually read.
+ *   link to a missing target: a path that does not resolve is canonicalised component by component,
+ *   following dangling links with lstat/readlink, so the answer depends only on where the path
+ *   leads, never on whether something exists outside the root. No existence oracle.
+ * - Reads use one handle (open with O_NOFOLLOW | O_NONBLOCK, fstat, read from the same handle) and
+ *   re-check the size cap on the bytes actually read. O_NONBLOCK keeps a FIFO planted in the
+ *   workspace from blocking the engine; fstat then refuses it as not a regular file.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ToolError } from './errors';
-import { MAX_FILE_BYTES, MAX_PATH_CHARS } from './limits';
+import { MAX_FILE_BYTES, MAX_PATH_CHARS, MAX_SYMLINK_HOPS } from './limits';
 
+/** C0 controls (incl. NUL), DEL and C1 controls. */
 // eslint-disable-next-line no-control-regex
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
-const DEVICE_PREFIX = /^(\\\\[?.]\\|\/\/[?.]\/)/;
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+/**
+ * Win32 device and NT namespace prefixes (`\\?\`, `\\.\`, `\??\`), with either slash: they bypass
+ * Win32 path normalisation, so they are refused outright on every platform.
+ */
+const DEVICE_PREFIX = /^[\\/]{2}[?.](?:[\\/]|$)|^[\\/]\?\?[\\/]/;
+/** Win32 reserved device names as a path component (`NUL`, `con.txt`, `COM1`, `CONIN$` …). */
+const WIN_RESERVED = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(?:\..*)?$/i;
 
 export interface ResolvedPath {
   /** Canonical absolute path (realpath of the file, or of the deepest existing ancestor + rest). */
@@ -30,34 +40,53 @@ export function toPosix(p: string): string {
   return p.split(path.sep).join('/');
 }
 
-/** Validates the shape of a path argument; the schema layer calls this too. */
-export function pathShapeProblem(p: string): string | undefined {
+/**
+ * Validates the shape of a path argument; the schema layer calls this too. Traversal is not decided
+ * here (the shape cannot know the root): that is `PathPolicy.resolve`'s job.
+ */
+export function pathShapeProblem(p: string, platform: NodeJS.Platform = process.platform): string | undefined {
   if (p.length === 0) return 'the path is empty';
   if (p.length > MAX_PATH_CHARS) return `the path is longer than ${MAX_PATH_CHARS} characters`;
   if (CONTROL_CHARS.test(p)) return 'the path contains control characters';
   if (DEVICE_PREFIX.test(p)) return 'device-namespace paths are not accepted';
+  if (platform === 'win32') {
+    const parts = p.split(/[\\/]+/);
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] ?? '';
+      if (WIN_RESERVED.test(part.replace(/[. ]+$/, ''))) return 'Windows device names are not accepted as path components';
+      // A colon is only legal as the drive separator (`C:`): elsewhere it names an NTFS stream.
+      if (part.includes(':') && !(i === 0 && /^[A-Za-z]:$/.test(part))) return 'NTFS alternate data streams are not accepted';
+    }
+  }
   return undefined;
 }
 
 export class PathPolicy {
+  /** Canonical absolute root. */
   readonly root: string;
+  /** The root as given (resolved but not canonicalised): paths spelled through it are accepted. */
+  private readonly lexicalRoot: string;
 
   constructor(root: string) {
-    this.root = fs.realpathSync(path.resolve(root));
+    this.lexicalRoot = path.resolve(root);
+    this.root = fs.realpathSync(this.lexicalRoot);
   }
 
   /** True when a canonical absolute path lies inside the root (or is the root). */
   containsCanonical(abs: string): boolean {
     const rel = path.relative(this.root, abs);
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+    if (rel === '') return true;
+    if (path.isAbsolute(rel)) return false; // another drive on Windows
+    return rel !== '..' && !rel.startsWith('..' + path.sep);
   }
 
-  private outside(input: string): ToolError {
-    return new ToolError(
-      'PATH_OUTSIDE_ROOT',
-      `'${truncate(input)}' is outside the workspace root`,
-      'pass a workspace-relative POSIX path such as src/App/Program.cs (use find_file to locate files)',
-    );
+  /**
+   * The canonical absolute path of an engine-side absolute path when it lies inside the root, else
+   * undefined. For walkers and resolvers: a link that leads out is simply not there.
+   */
+  canonicalInside(abs: string): string | undefined {
+    const c = this.canonicalize(path.resolve(abs));
+    return c.kind === 'path' && this.containsCanonical(c.abs) ? c.abs : undefined;
   }
 
   /** Resolves a user path; throws ToolError for shape problems and for paths outside the root. */
@@ -66,40 +95,20 @@ export class PathPolicy {
     if (problem) {
       throw new ToolError('INVALID_PATH', `Invalid path: ${problem}`, 'pass a workspace-relative POSIX path such as src/App/Program.cs');
     }
-    const lexical = path.resolve(this.root, input.replace(/\\/g, '/'));
-    let canonical: string | undefined;
-    try {
-      canonical = fs.realpathSync(lexical);
-    } catch {
-      canonical = undefined;
+    // Resolve against the lexical root: the canonical root is reached by canonicalisation anyway,
+    // and an absolute path spelled through a linked root (/tmp → /private/tmp) keeps working.
+    const lexical = path.resolve(this.lexicalRoot, path.sep === '\\' ? input : input.replace(/\\/g, '/'));
+    const c = this.canonicalize(lexical);
+    if (c.kind === 'loop') {
+      // A link loop reveals nothing only if it never left the root; otherwise it is just "outside".
+      if (c.leftRoot) throw this.outside(input);
+      throw new ToolError('FILE_NOT_FOUND', `No file at '${truncate(input)}' (symbolic link loop)`, 'use find_file to locate it');
     }
-    if (canonical !== undefined) {
-      if (!this.containsCanonical(canonical)) throw this.outside(input);
-      return { abs: canonical, rel: toPosix(path.relative(this.root, canonical)), exists: true };
-    }
-    // Missing: canonicalise the deepest existing ancestor so a link pointing out cannot be probed.
-    let ancestor = path.dirname(lexical);
-    const rest: string[] = [path.basename(lexical)];
-    for (;;) {
-      let real: string | undefined;
-      try {
-        real = fs.realpathSync(ancestor);
-      } catch {
-        real = undefined;
-      }
-      if (real !== undefined) {
-        const abs = path.join(real, ...rest);
-        if (!this.containsCanonical(real) || !this.containsCanonical(abs)) throw this.outside(input);
-        return { abs, rel: toPosix(path.relative(this.root, abs)), exists: false };
-      }
-      const parent = path.dirname(ancestor);
-      if (parent === ancestor) throw this.outside(input);
-      rest.unshift(path.basename(ancestor));
-      ancestor = parent;
-    }
+    if (!this.containsCanonical(c.abs)) throw this.outside(input);
+    return { abs: c.abs, rel: toPosix(path.relative(this.root, c.abs)), exists: c.exists };
   }
 
-  /** Resolves a path that must name an existing regular file inside the root. */
+  /** Resolves a path that must name an existing file or directory inside the root. */
   resolveFile(input: string): ResolvedPath {
     const r = this.resolve(input);
     if (!r.exists) {
@@ -116,12 +125,85 @@ export class PathPolicy {
     const r = this.resolveFile(input);
     return { ...readWithOneHandle(r.abs, r.rel, maxBytes), rel: r.rel, abs: r.abs };
   }
+
+  private outside(input: string): ToolError {
+    return new ToolError(
+      'PATH_OUTSIDE_ROOT',
+      `'${truncate(input)}' is outside the workspace root`,
+      'pass a workspace-relative POSIX path such as src/App/Program.cs (use find_file to locate files)',
+    );
+  }
+
+  /**
+   * Canonicalises an absolute path. When realpath succeeds the path exists. When it fails, the path
+   * is walked component by component from the filesystem root with lstat; a link (dangling or not)
+   * is expanded with readlink, so the result is where the path *would* lead, existing or not.
+   */
+  private canonicalize(lexical: string): Canonical {
+    try {
+      return { kind: 'path', abs: fs.realpathSync(lexical), exists: true };
+    } catch {
+      // fall through to the component walk
+    }
+    let cur = path.parse(lexical).root;
+    const pending = splitComponents(lexical);
+    let hops = 0;
+    let leftRoot = false;
+    while (pending.length > 0) {
+      const comp = pending.shift() as string;
+      if (comp === '.' || comp === '') continue;
+      if (comp === '..') {
+        cur = path.dirname(cur);
+        continue;
+      }
+      const next = path.join(cur, comp);
+      let st: fs.Stats;
+      try {
+        st = fs.lstatSync(next);
+      } catch {
+        // Missing (or unreadable): the rest is appended as is. `..` in the rest cannot occur from
+        // the input (path.resolve normalised it); from a link target it is collapsed lexically,
+        // which is exactly what the OS would do once the missing directory exists.
+        return { kind: 'path', abs: path.resolve(next, ...pending), exists: false };
+      }
+      if (st.isSymbolicLink()) {
+        if (++hops > MAX_SYMLINK_HOPS) return { kind: 'loop', leftRoot };
+        let target: string;
+        try {
+          target = fs.readlinkSync(next);
+        } catch {
+          return { kind: 'path', abs: path.resolve(next, ...pending), exists: false };
+        }
+        if (path.isAbsolute(target)) cur = path.parse(path.resolve(target)).root;
+        pending.unshift(...splitComponents(target));
+        if (!this.containsCanonical(path.resolve(cur, ...pending))) leftRoot = true;
+        continue;
+      }
+      cur = next;
+    }
+    // Every component exists but realpath failed (a permission error or a race): not readable.
+    return { kind: 'path', abs: cur, exists: false };
+  }
 }
 
+type Canonical = { kind: 'path'; abs: string; exists: boolean } | { kind: 'loop'; leftRoot: boolean };
+
+function splitComponents(p: string): string[] {
+  const { root } = path.parse(p);
+  return p.slice(root.length).split(/[\\/]+/).filter((c) => c.length > 0);
+}
+
+/** O_NONBLOCK where the platform has it: opening a FIFO must not block the engine. */
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+/**
+ * Reads a file with one handle: open (O_NOFOLLOW, O_NONBLOCK), fstat the handle, read from the same
+ * handle, and re-check the cap on the bytes actually read (a file that grows while read is refused).
+ */
 export function readWithOneHandle(abs: string, rel: string, maxBytes: number): { bytes: Buffer; mtimeMs: number } {
   let fd: number;
   try {
-    fd = fs.openSync(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    fd = fs.openSync(abs, OPEN_FLAGS);
   } catch (e) {
     throw fsError(e, rel);
   }
@@ -134,9 +216,10 @@ export function readWithOneHandle(abs: string, rel: string, maxBytes: number): {
     if (st.size > maxBytes) {
       throw new ToolError('FILE_TOO_LARGE', `'${rel}' is ${st.size} bytes, over the ${maxBytes}-byte cap`, 'use outline or search_text to reach the part you need');
     }
-    const chunks: Buffer[] = [];
+    // One buffer of cap + 1 bytes at most: reading one byte past the cap proves the file grew.
+    const buf = Buffer.allocUnsafe(Math.min(Math.max(st.size + 1, 4096), maxBytes + 1));
     let total = 0;
-    const buf = Buffer.allocUnsafe(Math.min(Math.max(st.size, 4096), maxBytes + 1));
+    const chunks: Buffer[] = [];
     for (;;) {
       const n = fs.readSync(fd, buf, 0, buf.length, null);
       if (n === 0) break;
@@ -146,7 +229,7 @@ export function readWithOneHandle(abs: string, rel: string, maxBytes: number): {
       }
       chunks.push(Buffer.from(buf.subarray(0, n)));
     }
-    return { bytes: Buffer.concat(chunks, total), mtimeMs: st.mtimeMs };
+    return { bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total), mtimeMs: st.mtimeMs };
   } finally {
     fs.closeSync(fd);
   }
