@@ -90,8 +90,8 @@ export async function refreshIndex(
   const discovery = discoverWorkspace(root, opts);
 
   const existing = new Map<string, ExistingRow>();
-  for (const r of store.all<{ id: number; path: string; size: number; mtime_ms: number; hash: string }>('SELECT id, path, size, mtime_ms, hash FROM files')) {
-    existing.set(r.path, { id: r.id, size: r.size, mtime: r.mtime_ms, hash: r.hash });
+  for (const r of store.rows('SELECT id, path, size, mtime_ms, hash FROM files')) {
+    existing.set(r[1] as string, { id: r[0] as number, size: r[2] as number, mtime: r[3] as number, hash: r[4] as string });
   }
   const full = existing.size === 0;
   const seen = new Set<string>();
@@ -113,6 +113,7 @@ export async function refreshIndex(
     parsedFiles: 0, skippedTooLarge: discovery.skippedTooLarge.length, binaryFiles: 0, unreadable: 0, durationMs: 0, generation, discovery,
   };
   const changedPaths: string[] = [];
+  let termsAdded = false;
   let nextId = Number(store.db.exec('SELECT COALESCE(MAX(id), 0) FROM files')[0]?.values[0]?.[0] ?? 0) + 1;
 
   if (deletedPaths.length > 0) {
@@ -181,7 +182,6 @@ export async function refreshIndex(
       );
       const delDoc = store.db.prepare('DELETE FROM file_text WHERE docid = ?');
       const insDoc = store.db.prepare('INSERT INTO file_text(docid, tokens) VALUES (?, ?)');
-      const insTerm = store.db.prepare('INSERT OR IGNORE INTO terms(term) VALUES (?)');
       try {
         for (const r of rows) {
           if (r.touchOnly) {
@@ -192,7 +192,7 @@ export async function refreshIndex(
           if (r.replaced) delDoc.run([r.id]);
           if (r.tokens && r.tokens.size > 0) {
             insDoc.run([r.id, [...r.tokens].join(' ')]);
-            for (const t of r.tokens) if (dict.add(t)) insTerm.run([t]);
+            for (const t of r.tokens) if (dict.add(t)) termsAdded = true;
           }
         }
       } finally {
@@ -200,7 +200,6 @@ export async function refreshIndex(
         upsert.free();
         delDoc.free();
         insDoc.free();
-        insTerm.free();
       }
       for (const w of writers) w(store);
     });
@@ -218,6 +217,7 @@ export async function refreshIndex(
   const anyChange = changedPaths.length > 0 || deletedPaths.length > 0 || store.getMeta('committed') !== '1';
   store.transaction(() => {
     if (anyChange) store.setMeta('generation', String(generation));
+    if (termsAdded) store.setBlobText('terms', dict.serialize());
     else stats.generation = generation - 1;
     store.setMeta('committed', '1');
     store.setMeta('last_refresh', new Date().toISOString());

@@ -32,9 +32,10 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       -- One document per file: its distinct lower-cased identifier tokens (rowid = files.id).
       CREATE VIRTUAL TABLE file_text USING fts4(tokens, tokenize=unicode61 "tokenchars=_");
-      -- The token dictionary, for prefix/suffix/substring expansion. Terms are only added; a term
-      -- whose last file was deleted expands to no document, which is harmless (a full rebuild drops it).
-      CREATE TABLE terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
+      -- Large values loaded whole at start (one read instead of one row per item), e.g. 'terms':
+      -- the token dictionary, newline-joined, for prefix/suffix/substring expansion. Terms are only
+      -- added; a term whose last file was deleted expands to no document, which is harmless.
+      CREATE TABLE blobs (key TEXT PRIMARY KEY, value BLOB NOT NULL);
     `,
   },
 ];

@@ -7,6 +7,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from 'sql.js';
 import { assetPath } from '../core/assets';
 import { PERSIST_CHUNK_BYTES } from '../core/limits';
@@ -44,8 +45,11 @@ export class IndexStore {
     if (fs.existsSync(file)) {
       let db: Database | undefined;
       try {
-        db = new SQL.Database(fs.readFileSync(file));
-        const problem = checkDatabase(db);
+        const bytes = fs.readFileSync(file);
+        db = new SQL.Database(bytes);
+        // A matching checksum (written after each atomic persist) proves the bytes are the ones
+        // written; otherwise fall back to SQLite's own integrity check.
+        const problem = checkDatabase(db, !checksumMatches(file, bytes));
         if (problem) throw new IndexLoadError(problem.kind, problem.reason);
         migrate(db);
         return new IndexStore(db, indexRoot, undefined, true);
@@ -93,6 +97,36 @@ export class IndexStore {
     }
   }
 
+  /** A stored blob as text (undefined when absent). */
+  getBlobText(key: string): string | undefined {
+    const stmt = this.db.prepare('SELECT value FROM blobs WHERE key = ?');
+    try {
+      stmt.bind([key]);
+      if (!stmt.step()) return undefined;
+      const v = stmt.get()[0];
+      return v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8') : String(v);
+    } finally {
+      stmt.free();
+    }
+  }
+
+  setBlobText(key: string, value: string): void {
+    this.db.run('INSERT INTO blobs(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, Buffer.from(value, 'utf8')]);
+  }
+
+  /** All rows of a query as arrays (faster than objects for large reads). */
+  rows(sql: string, params: SqlValue[] = []): SqlValue[][] {
+    const stmt = this.db.prepare(sql);
+    try {
+      stmt.bind(params);
+      const out: SqlValue[][] = [];
+      while (stmt.step()) out.push(stmt.get());
+      return out;
+    } finally {
+      stmt.free();
+    }
+  }
+
   /** All rows of a query as objects. */
   all<T = Record<string, SqlValue>>(sql: string, params: SqlValue[] = []): T[] {
     const stmt = this.db.prepare(sql);
@@ -128,6 +162,7 @@ export class IndexStore {
     }
     fs.renameSync(tmp, file);
     fsyncDir(this.indexRoot);
+    writeChecksum(file, bytes);
     return bytes.length;
   }
 
@@ -142,10 +177,38 @@ class IndexLoadError extends Error {
   }
 }
 
-function checkDatabase(db: Database): { kind: Recovery['kind']; reason: string } | undefined {
-  const qc = db.exec('PRAGMA quick_check');
-  const verdict = String(qc[0]?.values[0]?.[0] ?? '');
-  if (verdict !== 'ok') return { kind: 'corrupt', reason: `integrity check failed: ${verdict.slice(0, 200)}` };
+const SUM_SUFFIX = '.sum';
+
+function checksumOf(bytes: Uint8Array): string {
+  return `${bytes.length}:${zlib.crc32(bytes).toString(16)}`;
+}
+
+/** True when `<file>.sum` names exactly these bytes. */
+function checksumMatches(file: string, bytes: Uint8Array): boolean {
+  try {
+    return fs.readFileSync(file + SUM_SUFFIX, 'utf8').trim() === checksumOf(bytes);
+  } catch {
+    return false;
+  }
+}
+
+/** Written (atomically) after the database rename; a crash in between leaves a mismatch, which only costs a full check. */
+function writeChecksum(file: string, bytes: Uint8Array): void {
+  const tmp = `${file}${SUM_SUFFIX}.tmp-${process.pid}`;
+  try {
+    fs.writeFileSync(tmp, checksumOf(bytes), { mode: 0o600 });
+    fs.renameSync(tmp, file + SUM_SUFFIX);
+  } catch {
+    /* without a checksum the next load runs the integrity check */
+  }
+}
+
+function checkDatabase(db: Database, fullCheck: boolean): { kind: Recovery['kind']; reason: string } | undefined {
+  if (fullCheck) {
+    const qc = db.exec('PRAGMA quick_check');
+    const verdict = String(qc[0]?.values[0]?.[0] ?? '');
+    if (verdict !== 'ok') return { kind: 'corrupt', reason: `integrity check failed: ${verdict.slice(0, 200)}` };
+  }
   const hasMeta = db.exec("SELECT name FROM sqlite_master WHERE type='table' AND name='meta'");
   if (!hasMeta[0]) return { kind: 'corrupt', reason: 'not a Sextant index (no meta table)' };
   const v = Number(db.exec("SELECT value FROM meta WHERE key='schema_version'")[0]?.values[0]?.[0] ?? 0);
@@ -195,8 +258,8 @@ function moveAside(file: string, kind: string): string {
 
 function cleanupTempFiles(dir: string): void {
   for (const name of fs.readdirSync(dir)) {
-    if (name.startsWith(`${INDEX_FILE}.tmp-`)) {
-      const pid = Number(name.split('-')[1]);
+    if (name.startsWith(`${INDEX_FILE}.tmp-`) || name.startsWith(`${INDEX_FILE}${SUM_SUFFIX}.tmp-`)) {
+      const pid = Number(name.slice(name.indexOf('.tmp-') + 5).split('-')[0]);
       if (pid === process.pid || !isAlive(pid)) fs.rmSync(path.join(dir, name), { force: true });
     }
   }

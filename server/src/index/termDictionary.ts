@@ -27,6 +27,15 @@ export class TermDictionary {
     return true;
   }
 
+  /** Newline-joined sorted terms (stored as one blob; see schema.ts). */
+  serialize(): string {
+    return this.ordered().join('\n');
+  }
+
+  static parse(text: string | undefined): string[] {
+    return text ? text.split('\n') : [];
+  }
+
   get size(): number {
     return this.set.size;
   }

@@ -76,7 +76,7 @@ export class Engine {
     const engine = new Engine(store, { ...opts, workspaceRoot: root });
     if (!store.getMeta('index_id')) store.setMeta('index_id', crypto.randomBytes(4).toString('hex'));
     if (!store.getMeta('workspace_root')) store.setMeta('workspace_root', root);
-    engine.dict.reset(store.all<{ term: string }>('SELECT term FROM terms').map((r) => r.term));
+    engine.dict.reset(TermDictionary.parse(store.getBlobText('terms')));
     engine.files.load(store);
     engine.catalogDirty = false;
     engine.status = store.loadedFromDisk && store.getMeta('committed') === '1' ? 'stale' : 'building';

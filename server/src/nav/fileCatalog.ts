@@ -25,23 +25,22 @@ export class FileCatalog {
   private byPath = new Map<string, FileRow>();
 
   load(store: IndexStore): void {
-    const rows = store.all<{ id: number; path: string; class: string; language: string | null; size: number; mtime_ms: number; hash: string; lines: number; binary: number }>(
-      'SELECT id, path, class, language, size, mtime_ms, hash, lines, binary FROM files',
-    );
+    const rows = store.rows('SELECT id, path, class, language, size, mtime_ms, hash, lines, binary FROM files');
     this.rows = rows.map((r) => {
-      const slash = r.path.lastIndexOf('/');
+      const p = r[1] as string;
+      const slash = p.lastIndexOf('/');
       return {
-        id: r.id,
-        path: r.path,
-        lowerPath: r.path.toLowerCase(),
-        lowerName: r.path.slice(slash + 1).toLowerCase(),
-        fileClass: r.class as FileClass,
-        language: r.language ?? undefined,
-        size: r.size,
-        mtimeMs: r.mtime_ms,
-        hash: r.hash,
-        lines: r.lines,
-        binary: r.binary === 1,
+        id: r[0] as number,
+        path: p,
+        lowerPath: p.toLowerCase(),
+        lowerName: p.slice(slash + 1).toLowerCase(),
+        fileClass: r[2] as FileClass,
+        language: (r[3] as string | null) ?? undefined,
+        size: r[4] as number,
+        mtimeMs: r[5] as number,
+        hash: r[6] as string,
+        lines: r[7] as number,
+        binary: r[8] === 1,
       };
     });
     this.rows.sort((a, b) => CLASS_RANK[a.fileClass] - CLASS_RANK[b.fileClass] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

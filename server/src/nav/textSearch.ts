@@ -114,7 +114,7 @@ export async function searchText(engine: Engine, q: TextQuery): Promise<TextSear
   }
   candidates.sort((a, b) => CLASS_RANK[a.fileClass] - CLASS_RANK[b.fileClass] || (a.path < b.path ? -1 : 1));
 
-  const re = buildRegExp(q.query, q.mode === 'word', insensitive);
+  const matcher = new LiteralMatcher(q.query, q.mode === 'word', insensitive);
   const result: TextSearchResult = {
     hits: [], total: 0, totalAtLeast: 0, filesWithHits: 0, strategy: 'index',
     strategyReason: 'candidate files from the token index, every hit verified against the file on disk now',
@@ -146,10 +146,8 @@ export async function searchText(engine: Engine, q: TextQuery): Promise<TextSear
       continue; // deleted or unreadable since indexing: nothing to verify
     }
     result.verifiedFiles++;
-    if (looksBinary(bytes)) continue;
     const changed = !c.row || Math.floor(mtimeMs) !== c.row.mtimeMs || bytes.length !== c.row.size;
-    const text = bytes.toString('utf8');
-    const found = findAll(text, re, count < want ? want - count : 0);
+    const found = matcher.find(bytes, count < want ? want - count : 0);
     if (found.count === 0) continue;
     result.filesWithHits++;
     if (changed) result.changedSinceIndex++;
@@ -205,6 +203,71 @@ async function scan(engine: Engine, q: TextQuery, insensitive: boolean, admit: (
     truncated: rg.stopped === 'deadline' ? 'deadline' : rg.stopped === 'cap' ? 'cap' : undefined,
     changedSinceIndex: 0,
   };
+}
+
+/**
+ * Finds a literal in raw bytes without decoding the whole file: Buffer.indexOf on the UTF-8 bytes
+ * (ASCII-lowered copies for case-insensitive search of an ASCII query; a regex over the decoded
+ * text otherwise). Line, column (1-based, UTF-16 units) and the line text are computed only for
+ * the hits that are kept.
+ */
+export class LiteralMatcher {
+  private readonly needle: Buffer;
+  private readonly asciiFold: boolean;
+  private readonly fallback: RegExp | undefined;
+
+  constructor(private readonly literal: string, private readonly word: boolean, insensitive: boolean) {
+    const ascii = /^[\x00-\x7f]*$/.test(literal);
+    this.asciiFold = insensitive && ascii;
+    this.fallback = insensitive && !ascii ? buildRegExp(literal, word, true) : undefined;
+    this.needle = Buffer.from(this.asciiFold ? literal.toLowerCase() : literal, 'utf8');
+  }
+
+  find(bytes: Buffer, keep: number): { hits: RawHit[]; count: number } {
+    if (looksBinary(bytes)) return { hits: [], count: 0 };
+    if (this.fallback) return findAll(bytes.toString('utf8'), this.fallback, keep);
+    const hay = this.asciiFold ? asciiLower(bytes) : bytes;
+    const hits: RawHit[] = [];
+    let count = 0;
+    let line = 1;
+    let lineStart = 0;
+    let scanned = 0;
+    let lastLine = -1;
+    let perLine = 0;
+    const n = this.needle.length;
+    for (let i = hay.indexOf(this.needle); i >= 0; i = hay.indexOf(this.needle, i + n)) {
+      if (this.word && (isWordByte(hay[i - 1]) || isWordByte(hay[i + n]))) continue;
+      count++;
+      if (hits.length >= keep || count > MAX_MATCHES_PER_FILE) continue;
+      for (let j = bytes.indexOf(10, scanned); j >= 0 && j < i; j = bytes.indexOf(10, j + 1)) {
+        line++;
+        lineStart = j + 1;
+      }
+      scanned = i;
+      perLine = line === lastLine ? perLine + 1 : 0;
+      lastLine = line;
+      if (perLine >= 5) continue;
+      let end = bytes.indexOf(10, i);
+      if (end < 0) end = bytes.length;
+      const lineText = bytes.subarray(lineStart, end).toString('utf8').replace(/\r$/, '');
+      const column = bytes.subarray(lineStart, i).toString('utf8').length + 1;
+      hits.push({ line, column, length: Math.min(this.literal.length, Math.max(0, lineText.length - column + 1)), lineText });
+    }
+    return { hits, count };
+  }
+}
+
+function isWordByte(b: number | undefined): boolean {
+  return b !== undefined && ((b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b === 95);
+}
+
+function asciiLower(b: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(b.length);
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i]!;
+    out[i] = c >= 65 && c <= 90 ? c + 32 : c;
+  }
+  return out;
 }
 
 export function buildRegExp(literal: string, word: boolean, insensitive: boolean): RegExp {

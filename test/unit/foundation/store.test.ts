@@ -1,0 +1,87 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Engine } from '../../../server/src/nav/engine';
+import { removeDir, tempDir, writeTree } from '../../helpers/workspace';
+
+describe('persisted index', function () {
+  let ws: string;
+  let idx: string;
+  beforeEach(function () {
+    ws = tempDir('ws');
+    idx = tempDir('idx');
+    writeTree(ws, { 'a.cs': 'class Alpha {}', 'b/c.ts': 'export const beta = 1;' });
+  });
+  afterEach(function () {
+    removeDir(ws);
+    removeDir(idx);
+  });
+
+  it('is written owner-only, and a second run on an unchanged tree reads nothing', async function () {
+    const e1 = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    const s1 = await e1.refresh();
+    await e1.close();
+    assert.equal(s1.added, 2);
+    assert.equal(fs.statSync(idx).mode & 0o777, 0o700);
+    assert.equal(fs.statSync(path.join(idx, 'index.db')).mode & 0o777, 0o600);
+    const e2 = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    const s2 = await e2.refresh();
+    assert.equal(s2.parsedFiles, 0);
+    assert.equal(s2.added + s2.changed + s2.deleted, 0);
+    assert.equal(e2.version, `${e2.store.getMeta('index_id')}-g1`, 'version unchanged when nothing changed');
+    await e2.close();
+  });
+
+  it('re-indexes only the changed file and drops deleted ones', async function () {
+    const e = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    await e.refresh();
+    fs.writeFileSync(path.join(ws, 'a.cs'), 'class Gamma {}');
+    fs.rmSync(path.join(ws, 'b/c.ts'));
+    const s = await e.refresh();
+    assert.equal(s.changed, 1);
+    assert.equal(s.deleted, 1);
+    assert.equal(s.parsedFiles, 1);
+    assert.ok(e.dict.has('gamma'));
+    assert.deepEqual(e.catalog().all().map((r) => r.path), ['a.cs']);
+    await e.close();
+  });
+
+  it('moves a corrupt index aside, rebuilds it, and says so', async function () {
+    const e = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    await e.refresh();
+    await e.close();
+    const file = path.join(idx, 'index.db');
+    const bytes = fs.readFileSync(file);
+    bytes.fill(0x5a, 4096, 8192); // scribble over a page
+    fs.writeFileSync(file, bytes);
+    const e2 = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    assert.match(e2.meta().recovered ?? '', /corrupt/);
+    assert.ok(fs.readdirSync(idx).some((n) => n.startsWith('index.db.corrupt-')), 'kept aside');
+    const s = await e2.refresh();
+    assert.equal(s.added, 2);
+    await e2.close();
+  });
+
+  it('refuses to overwrite an index from a newer schema: it is kept aside and rebuilt', async function () {
+    const e = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    await e.refresh();
+    e.store.setMeta('schema_version', '999');
+    e.store.persist();
+    await e.close();
+    const e2 = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    assert.match(e2.meta().recovered ?? '', /newer schema/);
+    assert.ok(fs.readdirSync(idx).some((n) => n.startsWith('index.db.newer-schema-')));
+    await e2.close();
+  });
+
+  it('detects a truncated file without a checksum match', async function () {
+    const e = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    await e.refresh();
+    await e.close();
+    const file = path.join(idx, 'index.db');
+    fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2));
+    const e2 = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    assert.ok(e2.meta().recovered, 'recovery reported');
+    await e2.close();
+  });
+});
