@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { log } from '../core/log';
 import { PathPolicy } from '../core/paths';
+import { defaultHooks } from '../index/hooks';
 import { refreshIndex, type IndexHook, type RefreshProgress, type RefreshStats } from '../index/indexer';
 import { IndexStore, type Recovery } from '../index/store';
 import { TermDictionary } from '../index/termDictionary';
@@ -35,6 +36,7 @@ export interface EngineOptions extends DiscoveryOptions {
   workspaceRoot: string;
   /** Default `<workspace>/.sextant`. Empty string: in-memory only (nothing persisted). */
   indexRoot?: string;
+  /** Index hooks (default: `defaultHooks()` from index/hooks.ts). */
   hooks?: readonly IndexHook[];
   /** Watch the workspace and re-index changed files (default false; the server turns it on). */
   watch?: boolean;
@@ -63,7 +65,7 @@ export class Engine {
     this.policy = new PathPolicy(opts.workspaceRoot);
     this.root = this.policy.root;
     this.indexRoot = store.indexRoot;
-    this.hooks = [...(opts.hooks ?? [])];
+    this.hooks = [...(opts.hooks ?? defaultHooks())];
     if (store.recovery) {
       this.recoveryNote = `the stored index was ${store.recovery.kind === 'newer-schema' ? 'from a newer schema' : 'corrupt'} (${store.recovery.reason}); it was moved aside to ${store.recovery.movedTo} and rebuilt`;
     }

@@ -1,0 +1,9 @@
+/**
+ * The index hooks every engine runs by default, in order. A layer that stores rows derived from
+ * files (symbols, project graph) adds its hook here — one line per layer.
+ */
+import type { IndexHook } from './indexer';
+
+export function defaultHooks(): IndexHook[] {
+  return [];
+}
