@@ -38,6 +38,8 @@ export interface Evaluation {
   items: Map<string, EvaluatedItem[]>;
   /** Reasons the evaluation is incomplete, in the order found. */
   reasons: string[];
+  /** The subset of `reasons` found while evaluating items (pass 2). */
+  itemReasons: string[];
   /** Workspace files read as imports (relative paths). */
   imports: string[];
   /** SDK names of the project (empty for a legacy project). */
@@ -96,6 +98,8 @@ class ProjectEvaluator {
   private readonly itemTaint = new Map<string, string>();
   private readonly reasons: string[] = [];
   private readonly reasonSet = new Set<string>();
+  private readonly itemReasons: string[] = [];
+  private inItemPass = false;
   private readonly imported = new Set<string>();
   private readonly importsRead: string[] = [];
   private readonly itemQueue: { el: XmlElement; file: FileCtx }[] = [];
@@ -153,8 +157,9 @@ class ProjectEvaluator {
     }
     this.walk(projectXml.children, file, 0);
     if (usesNetSdk) this.importPath(SDK_TARGETS_PATH, file, 0);
+    this.inItemPass = true;
     for (const q of this.itemQueue) this.evaluateItemGroup(q.el, q.file);
-    return { properties: this.props, items: this.items, reasons: this.reasons, imports: this.importsRead, sdks: this.sdks };
+    return { properties: this.props, items: this.items, reasons: this.reasons, itemReasons: this.itemReasons, imports: this.importsRead, sdks: this.sdks };
   }
 
   // ---- helpers ----------------------------------------------------------------------------
@@ -163,6 +168,7 @@ class ProjectEvaluator {
     if (!this.reasonSet.has(r)) {
       this.reasonSet.add(r);
       this.reasons.push(r);
+      if (this.inItemPass) this.itemReasons.push(r);
     }
   }
 

@@ -126,7 +126,8 @@ export function readMsbuildProject(ctx: EvaluationContext, rel: string): Msbuild
   const inner: { tfm: string | undefined; ev: Evaluation }[] = multi
     ? frameworks.map((tfm) => ({ tfm, ev: evaluateProject(ctx, rel, xml.root, { TargetFramework: tfm }) }))
     : [{ tfm: frameworks[0], ev: outer }];
-  addReasons(outer.reasons);
+  // A multi-targeting project's items come from its inner builds: the outer build's item problems do not apply.
+  addReasons(multi ? outer.reasons.filter((r) => !outer.itemReasons.includes(r)) : outer.reasons);
   for (const { tfm, ev } of inner) if (ev !== outer) addReasons(ev.reasons, tfm);
 
   const files = new Map<string, { tfms: Set<string>; link?: string }>();
