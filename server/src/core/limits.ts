@@ -133,8 +133,11 @@ export const LSP_RESTART_WINDOW_MS = 10 * 60 * 1000;
 export const LSP_SHUTDOWN_GRACE_MS = 2_000;
 /** The initialize handshake must finish within this. */
 export const LSP_INITIALIZE_TIMEOUT_MS = 60_000;
-/** A progress-reporting server (csharp-ls) that sends no progress this long after initialize is taken as ready. */
-export const LSP_PROGRESS_START_GRACE_MS = 15_000;
+/**
+ * A server declared as progress-reporting that sends no progress this long after initialize is
+ * taken as ready. Generous: csharp-ls on a busy 2-core machine took over 15 s to send its first.
+ */
+export const LSP_PROGRESS_START_GRACE_MS = 120_000;
 /** Files kept open (didOpen) per language server; the least recently used are closed beyond it. */
 export const LSP_MAX_OPEN_DOCUMENTS = 100;
 /** stderr / log-message lines kept per server for doctor and failure reasons (never put in answers). */
@@ -147,3 +150,14 @@ export const CSHARP_CASCADE_CHECK_CONCURRENCY = 8;
 export const TYPE_HIERARCHY_MAX_NODES = 500;
 /** `--version` of a language server must answer within this (doctor). */
 export const LSP_VERSION_PROBE_TIMEOUT_MS = 10_000;
+/**
+ * Requests dispatched over stdio and not yet answered; at the cap the transport stops reading
+ * stdin. Pausing on queued bytes alone cannot bound a burst: one 64 KiB read holds hundreds of
+ * small requests whose (large) answers are produced later, asynchronously.
+ */
+export const STDIO_MAX_INFLIGHT_REQUESTS = 32;
+/**
+ * Bytes of file contents kept in memory by the live-file cache. Entries are re-validated with
+ * lstat (size, mtime, inode) on every use, so a hit is still "the file as it is on disk now".
+ */
+export const LIVE_CACHE_BYTES = 256 * 1024 * 1024;

@@ -15,6 +15,7 @@ import { TermDictionary } from '../index/termDictionary';
 import type { DiscoveryOptions } from '../workspace/discover';
 import { readGitState, type GitState } from '../workspace/gitState';
 import { FileCatalog } from './fileCatalog';
+import { LiveFiles } from './liveFiles';
 
 export type IndexStatus = 'fresh' | 'stale' | 'partial' | 'building';
 
@@ -47,6 +48,8 @@ export class Engine {
   readonly policy: PathPolicy;
   readonly dict = new TermDictionary();
   readonly files = new FileCatalog();
+  /** Validated cache of file contents for verification-heavy queries. */
+  readonly live = new LiveFiles();
   readonly indexRoot: string;
   git: GitState = { available: false, head: undefined, branch: undefined, dirtyFiles: [] };
   lastRefresh: RefreshStats | undefined;
@@ -195,6 +198,7 @@ export class Engine {
     this.watcher?.close();
     this.watcher = undefined;
     if (this.refreshing) await this.refreshing.catch(() => undefined);
+    this.live.clear();
     this.store.close();
   }
 }

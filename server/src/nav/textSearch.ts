@@ -7,8 +7,8 @@
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { ToolError } from '../core/errors';
-import { COUNT_AFTER_PAGE_MS, MAX_FILE_BYTES, MAX_MATCHES_PER_FILE, MAX_REGEX_CHARS, MAX_SCAN_MATCHES, MAX_TOKEN_EXPANSION, MAX_VERIFIED_FILES_PER_QUERY, PREVIEW_CHARS, TEXT_SCAN_DEADLINE_MS } from '../core/limits';
-import { looksBinary, readWithOneHandle } from '../core/paths';
+import { COUNT_AFTER_PAGE_MS, MAX_MATCHES_PER_FILE, MAX_REGEX_CHARS, MAX_SCAN_MATCHES, MAX_TOKEN_EXPANSION, MAX_VERIFIED_FILES_PER_QUERY, PREVIEW_CHARS, TEXT_SCAN_DEADLINE_MS } from '../core/limits';
+import { looksBinary } from '../core/paths';
 import { literalConstraints } from '../index/tokens';
 import { CLASS_RANK, classify, type FileClass } from '../workspace/fileClass';
 import type { Engine } from './engine';
@@ -141,7 +141,7 @@ export async function searchText(engine: Engine, q: TextQuery): Promise<TextSear
     let bytes: Buffer;
     let mtimeMs: number;
     try {
-      ({ bytes, mtimeMs } = readWithOneHandle(path.join(engine.root, c.path), c.path, MAX_FILE_BYTES));
+      ({ bytes, mtimeMs } = engine.live.read(path.join(engine.root, c.path), c.path));
     } catch {
       continue; // deleted or unreadable since indexing: nothing to verify
     }
