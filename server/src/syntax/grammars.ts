@@ -1,0 +1,41 @@
+/**
+ * web-tree-sitter runtime and grammar loading. One runtime per thread (each worker has its own
+ * WASM instance); grammars load once per thread and are cached. The runtime and grammar files are
+ * located with `assetPath` (dist/wasm/ in a build, node_modules when running from source).
+ */
+import { Language, Parser } from 'web-tree-sitter';
+import { assetPath } from '../core/assets';
+import type { LanguageConfig } from './languageConfig';
+
+let runtime: Promise<void> | undefined;
+const languages = new Map<string, Promise<Language>>();
+const loaded = new Map<string, Language>();
+
+/** Initialises the tree-sitter runtime once per thread. */
+export function initRuntime(): Promise<void> {
+  runtime ??= Parser.init({
+    locateFile: () => assetPath('web-tree-sitter.wasm', 'web-tree-sitter/web-tree-sitter.wasm'),
+  });
+  return runtime;
+}
+
+/** Loads (once) the grammar of a language. */
+export async function loadGrammar(config: LanguageConfig): Promise<Language> {
+  await initRuntime();
+  let p = languages.get(config.id);
+  if (!p) {
+    p = Language.load(assetPath(config.grammar.file, config.grammar.package)).then((lang) => {
+      loaded.set(config.id, lang);
+      return lang;
+    });
+    languages.set(config.id, p);
+  }
+  return p;
+}
+
+/** The grammar if it is already loaded (synchronous callers); undefined otherwise. */
+export function loadedGrammar(config: LanguageConfig): Language | undefined {
+  return loaded.get(config.id);
+}
+
+export { Language, Parser };
