@@ -161,3 +161,18 @@ export const STDIO_MAX_INFLIGHT_REQUESTS = 32;
  * lstat (size, mtime, inode) on every use, so a hit is still "the file as it is on disk now".
  */
 export const LIVE_CACHE_BYTES = 256 * 1024 * 1024;
+
+// ---- VS Code extension connection (server/src/engineHost.ts) ----
+/** Agent-activity rows kept by the engine for a freshly attached view (a ring; oldest dropped). */
+export const ACTIVITY_RING_SIZE = 500;
+/** Characters kept of each argument value in an agent-activity row (arguments can be long regexes). */
+export const ACTIVITY_ARG_CHARS = 300;
+/** Locations listed per agent-activity row (enough to click through; the answer has the rest). */
+export const ACTIVITY_LOCATIONS = 10;
+/** Minimum time between two status/progress notifications to the extension (the UI repaints). */
+export const STATUS_NOTIFY_INTERVAL_MS = 250;
+/** Nodes and edges drawn in the graph panel; more make an unreadable picture (the answer says truncated). */
+export const GRAPH_MAX_NODES = 150;
+export const GRAPH_MAX_EDGES = 400;
+/** Call-graph depth the graph panel may ask for (each level is one call-hierarchy round per node). */
+export const CALL_GRAPH_MAX_DEPTH = 3;

@@ -1,0 +1,459 @@
+/**
+ * The custom messages between the Sextant engine and the VS Code extension, shared by both sides.
+ *
+ * Transport: the extension starts the engine with `vscode-languageclient` over node IPC
+ * (`sextant ipc --workspace-root D`), so the connection also carries the LSP lifecycle
+ * (`initialize` with {@link EngineInitOptions} as `initializationOptions`, `shutdown`, `exit`).
+ * Everything else is one of the requests and notifications below; each says its direction.
+ *
+ * Data is plain JSON in editor terms: workspace-relative POSIX paths, 1-based lines and columns
+ * (columns count UTF-16 code units, as VS Code does). The editor-bridge shapes are structurally
+ * the same as the engine's semantic types (server/src/semantic/types.ts), so the engine's
+ * `editor` provider hands them on unchanged.
+ *
+ * Invariant: this file imports only vscode-jsonrpc (message types) and nothing from the engine
+ * above core; `src/` imports nothing else from the server.
+ */
+import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
+
+/** Bumped on an incompatible change; both sides send theirs and refuse a mismatch. */
+export const PROTOCOL_VERSION = 1;
+
+// ───────────────────────────── lifecycle ─────────────────────────────
+
+/** `initialize.params.initializationOptions`, extension → engine. Mirrors the `sextant.*` settings. */
+export interface EngineInitOptions {
+  protocolVersion: number;
+  /** Absolute workspace folder the engine serves. */
+  workspaceRoot: string;
+  /** Absolute folder for the index and server.json (the extension's workspace storage by default). */
+  indexRoot: string;
+  /** Extra ignore globs (`sextant.exclude`). */
+  exclude: string[];
+  /** Languages with syntax/semantic layers (`sextant.languages`). */
+  languages: string[];
+  maxFileBytes: number;
+  budget: { responseBytes: number; itemLimit: number; toolDeadlineMs: number };
+  /** Register the editor semantic provider (`sextant.semantic.useEditorProviders`). */
+  useEditorProviders: boolean;
+  /** Per-language language-server command lines; empty: the engine's built-in choice. */
+  lspCommands: Record<string, string[]>;
+  /** Port of the MCP HTTP endpoint on 127.0.0.1; 0 = random. */
+  httpPort: number;
+  /** Shown in agent activity ("vscode"). */
+  clientName: string;
+}
+
+/** `initialize.result.serverInfo` carries name/version; this rides in `initialize.result.sextant`. */
+export interface EngineInitResult {
+  protocolVersion: number;
+  /** The engine's MCP endpoint once it listens (also announced by {@link EndpointNotification}). */
+  endpoint?: McpEndpoint;
+}
+
+// ───────────────────────────── status and progress ─────────────────────────────
+
+/** The shared MCP Streamable HTTP endpoint of a workspace's engine. */
+export interface McpEndpoint {
+  /** `http://127.0.0.1:PORT/mcp` */
+  url: string;
+  /** Bearer token (≥ 256 bits, random); send as `Authorization: Bearer <token>`. */
+  token: string;
+  /** `<index-root>/server.json` that other clients read to attach. */
+  serverJson: string;
+  /** Engine process id. */
+  pid: number;
+}
+
+/** Which semantic provider answers a language right now. */
+export interface LanguageProviderStatus {
+  language: string;
+  /** `editor` | `lsp` | `heuristic` — the first ready provider in order, or the best loading one. */
+  provider: string;
+  state: 'ready' | 'loading' | 'failed' | 'absent';
+  detail: string;
+}
+
+/** Readiness of one project (indexing is per project: the server answers during a partial index). */
+export interface ProjectReadiness {
+  /** Workspace-relative project file. */
+  project: string;
+  state: 'ready' | 'indexing' | 'pending' | 'failed';
+  files: number;
+}
+
+/** A snapshot of the engine, for the status bar and the Index view. */
+export interface EngineStatus {
+  /** `starting` until the stored index is loaded; `indexing` during a refresh. */
+  state: 'starting' | 'indexing' | 'ready' | 'error';
+  workspaceRoot: string;
+  indexRoot: string;
+  index: {
+    /** Snapshot token of the current index. */
+    version: string;
+    status: 'fresh' | 'stale' | 'partial' | 'building';
+    head?: string;
+    dirty?: number;
+    files: number;
+    /** ISO time of the last completed refresh. */
+    lastRefresh?: string;
+  };
+  projects: ProjectReadiness[];
+  languages: LanguageProviderStatus[];
+  endpoint?: McpEndpoint;
+  /** One line when `state` is `error`. */
+  error?: string;
+  /** How many MCP clients are attached (HTTP sessions + stdio attachments). */
+  clients: number;
+}
+
+/**
+ * engine → extension. The engine's status changed (state, index version, provider readiness,
+ * endpoint). Sent after `initialized` and on every change, at most a few times per second.
+ */
+export namespace EngineStatusNotification {
+  export const method = 'sextant/status';
+  export const type = new NotificationType<EngineStatus>(method);
+}
+
+/** Indexing progress. `phase: done` ends a refresh. */
+export interface IndexProgress {
+  phase: 'discover' | 'index' | 'persist' | 'done';
+  done: number;
+  total: number;
+  /** Project being indexed, when known. */
+  project?: string;
+}
+
+/** engine → extension. Indexing progress for the status bar (throttled by the engine). */
+export namespace IndexProgressNotification {
+  export const method = 'sextant/progress';
+  export const type = new NotificationType<IndexProgress>(method);
+}
+
+/** engine → extension. The MCP endpoint started or moved; the MCP provider re-announces it. */
+export namespace EndpointNotification {
+  export const method = 'sextant/endpoint';
+  export const type = new NotificationType<McpEndpoint>(method);
+}
+
+/** extension → engine. Current status (on attach, and for "Show Index Status"). */
+export namespace EngineStatusRequest {
+  export const method = 'sextant/getStatus';
+  export const type = new RequestType0<EngineStatus, void>(method);
+}
+
+/** Result of a refresh. */
+export interface ReindexResult {
+  files: number;
+  added: number;
+  changed: number;
+  deleted: number;
+  durationMs: number;
+  indexVersion: string;
+}
+
+/** extension → engine. Re-scan the workspace and re-index what changed (`full`: everything). */
+export namespace ReindexRequest {
+  export const method = 'sextant/reindex';
+  export const type = new RequestType<{ full: boolean }, ReindexResult, void>(method);
+}
+
+// ───────────────────────────── agent activity ─────────────────────────────
+
+/** A place an answer pointed at, clickable in the Agent activity view. */
+export interface ActivityLocation {
+  path: string;
+  line: number;
+  column?: number;
+}
+
+/** One MCP tool call, from any client. */
+export interface AgentActivity {
+  /** Monotonic per engine. */
+  seq: number;
+  /** ISO time the call started. */
+  time: string;
+  /** `vscode` (the editor's MCP client), `http:<clientInfo.name>`, `stdio:<clientInfo.name>`. */
+  client: string;
+  tool: string;
+  /** The call's arguments, each value cut to a few hundred characters. */
+  args: Record<string, unknown>;
+  /** Navigation mode when the tool has one. */
+  mode?: string;
+  /** Bytes of the answer (structuredContent JSON). */
+  bytes: number;
+  durationMs: number;
+  /** Rows the answer pointed at (first few). */
+  locations: ActivityLocation[];
+  /** `Error [CODE]: …` when the call failed. */
+  error?: string;
+}
+
+/** engine → extension. A tool call finished (every client, not only this editor). */
+export namespace AgentActivityNotification {
+  export const method = 'sextant/activity';
+  export const type = new NotificationType<AgentActivity>(method);
+}
+
+/** extension → engine. The recent calls (a bounded ring, newest last), for a freshly attached view. */
+export namespace RecentActivityRequest {
+  export const method = 'sextant/recentActivity';
+  export const type = new RequestType<{ limit: number }, AgentActivity[], void>(method);
+}
+
+// ───────────────────────────── projects and graphs ─────────────────────────────
+
+/** A project in the Projects view. */
+export interface ProjectNode {
+  /** Workspace-relative project file (`src/App/App.csproj`, `packages/a/package.json`). */
+  path: string;
+  name: string;
+  /** As in the engine's project graph: `csharp` | `fsharp` | `vb` | `shared` | `node` | `tsconfig`. */
+  kind: string;
+  isTest: boolean;
+  /** `partial` / `failed` when the project model could not evaluate everything (see `reasons`). */
+  status: 'complete' | 'partial' | 'failed';
+  reasons: string[];
+  fileCount: number;
+  /** Workspace-relative paths of the projects this one references. */
+  references: string[];
+  /** …and of the projects that reference this one. */
+  dependents: string[];
+  targetFrameworks?: string[];
+}
+
+/** A solution (or a Node workspace root) and its member projects. */
+export interface SolutionNode {
+  path: string;
+  name: string;
+  projects: string[];
+}
+
+/** extension → engine. All solutions and projects (Projects view). */
+export namespace ProjectListRequest {
+  export const method = 'sextant/projects';
+  export const type = new RequestType0<{ solutions: SolutionNode[]; projects: ProjectNode[]; partial: boolean }, void>(method);
+}
+
+/** A node of a drawn graph. `path`/`line` make it clickable. */
+export interface GraphNode {
+  id: string;
+  label: string;
+  kind: string;
+  path?: string;
+  line?: number;
+  column?: number;
+  isTest?: boolean;
+  /** The node the graph is centred on. */
+  root?: boolean;
+}
+
+export interface GraphEdge {
+  from: string;
+  to: string;
+  kind: string;
+}
+
+/** A bounded graph; `truncated` says a limit cut it. */
+export interface GraphData {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  truncated: boolean;
+  /** Navigation mode for call graphs (`precise`, `precise_partial`, …). */
+  mode?: string;
+  /** One line shown above the graph. */
+  summary: string;
+}
+
+/** Project graph around a project. */
+export interface ProjectGraphParams {
+  /** Workspace-relative project file; omitted = the whole workspace (bounded). */
+  project?: string;
+  depth: number;
+  direction: 'dependencies' | 'dependents' | 'both';
+  include: { production: boolean; test: boolean };
+}
+
+/** extension → engine. The project graph for the graph panel. */
+export namespace ProjectGraphRequest {
+  export const method = 'sextant/projectGraph';
+  export const type = new RequestType<ProjectGraphParams, GraphData, void>(method);
+}
+
+/** Call graph around the symbol at a position. */
+export interface CallGraphParams {
+  position: EditorPosition;
+  depth: number;
+  direction: 'incoming' | 'outgoing' | 'both';
+}
+
+/** extension → engine. The call graph for the graph panel (through the semantic registry). */
+export namespace CallGraphRequest {
+  export const method = 'sextant/callGraph';
+  export const type = new RequestType<CallGraphParams, GraphData, void>(method);
+}
+
+// ───────────────────────────── editor semantic bridge ─────────────────────────────
+
+/** A 1-based, end-exclusive range inside one file. */
+export interface EditorSpan {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+/** A position in a workspace file. */
+export interface EditorPosition {
+  path: string;
+  line: number;
+  column: number;
+}
+
+/**
+ * A place. `path` is workspace-relative POSIX; outside the workspace `external` is true and
+ * `path` is absolute (or a URI for non-file schemes). The flat span is the name
+ * (LocationLink.targetSelectionRange or Location.range); `fullSpan` the whole declaration.
+ */
+export interface EditorLocation extends EditorSpan {
+  path: string;
+  external?: boolean;
+  fullSpan?: EditorSpan;
+}
+
+export interface EditorReference extends EditorLocation {
+  isDeclaration?: boolean;
+  related?: boolean;
+}
+
+/** LSP SymbolKind names (see server/src/semantic/types.ts SymbolKindName). */
+export type EditorSymbolKind = string;
+
+/**
+ * A CallHierarchyItem / TypeHierarchyItem. `data` is the extension's opaque handle for the
+ * VS Code item: pass the item back unchanged to ask for its calls or super/subtypes.
+ */
+export interface EditorHierarchyItem extends EditorLocation {
+  name: string;
+  kind: EditorSymbolKind;
+  detail?: string;
+  origin?: string;
+  data?: unknown;
+}
+
+export interface EditorIncomingCall {
+  from: EditorHierarchyItem;
+  sites: EditorSpan[];
+}
+export interface EditorOutgoingCall {
+  to: EditorHierarchyItem;
+  sites: EditorSpan[];
+}
+export interface EditorDocumentSymbol {
+  name: string;
+  kind: EditorSymbolKind;
+  detail?: string;
+  span: EditorSpan;
+  selection: EditorSpan;
+  children: EditorDocumentSymbol[];
+}
+export interface EditorWorkspaceSymbol {
+  name: string;
+  kind: EditorSymbolKind;
+  containerName?: string;
+  location: EditorLocation;
+}
+
+/**
+ * Every question the engine may ask the editor, with argument and result types; the op names and
+ * shapes equal the engine's `SemanticRequestMap` (server/src/semantic/provider.ts).
+ * Each maps to VS Code commands:
+ * definition → `vscode.executeDefinitionProvider`; references → `executeReferenceProvider`;
+ * implementation → `executeImplementationProvider`; typeDefinition → `executeTypeDefinitionProvider`;
+ * prepareCallHierarchy / incomingCalls / outgoingCalls → `vscode.prepareCallHierarchy` /
+ * `provideIncomingCalls` / `provideOutgoingCalls`; prepareTypeHierarchy / supertypes / subtypes →
+ * `vscode.prepareTypeHierarchy` / `provideSupertypes` / `provideSubtypes`;
+ * documentSymbols → `executeDocumentSymbolProvider`; workspaceSymbols → `executeWorkspaceSymbolProvider`.
+ */
+export interface EditorOpMap {
+  definition: { args: EditorPosition; result: EditorLocation[] };
+  references: { args: EditorPosition & { includeDeclaration: boolean }; result: EditorReference[] };
+  implementation: { args: EditorPosition; result: EditorLocation[] };
+  typeDefinition: { args: EditorPosition; result: EditorLocation[] };
+  prepareCallHierarchy: { args: EditorPosition; result: EditorHierarchyItem[] };
+  incomingCalls: { args: EditorHierarchyItem; result: EditorIncomingCall[] };
+  outgoingCalls: { args: EditorHierarchyItem; result: EditorOutgoingCall[] };
+  prepareTypeHierarchy: { args: EditorPosition; result: EditorHierarchyItem[] };
+  supertypes: { args: EditorHierarchyItem; result: EditorHierarchyItem[] };
+  subtypes: { args: EditorHierarchyItem; result: EditorHierarchyItem[] };
+  documentSymbols: { args: { path: string }; result: EditorDocumentSymbol[] };
+  workspaceSymbols: { args: { query: string }; result: EditorWorkspaceSymbol[] };
+}
+export type EditorOp = keyof EditorOpMap;
+
+export const EDITOR_OPS: readonly EditorOp[] = [
+  'definition',
+  'references',
+  'implementation',
+  'typeDefinition',
+  'prepareCallHierarchy',
+  'incomingCalls',
+  'outgoingCalls',
+  'prepareTypeHierarchy',
+  'supertypes',
+  'subtypes',
+  'documentSymbols',
+  'workspaceSymbols',
+];
+
+/** One bridge call: an op for a language, with a time limit the extension honours. */
+export interface EditorQuery<K extends EditorOp = EditorOp> {
+  op: K;
+  /** VS Code language id of the file (`csharp`, `typescript`, …). */
+  language: string;
+  args: EditorOpMap[K]['args'];
+  /** Milliseconds the extension may spend (including a stability re-check). */
+  timeoutMs: number;
+}
+
+/**
+ * The editor's answer. `ok` with non-empty `gaps` is a precise but partial answer (a language
+ * service still loading answered from part of the program); expected trouble is a value.
+ */
+export type EditorAnswer<T> =
+  | {
+      kind: 'ok';
+      value: T;
+      gaps?: string[];
+      /** Which extension answered, when VS Code says (`vscode.typescript-language-features`). */
+      via?: string;
+    }
+  | { kind: 'unavailable'; state: 'loading' | 'failed' | 'absent' | 'unsupported'; reason: string }
+  | { kind: 'error'; reason: string };
+
+/**
+ * engine → extension. Run one editor provider query and return plain data. The engine's
+ * `editor` semantic provider sends this; the extension answers through `vscode.execute*`.
+ */
+export namespace EditorQueryRequest {
+  export const method = 'sextant/editor/query';
+  export const type = new RequestType<EditorQuery, EditorAnswer<unknown>, void>(method);
+}
+
+/** The editor's semantic readiness for one language. */
+export interface EditorLanguageAvailability {
+  language: string;
+  state: 'ready' | 'loading' | 'absent';
+  /** `ms-dotnettools.csharp 2.x`, `built-in TypeScript`, or why absent. */
+  detail: string;
+}
+
+/**
+ * extension → engine. The editor's providers changed (an extension activated or a language
+ * service finished loading). Sent once after `initialized` and on every change.
+ */
+export namespace EditorAvailabilityNotification {
+  export const method = 'sextant/editor/availability';
+  export const type = new NotificationType<EditorLanguageAvailability[]>(method);
+}

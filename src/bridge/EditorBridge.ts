@@ -1,0 +1,225 @@
+/**
+ * The editor semantic bridge: answers the engine's `sextant/editor/query` requests with VS Code's
+ * own providers (`vscode.execute*Provider`, call and type hierarchy commands), so agents reuse
+ * what the editor already knows (C# Dev Kit / Roslyn, the TypeScript service, any language
+ * extension) instead of starting a second compiler.
+ *
+ * Every call is isolated: a provider that throws or hangs yields an `error` / `unavailable`
+ * value within the query's time, never an exception. While a language service is warming the
+ * answer is checked for stability (see settle.ts); one still changing when time runs out is
+ * returned with `gaps`, which the engine labels `precise_partial`.
+ */
+import * as vscode from 'vscode';
+import type {
+  EditorAnswer,
+  EditorHierarchyItem,
+  EditorIncomingCall,
+  EditorLocation,
+  EditorOpMap,
+  EditorOutgoingCall,
+  EditorPosition,
+  EditorQuery,
+  EditorReference,
+} from '../../server/src/protocol/protocol';
+import { MAX_HIERARCHY_HANDLES, SETTLE_INTERVAL_MS, SETTLE_SHARE, WARM_AFTER_SETTLED } from '../extensionLimits';
+import { PathMapper, fromSpan, locationKey, toDocumentSymbols, toHierarchyItem, toLocation, toPosition, toSpan, toWorkspaceSymbol } from './convert';
+import { describeExtensions, ensureProvidersActive } from './editorLanguages';
+import { WarmTracker, settle } from './settle';
+
+type HierarchyItem = vscode.CallHierarchyItem | vscode.TypeHierarchyItem;
+
+class Timeout extends Error {}
+
+export class EditorBridge {
+  private readonly handles = new Map<number, HierarchyItem>();
+  private nextHandle = 1;
+  private readonly warm = new WarmTracker(WARM_AFTER_SETTLED);
+
+  constructor(
+    readonly mapper: PathMapper,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
+
+  /** Answers one query. Never throws. */
+  async answer(q: EditorQuery): Promise<EditorAnswer<unknown>> {
+    const deadline = Date.now() + Math.max(1, q.timeoutMs);
+    try {
+      const exts = await withTimeout(ensureProvidersActive(q.language), deadline);
+      if (exts.length === 0) {
+        return { kind: 'unavailable', state: 'absent', reason: `no editor extension provides ${q.language} language features` };
+      }
+      const via = describeExtensions(exts);
+      const r = await this.run(q, deadline);
+      if (r.gaps.length > 0) this.log(`${q.op} ${q.language}: partial (${r.gaps.join('; ')})`);
+      return { kind: 'ok', value: r.value, via, ...(r.gaps.length > 0 ? { gaps: r.gaps } : {}) };
+    } catch (e) {
+      if (e instanceof Timeout) {
+        return { kind: 'unavailable', state: 'loading', reason: `the editor's ${q.language} provider did not answer ${q.op} within ${q.timeoutMs} ms` };
+      }
+      return { kind: 'error', reason: `${q.op} failed in the editor: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }
+
+  /** Drops hierarchy handles and warm-up state (a language extension restarted). */
+  reset(): void {
+    this.handles.clear();
+    this.warm.reset();
+  }
+
+  private async run(q: EditorQuery, deadline: number): Promise<{ value: unknown; gaps: string[] }> {
+    const exec = <T>(command: string, ...args: unknown[]): Promise<T> =>
+      withTimeout(Promise.resolve(vscode.commands.executeCommand<T>(command, ...args)), deadline);
+    const settled = async <T extends { path: string; line: number; column: number }>(
+      ask: () => Promise<T[]>,
+      key: (t: T) => string = locationKey,
+    ): Promise<{ value: T[]; gaps: string[] }> => {
+      const budget = Math.max(0, (deadline - Date.now()) * SETTLE_SHARE);
+      const r = await settle(ask, key, { timeoutMs: budget, intervalMs: SETTLE_INTERVAL_MS, warm: this.warm.isWarm(q.language) });
+      this.warm.record(q.language, r);
+      const gaps = r.settled
+        ? []
+        : [`the editor's ${q.language} language service was still loading: its answer kept changing for ${Math.round(budget)} ms and may be missing rows`];
+      return { value: r.value, gaps };
+    };
+
+    switch (q.op) {
+      case 'definition':
+      case 'implementation':
+      case 'typeDefinition': {
+        const command = {
+          definition: 'vscode.executeDefinitionProvider',
+          implementation: 'vscode.executeImplementationProvider',
+          typeDefinition: 'vscode.executeTypeDefinitionProvider',
+        }[q.op];
+        const p = q.args as EditorPosition;
+        return settled(async () => this.locations(await exec(command, this.mapper.toUri(p.path), toPosition(p))));
+      }
+      case 'references': {
+        const p = q.args as EditorOpMap['references']['args'];
+        const uri = this.mapper.toUri(p.path);
+        const pos = toPosition(p);
+        return settled<EditorReference>(async () => {
+          const [refs, defs] = await Promise.all([
+            exec<vscode.Location[] | undefined>('vscode.executeReferenceProvider', uri, pos),
+            exec<(vscode.Location | vscode.LocationLink)[] | undefined>('vscode.executeDefinitionProvider', uri, pos),
+          ]);
+          const declared = new Set(this.locations(defs).map((d) => `${d.path}:${d.line}:${d.column}:${d.endColumn}`));
+          const rows: EditorReference[] = [];
+          for (const l of this.locations(refs)) {
+            const isDeclaration = declared.has(`${l.path}:${l.line}:${l.column}:${l.endColumn}`);
+            if (isDeclaration && !p.includeDeclaration) continue;
+            rows.push(isDeclaration ? { ...l, isDeclaration: true } : l);
+          }
+          return rows;
+        });
+      }
+      case 'prepareCallHierarchy':
+      case 'prepareTypeHierarchy': {
+        const p = q.args as EditorPosition;
+        const command = q.op === 'prepareCallHierarchy' ? 'vscode.prepareCallHierarchy' : 'vscode.prepareTypeHierarchy';
+        const items = (await exec<HierarchyItem[] | undefined>(command, this.mapper.toUri(p.path), toPosition(p))) ?? [];
+        return { value: items.map((i) => toHierarchyItem(this.mapper, i, this.keep(i))), gaps: [] };
+      }
+      case 'incomingCalls': {
+        const item = await this.itemOf(q.args as EditorHierarchyItem, 'call', exec);
+        if (!item) return { value: [], gaps: ['the call hierarchy item is no longer known to the editor'] };
+        return settled<EditorIncomingCall & { path: string; line: number; column: number }>(async () => {
+          const calls = (await exec<vscode.CallHierarchyIncomingCall[] | undefined>('vscode.provideIncomingCalls', item)) ?? [];
+          return calls.map((c) => {
+            const from = toHierarchyItem(this.mapper, c.from, this.keep(c.from));
+            return { from, sites: c.fromRanges.map(toSpan), path: from.path, line: from.line, column: from.column };
+          });
+        }).then((r) => ({ value: r.value.map(({ from, sites }) => ({ from, sites })), gaps: r.gaps }));
+      }
+      case 'outgoingCalls': {
+        const item = await this.itemOf(q.args as EditorHierarchyItem, 'call', exec);
+        if (!item) return { value: [], gaps: ['the call hierarchy item is no longer known to the editor'] };
+        return settled<EditorOutgoingCall & { path: string; line: number; column: number }>(async () => {
+          const calls = (await exec<vscode.CallHierarchyOutgoingCall[] | undefined>('vscode.provideOutgoingCalls', item)) ?? [];
+          return calls.map((c) => {
+            const to = toHierarchyItem(this.mapper, c.to, this.keep(c.to));
+            return { to, sites: c.fromRanges.map(toSpan), path: to.path, line: to.line, column: to.column };
+          });
+        }).then((r) => ({ value: r.value.map(({ to, sites }) => ({ to, sites })), gaps: r.gaps }));
+      }
+      case 'supertypes':
+      case 'subtypes': {
+        const item = await this.itemOf(q.args as EditorHierarchyItem, 'type', exec);
+        if (!item) return { value: [], gaps: ['the type hierarchy item is no longer known to the editor'] };
+        const command = q.op === 'supertypes' ? 'vscode.provideSupertypes' : 'vscode.provideSubtypes';
+        return settled<EditorHierarchyItem>(async () => {
+          const items = (await exec<vscode.TypeHierarchyItem[] | undefined>(command, item)) ?? [];
+          return items.map((i) => toHierarchyItem(this.mapper, i, this.keep(i)));
+        });
+      }
+      case 'documentSymbols': {
+        const { path } = q.args as { path: string };
+        const list = (await exec<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', this.mapper.toUri(path))) ?? [];
+        return { value: toDocumentSymbols(list), gaps: [] };
+      }
+      case 'workspaceSymbols': {
+        const { query } = q.args as { query: string };
+        const list = (await exec<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
+        return { value: list.map((s) => toWorkspaceSymbol(this.mapper, s)), gaps: [] };
+      }
+      default: {
+        const never: never = q.op;
+        throw new Error(`unknown op ${String(never)}`);
+      }
+    }
+  }
+
+  private locations(list: (vscode.Location | vscode.LocationLink)[] | vscode.Location | undefined | null): EditorLocation[] {
+    if (!list) return [];
+    const arr = Array.isArray(list) ? list : [list];
+    const seen = new Set<string>();
+    const out: EditorLocation[] = [];
+    for (const l of arr) {
+      const loc = toLocation(this.mapper, l);
+      const k = `${loc.path}:${loc.line}:${loc.column}:${loc.endLine}:${loc.endColumn}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      out.push(loc);
+    }
+    return out;
+  }
+
+  private keep(item: HierarchyItem): number {
+    const h = this.nextHandle++;
+    this.handles.set(h, item);
+    if (this.handles.size > MAX_HIERARCHY_HANDLES) {
+      const oldest = this.handles.keys().next().value;
+      if (oldest !== undefined) this.handles.delete(oldest);
+    }
+    return h;
+  }
+
+  /** The VS Code item behind a protocol item; re-prepared from its position when the handle expired. */
+  private async itemOf(
+    item: EditorHierarchyItem,
+    kind: 'call' | 'type',
+    exec: <T>(command: string, ...args: unknown[]) => Promise<T>,
+  ): Promise<HierarchyItem | undefined> {
+    const h = (item.data as { handle?: unknown } | undefined)?.handle;
+    if (typeof h === 'number') {
+      const known = this.handles.get(h);
+      if (known) return known;
+    }
+    const command = kind === 'call' ? 'vscode.prepareCallHierarchy' : 'vscode.prepareTypeHierarchy';
+    const start = fromSpan(item).start;
+    const items = (await exec<HierarchyItem[] | undefined>(command, this.mapper.toUri(item.path), start)) ?? [];
+    return items.find((i) => i.name === item.name) ?? items[0];
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, deadline: number): Promise<T> {
+  const ms = deadline - Date.now();
+  if (ms <= 0) return Promise.reject(new Timeout());
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Timeout()), ms);
+    }),
+  ]);
+}

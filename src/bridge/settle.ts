@@ -1,0 +1,82 @@
+/**
+ * Detects answers that a still-loading language service gives from part of the program.
+ *
+ * A language service that is loading can answer with a partial set (the TypeScript service
+ * answers references from the open file first and from the whole project a moment later).
+ * Nothing in the VS Code API says which answer is complete, so while a language is "warming"
+ * the bridge asks again after a pause and compares: two equal answers in a row are taken as
+ * settled; an answer that keeps changing until the time runs out is returned as partial.
+ * Once a language has settled a few times in a row it is "warm" and asked once.
+ *
+ * Pure logic with injected clock and sleep, so it is unit-tested without VS Code.
+ */
+
+export interface SettleOptions {
+  /** Time for all rounds together. */
+  timeoutMs: number;
+  /** Pause between rounds. */
+  intervalMs: number;
+  /** Ask once and trust the answer. */
+  warm: boolean;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface Settled<T> {
+  value: T[];
+  /** False when the answer was still changing when the time ran out. */
+  settled: boolean;
+  /** True when a later round differed from the first (the first answer was partial). */
+  changed: boolean;
+  rounds: number;
+}
+
+/** Asks until two consecutive answers have the same keys, or the time runs out. */
+export async function settle<T>(ask: () => Promise<T[]>, key: (t: T) => string, o: SettleOptions): Promise<Settled<T>> {
+  const now = o.now ?? Date.now;
+  const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const start = now();
+  let last = await ask();
+  let rounds = 1;
+  if (o.warm) return { value: last, settled: true, changed: false, rounds };
+  const firstKeys = keysOf(last, key);
+  let changed = false;
+  while (now() - start + o.intervalMs < o.timeoutMs) {
+    await sleep(o.intervalMs);
+    const next = await ask();
+    rounds++;
+    const same = keysOf(next, key) === keysOf(last, key);
+    if (keysOf(next, key) !== firstKeys) changed = true;
+    last = next;
+    if (same) return { value: last, settled: true, changed, rounds };
+  }
+  return { value: last, settled: false, changed, rounds };
+}
+
+function keysOf<T>(list: T[], key: (t: T) => string): string {
+  return list.map(key).sort().join('\n');
+}
+
+/**
+ * Per-language warm-up state: a language becomes warm after `needed` settled answers in a row
+ * whose first round was already complete, and cold again when an answer changed between rounds.
+ */
+export class WarmTracker {
+  private readonly streak = new Map<string, number>();
+  constructor(private readonly needed = 3) {}
+
+  isWarm(language: string): boolean {
+    return (this.streak.get(language) ?? 0) >= this.needed;
+  }
+
+  record(language: string, result: { settled: boolean; changed: boolean }): void {
+    if (!result.settled || result.changed) this.streak.set(language, 0);
+    else this.streak.set(language, (this.streak.get(language) ?? 0) + 1);
+  }
+
+  /** Makes a language cold again (its extension restarted or reloaded a project). */
+  reset(language?: string): void {
+    if (language === undefined) this.streak.clear();
+    else this.streak.delete(language);
+  }
+}
