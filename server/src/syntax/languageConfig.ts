@@ -99,8 +99,8 @@ export interface DeclRule {
   when?: Condition[];
   /** Only when exported (wrapped by an export wrapper): top-level constants. */
   exportedOnly?: boolean;
-  /** Path whose last step repeats: one declaration per match (`int a, b;`). */
-  each?: string;
+  /** Path(s) whose last step repeats: one declaration per match (`int a, b;`). */
+  each?: string | string[];
   /** Paths to the member containers the walk descends into. */
   body?: string[];
   /** Paths whose start ends the signature (relative to the `each` item when there is one). */
@@ -117,6 +117,8 @@ export interface DeclRule {
   returns?: string;
   /** Every declaration matched by this rule is a test. */
   test?: boolean;
+  /** Path to a node naming the container (Go method receivers: `(r *Repo)` → `Repo`). */
+  containerFrom?: string;
   /** Strip these characters from both ends of the name (quotes of `module 'x'`). */
   trimName?: string;
   /**
@@ -169,8 +171,13 @@ export function supportedLanguageIds(): string[] {
 
 /** Reads and checks one language folder; a malformed config is a bug in the package, so it throws. */
 export function loadConfig(dir: string): LanguageConfig {
-  const raw = JSON.parse(fs.readFileSync(path.join(dir, 'language.json'), 'utf8')) as Omit<LanguageConfig, 'queries'>;
+  let raw = JSON.parse(fs.readFileSync(path.join(dir, 'language.json'), 'utf8')) as Omit<LanguageConfig, 'queries'> & { extends?: string };
   const id = path.basename(dir);
+  if (raw.extends) {
+    // `"extends": "typescript"`: start from that folder's config, override the fields given here.
+    const base = JSON.parse(fs.readFileSync(path.join(path.dirname(dir), raw.extends, 'language.json'), 'utf8')) as Record<string, unknown>;
+    raw = { ...base, ...raw } as typeof raw;
+  }
   const problems: string[] = [];
   if (raw.id !== id) problems.push(`id '${raw.id}' differs from the folder name`);
   if (!Array.isArray(raw.extensions) || raw.extensions.some((e) => !/^\.[a-z0-9]+$/.test(e))) problems.push('extensions must be lower-case ".ext" strings');
@@ -188,10 +195,16 @@ export function loadConfig(dir: string): LanguageConfig {
   for (const r of raw.repairs ?? []) if (r.with !== undefined && r.with.length !== 1) problems.push(`repair ${r.pattern}: 'with' must be one character`);
   if (problems.length) throw new Error(`language-configs/${id}/language.json: ${problems.join('; ')}`);
   const queries: Record<string, string> = {};
+  if (raw.extends) {
+    const baseDir = path.join(path.dirname(dir), raw.extends);
+    for (const f of fs.readdirSync(baseDir)) if (f.endsWith('.scm')) queries[f.slice(0, -4)] = fs.readFileSync(path.join(baseDir, f), 'utf8');
+  }
   for (const f of fs.readdirSync(dir)) {
     if (f.endsWith('.scm')) queries[f.slice(0, -4)] = fs.readFileSync(path.join(dir, f), 'utf8');
   }
-  return { ...raw, id, queries };
+  const { extends: _base, ...rest } = raw;
+  void _base;
+  return { ...rest, id, queries };
 }
 
 /** The rules for a node type as a list. */

@@ -235,7 +235,7 @@ class OutlineWalker {
   ): { matched: boolean; following?: Scope | undefined } {
     const first = rules[0];
     if (first?.each) {
-      const items = resolveAll(node, first.each);
+      const items = resolveEach(node, first.each);
       let any = false;
       let info: DeclInfo | undefined;
       for (const item of items) {
@@ -291,12 +291,19 @@ class OutlineWalker {
       if (sigStart < 0) sigStart = ch.startIndex;
       if (this.c.modNodes.has(t)) modifiers.push(this.slice(ch).replace(/\s+/g, ' '));
       else if (this.c.modGroups.has(t)) {
+        let leadingAttrs = sigStart === ch.startIndex;
         for (const g of ch.children) {
           const gt = g.type;
+          if (leadingAttrs && !this.c.attrNodes.has(gt) && !COMMENT.test(gt)) {
+            // Annotations that open the modifier group are attributes, not signature.
+            sigStart = g.startIndex;
+            leadingAttrs = false;
+          }
           if (this.c.attrNodes.has(gt)) attributes.push(attrName(this.slice(g)));
           else if (this.c.modNodes.has(gt)) modifiers.push(this.slice(g).replace(/\s+/g, ' '));
           else if (!g.isNamed || this.c.modTokens.has(gt)) modifiers.push(this.slice(g));
         }
+        if (leadingAttrs) sigStart = -1; // the group held only annotations
       } else if (!ch.isNamed && this.c.modTokens.has(t)) modifiers.push(t);
     }
     if (wrap && wrap.sigStart >= 0) sigStart = wrap.sigStart;
@@ -379,7 +386,7 @@ class OutlineWalker {
     const sp = node.startPosition;
     const ep = node.endPosition;
     const namePos = nameNode ? nameNode.startPosition : sp;
-    const signature = this.signature(node, item, rule, info.sigStart);
+    const signature = rule.nameFromArgument ? this.callSignature(subject, nameNode) : this.signature(node, item, rule, info.sigStart);
     const attributes = info.attributes;
     const attrNorm = attributes.map(normAttr);
     let isTest = rule.test === true || attrNorm.some((a) => this.c.testAttrs.has(a));
@@ -387,13 +394,19 @@ class OutlineWalker {
       isTest = !this.c.testFile || this.c.testFile.test(this.path);
     }
     const generated = scope.generated || attrNorm.some((a) => this.c.genAttrs.has(a));
-    const qualifiedPrefix = [scope.namespace, scope.container].filter(Boolean).join('.');
+    let container = scope.container;
+    if (rule.containerFrom) {
+      const cn = resolve(subject, rule.containerFrom);
+      const m = cn ? /([A-Za-z_][\w]*)\s*(?:\[[^\]]*\])?\s*\)?\s*$/.exec(this.slice(cn)) : null;
+      if (m?.[1]) container = container ? `${container}.${m[1]}` : m[1];
+    }
+    const qualifiedPrefix = [scope.namespace, container].filter(Boolean).join('.');
     const sym: OutlineSymbol = {
       id: '',
       name,
       kind,
       qualifiedName: qualifiedPrefix ? `${qualifiedPrefix}.${name}` : name,
-      container: scope.container,
+      container,
       namespace: scope.namespace,
       line: start.startRow + 1,
       endLine: ep.row + 1,
@@ -457,6 +470,12 @@ class OutlineWalker {
     return undefined;
   }
 
+  /** `describe('Store')`: the callee and the name argument of a test block. */
+  private callSignature(call: Node, nameNode: Node | null): string {
+    const fn = call.childForFieldName('function');
+    return cleanSignature(`${fn ? this.slice(fn) : ''}(${nameNode ? this.slice(nameNode) : ''})`);
+  }
+
   private signature(node: Node, item: Node | undefined, rule: DeclRule, sigStart: number): string {
     const subject = item ?? node;
     let end = subject.endIndex;
@@ -466,9 +485,10 @@ class OutlineWalker {
     }
     let raw: string;
     if (item) {
-      const firstItem = rule.each ? resolveFirst(node, rule.each) : null;
+      const firstItem = rule.each ? (resolveEach(node, rule.each)[0] ?? null) : null;
       const prefixEnd = firstItem ? firstItem.startIndex : item.startIndex;
-      raw = this.text.slice(sigStart, prefixEnd) + this.text.slice(item.startIndex, end);
+      // `var (` of a grouped Go declaration is not part of each item's signature
+      raw = this.text.slice(sigStart, prefixEnd).replace(/\(\s*$/, ' ') + this.text.slice(item.startIndex, end);
     } else {
       raw = this.text.slice(sigStart, end);
     }
@@ -742,8 +762,10 @@ function posOf(n: Node): { startIndex: number; startRow: number; startCol: numbe
   return { startIndex: n.startIndex, startRow: p.row, startCol: p.column };
 }
 
+/** 1-based last line; a node ending at column 0 (a file's trailing newline) ends on the line before. */
 function lineOfEnd(n: Node): number {
-  return n.endPosition.row + 1;
+  const p = n.endPosition;
+  return p.column === 0 && p.row > n.startPosition.row ? p.row : p.row + 1;
 }
 
 /** One step: a field name, else the first direct child of that type. */
@@ -756,6 +778,7 @@ function step(node: Node, s: string): Node | null {
 
 /** Resolves a dot-separated path of steps; null when any step is missing. */
 export function resolve(node: Node, path: string): Node | null {
+  if (path === '$self') return node;
   let cur: Node | null = node;
   for (const s of path.split('.')) {
     if (!cur) return null;
@@ -764,8 +787,12 @@ export function resolve(node: Node, path: string): Node | null {
   return cur;
 }
 
-function resolveFirst(node: Node, path: string): Node | null {
-  return resolveAll(node, path)[0] ?? null;
+/** The union of `resolveAll` over one or several paths, in document order. */
+function resolveEach(node: Node, paths: string | string[]): Node[] {
+  if (typeof paths === 'string') return resolveAll(node, paths);
+  const out: Node[] = [];
+  for (const p of paths) out.push(...resolveAll(node, p));
+  return paths.length > 1 ? out.sort((a, b) => a.startIndex - b.startIndex) : out;
 }
 
 /** Resolves all but the last step, then returns every child matching the last step. */
