@@ -78,11 +78,42 @@ export class WorkspaceFiles {
   matcher(pattern: string): (p: string) => boolean {
     let m = this.matchers.get(pattern);
     if (!m) {
-      m = picomatch(pattern, { dot: true, nobrace: true, nobracket: true, noextglob: true, nonegate: true });
+      m = fastMatcher(pattern) ?? picomatch(pattern, { dot: true, nobrace: true, nobracket: true, noextglob: true, nonegate: true });
       this.matchers.set(pattern, m);
     }
     return m;
   }
+}
+
+/**
+ * String tests for the pattern shapes default globbing uses on every file ("dir/**", "dir/**\/*.ext",
+ * "dir/**\/.*\/**", literal paths); undefined for anything else (picomatch handles those).
+ */
+function fastMatcher(pattern: string): ((p: string) => boolean) | undefined {
+  if (!hasWildcard(pattern)) return (p) => p === pattern;
+  const i = pattern.indexOf('/**');
+  const prefix = pattern.startsWith('**/') ? '' : i > 0 && !hasWildcard(pattern.slice(0, i)) ? pattern.slice(0, i) + '/' : undefined;
+  if (prefix === undefined) return undefined;
+  const rest = prefix === '' ? pattern : pattern.slice(prefix.length);
+  if (rest === '**') return (p) => p.startsWith(prefix);
+  if (rest === '**/.*/**') {
+    return (p) => p.startsWith(prefix) && p.slice(prefix.length).split('/').slice(0, -1).some((seg) => seg.startsWith('.'));
+  }
+  const last = /^\*\*\/([^/*?]*)\*([^/*?]*)$/.exec(rest);
+  if (last) {
+    const [, head, tail] = last as unknown as [string, string, string];
+    return (p) => {
+      if (!p.startsWith(prefix)) return false;
+      const base = p.slice(p.lastIndexOf('/') + 1);
+      return base.length >= head.length + tail.length && base.startsWith(head) && base.endsWith(tail);
+    };
+  }
+  const literalName = /^\*\*\/([^/*?]+)$/.exec(rest);
+  if (literalName) {
+    const name = literalName[1]!;
+    return (p) => p.startsWith(prefix) && (p.endsWith('/' + name) || p === prefix + name);
+  }
+  return undefined;
 }
 
 export function hasWildcard(s: string): boolean {

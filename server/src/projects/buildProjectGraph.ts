@@ -10,6 +10,7 @@ import { PathPolicy, toPosix } from '../core/paths';
 import { isToolError } from '../core/errors';
 import { PACKAGE_ID_PREFIX, type ProjectEdge, type ProjectFileEntry, type ProjectGraph, type ProjectNode, type SolutionNode } from './ProjectGraph';
 import { WorkspaceFiles } from './WorkspaceFiles';
+import type { EvaluatedItem } from './msbuild/evaluateProject';
 import { msbuildKind, readMsbuildProject, type MsbuildProject } from './msbuild/readMsbuildProject';
 import { readSolution } from './msbuild/readSolution';
 import { parseXml, type XmlParse } from './msbuild/xmlDocument';
@@ -68,11 +69,12 @@ export function buildProjectGraph(input: ProjectGraphInput): ProjectGraph {
 
   // MSBuild projects.
   const msbuild: MsbuildProject[] = [];
+  const includeCache = new Map<string, EvaluatedItem[]>();
   for (const rel of files.all()) {
     if (!msbuildKind(rel)) continue;
     let p: MsbuildProject;
     try {
-      p = readMsbuildProject({ root, files, readXml }, rel);
+      p = readMsbuildProject({ root, files, readXml, includeCache }, rel);
     } catch (e) {
       // A bug in the evaluator must not take the graph down: report it on the project.
       p = { ...emptyMsbuild(rel), status: 'failed', reasons: [`internal error while evaluating: ${(e as Error).message}`] };

@@ -6,10 +6,14 @@
  */
 import { absPath, clip, expand, relInside, TOOLSET_ROOT, Unevaluable, versionParts, type ExpansionHost, type Taint } from './expression';
 
-/** Evaluates a condition; an empty condition is true. */
-export function evaluateCondition(cond: string | undefined, host: ExpansionHost, taint: Taint, toolsetExists: (abs: string) => boolean): boolean {
+/**
+ * Evaluates a condition; an empty condition is true. `Exists()` resolves relative paths against the
+ * folder of the file holding the condition for PropertyGroup, Import and ImportGroup conditions and
+ * against the project folder everywhere else (checked against MSBuild): pass `relativeToFile`.
+ */
+export function evaluateCondition(cond: string | undefined, host: ExpansionHost, taint: Taint, toolsetExists: (abs: string) => boolean, relativeToFile = false): boolean {
   if (cond === undefined || cond.trim() === '') return true;
-  const p = new ConditionParser(cond, host, taint, toolsetExists);
+  const p = new ConditionParser(cond, relativeToFile ? { ...host, projectDir: host.thisFileDir } : host, taint, toolsetExists);
   const v = p.parseOr();
   p.ws();
   if (!p.done()) throw new Unevaluable(`condition "${clip(cond)}" could not be parsed`);
@@ -143,7 +147,7 @@ class ConditionParser {
     if (n === 'exists') {
       const p = (args[0] ?? '').trim();
       if (p === '') return false;
-      const abs = absPath({ ...this.host, projectDir: this.host.thisFileDir }, p);
+      const abs = absPath(this.host, p);
       if (abs.startsWith(TOOLSET_ROOT + '/') || abs === TOOLSET_ROOT) return this.toolsetExists(abs);
       const rel = relInside(this.host, abs);
       if (rel === undefined) throw new Unevaluable(`Exists('${clip(p)}') looks outside the workspace`);

@@ -21,6 +21,8 @@ export interface EvaluationContext {
   files: WorkspaceFiles;
   /** Reads and parses a workspace file (cached by the caller); failures are values. */
   readXml(rel: string): XmlParse;
+  /** Include+Exclude results shared by the evaluations of one graph build (per-framework builds repeat them). */
+  includeCache?: Map<string, EvaluatedItem[]>;
 }
 
 export interface EvaluatedItem {
@@ -45,6 +47,12 @@ export interface Evaluation {
   /** SDK names of the project (empty for a legacy project). */
   sdks: string[];
 }
+
+/** Attributes of an item element that are not metadata. */
+const ITEM_ATTRIBUTES = new Set(['include', 'exclude', 'remove', 'update', 'condition', 'keepmetadata', 'removemetadata', 'keepduplicates', 'matchonmetadata', 'matchonmetadataoptions']);
+
+/** Item types whose identity is a name (compared ignoring case), not a path. */
+const NAME_LIKE_ITEMS = new Set(['packagereference', 'packageversion', 'globalpackagereference']);
 
 /** Item types whose evaluation problems make the project partial. */
 const TRACKED_ITEMS = new Set(['compile', 'projectreference', 'packagereference', 'packageversion', 'globalpackagereference']);
@@ -158,7 +166,8 @@ class ProjectEvaluator {
     this.walk(projectXml.children, file, 0);
     if (usesNetSdk) this.importPath(SDK_TARGETS_PATH, file, 0);
     this.inItemPass = true;
-    for (const q of this.itemQueue) this.evaluateItemGroup(q.el, q.file);
+    const needed = this.neededItemTypes();
+    for (const q of this.itemQueue) this.evaluateItemGroup(q.el, q.file, needed);
     return { properties: this.props, items: this.items, reasons: this.reasons, itemReasons: this.itemReasons, imports: this.importsRead, sdks: this.sdks };
   }
 
@@ -225,19 +234,25 @@ class ProjectEvaluator {
     return out;
   }
 
-  /** Evaluates a condition; problems become reasons (and the condition counts as false). */
-  private condition(cond: string | undefined, host: ExpansionHost, where: string): boolean {
-    if (cond === undefined || cond.trim() === '') return true;
+  /** Evaluates a condition; an unknown input or an unevaluable expression is returned as `unknown` (then false). */
+  private cond(cond: string | undefined, host: ExpansionHost, where: string): { v: boolean; unknown?: string } {
+    if (cond === undefined || cond.trim() === '') return { v: true };
     const taint: Taint = {};
+    const relativeToFile = where === 'PropertyGroup' || where === 'Import' || where === 'ImportGroup';
     try {
-      const v = evaluateCondition(cond, host, taint, (abs) => toolsetFile(abs) !== undefined);
-      if (taint.unknown) this.reason(`${where} condition "${clip(cond.trim())}" depends on ${taint.unknown}`);
-      return v;
+      const v = evaluateCondition(cond, host, taint, (abs) => toolsetFile(abs) !== undefined, relativeToFile);
+      return taint.unknown ? { v, unknown: `${where} condition "${clip(cond.trim())}" depends on ${taint.unknown}` } : { v };
     } catch (e) {
       if (!(e instanceof Unevaluable)) throw e;
-      this.reason(`${where}: ${e.reason}`);
-      return false;
+      return { v: false, unknown: `${where}: ${e.reason}` };
     }
+  }
+
+  /** A condition whose uncertainty makes the project partial (imports, choices, tracked items). */
+  private condition(cond: string | undefined, host: ExpansionHost, where: string): boolean {
+    const r = this.cond(cond, host, where);
+    if (r.unknown) this.reason(r.unknown);
+    return r.v;
   }
 
   private setProperty(name: string, value: string, unknown?: string): void {
@@ -254,11 +269,12 @@ class ProjectEvaluator {
   private walk(children: XmlElement[], file: FileCtx, depth: number): void {
     for (const el of children) {
       switch (el.name) {
-        case 'PropertyGroup':
-          if (this.condition(attr(el, 'Condition'), file.host, 'PropertyGroup')) {
-            for (const p of el.children) this.property(p, file);
-          }
+        case 'PropertyGroup': {
+          // An uncertain group condition taints the properties it sets instead of the whole project.
+          const r = this.cond(attr(el, 'Condition'), file.host, 'PropertyGroup');
+          if (r.v || r.unknown) for (const p of el.children) this.property(p, file, r.unknown, r.v);
           break;
+        }
         case 'ItemGroup':
           this.itemQueue.push({ el, file });
           break;
@@ -295,12 +311,21 @@ class ProjectEvaluator {
     }
   }
 
-  private property(p: XmlElement, file: FileCtx): void {
-    if (!this.condition(attr(p, 'Condition'), file.host, `Property ${p.name}`)) return;
+  private property(p: XmlElement, file: FileCtx, groupUnknown?: string, groupTrue = true): void {
+    const r = this.cond(attr(p, 'Condition'), file.host, `Property ${p.name}`);
+    const unknown = groupUnknown ?? r.unknown;
+    if (!(groupTrue && r.v)) {
+      // Not set here as far as we can tell; when that is uncertain, the current value is uncertain too.
+      if (unknown) {
+        const cur = this.props.get(p.name.toLowerCase());
+        this.setProperty(p.name, cur?.value ?? '', cur?.unknown ?? unknown);
+      }
+      return;
+    }
     const taint: Taint = {};
     try {
       const value = expand(p.text.trim() === '' && p.text.includes('\n') ? '' : p.text, file.host, taint);
-      this.setProperty(p.name, value, taint.unknown);
+      this.setProperty(p.name, value, unknown ?? taint.unknown);
     } catch (e) {
       if (!(e instanceof Unevaluable)) throw e;
       this.setProperty(p.name, '', `$(${p.name}) could not be evaluated (${e.reason})`);
@@ -397,11 +422,37 @@ class ProjectEvaluator {
 
   // ---- pass 2: items ---------------------------------------------------------------------
 
-  private evaluateItemGroup(group: XmlElement, file: FileCtx): void {
+  /** Tracked item types plus every type they reach through @(...) (other items are not evaluated). */
+  private neededItemTypes(): Set<string> {
+    const needed = new Set(TRACKED_ITEMS);
+    const refs = /@\(\s*([A-Za-z_][\w.-]*)/g;
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const q of this.itemQueue) {
+        const groupCond = attr(q.el, 'Condition') ?? '';
+        for (const el of q.el.children) {
+          if (!needed.has(el.name.toLowerCase())) continue;
+          const text = groupCond + ' ' + Object.values(el.attrs).join(' ');
+          if (!text.includes('@(')) continue;
+          for (const m of text.matchAll(refs)) {
+            const t = m[1]!.toLowerCase();
+            if (!needed.has(t)) {
+              needed.add(t);
+              changed = true;
+            }
+          }
+        }
+      }
+    }
+    return needed;
+  }
+
+  private evaluateItemGroup(group: XmlElement, file: FileCtx, needed: Set<string>): void {
     const groupCond = attr(group, 'Condition');
     let groupOk: boolean | undefined;
     for (const el of group.children) {
       const type = el.name.toLowerCase();
+      if (!needed.has(type)) continue;
       const tracked = TRACKED_ITEMS.has(type);
       if (groupOk === undefined) {
         groupOk = groupCond === undefined ? true : this.itemCondition(groupCond, file, tracked ? `ItemGroup (${el.name})` : undefined, type);
@@ -451,8 +502,18 @@ class ProjectEvaluator {
     if (include !== undefined) {
       const specs = this.expandTracked(include, file, tracked, `${el.name} Include`);
       const excludeRaw = attr(el, 'Exclude');
-      const exclude = excludeRaw !== undefined ? this.matcherFor(this.expandTracked(excludeRaw, file, tracked, `${el.name} Exclude`), tracked, el.name) : undefined;
-      const added = this.expandSpecs(specs, tracked, el.name).filter((i) => !exclude || !exclude(i));
+      const excludeSpecs = excludeRaw !== undefined ? this.expandTracked(excludeRaw, file, tracked, `${el.name} Exclude`) : undefined;
+      const key = `${this.projectDir}\0${type}\0${specs}\0${excludeSpecs ?? ''}`;
+      let added: EvaluatedItem[];
+      const cached = this.ctx.includeCache?.get(key);
+      if (cached) {
+        added = cached.map((i) => ({ ...i, metadata: new Map(i.metadata) }));
+      } else {
+        const exclude = excludeSpecs !== undefined ? this.matcherFor(excludeSpecs, tracked, el.name) : undefined;
+        added = this.expandSpecs(specs, tracked, el.name).filter((i) => !exclude || !exclude(i));
+        // Keyed by project folder: only the per-framework evaluations of one project share an entry.
+        this.ctx.includeCache?.set(key, added.map((i) => ({ ...i, metadata: new Map(i.metadata) })));
+      }
       if (added.length === 0) return;
       const meta = this.metadataOf(el, file);
       for (const item of added) {
@@ -471,16 +532,43 @@ class ProjectEvaluator {
       return;
     }
     if (update !== undefined) {
-      const m = this.matcherFor(this.expandTracked(update, file, tracked, `${el.name} Update`), tracked, el.name, type);
+      const specs = this.expandTracked(update, file, tracked, `${el.name} Update`);
       const meta = this.metadataOf(el, file);
-      for (const i of list) if (m(i)) for (const [k, v] of meta) i.metadata.set(k, v);
+      const nameLike = NAME_LIKE_ITEMS.has(type);
+      const targets: EvaluatedItem[] = [];
+      if (nameLike && !hasWildcard(specs)) {
+        // Literal names (Directory.Packages.props updates hundreds of PackageVersions): use an index.
+        const byName = this.nameIndex(type, list);
+        for (const part of specs.split(';')) targets.push(...(byName.get(part.trim().toLowerCase()) ?? []));
+      } else {
+        const m = this.matcherFor(specs, tracked, el.name, type);
+        for (const i of list) if (m(i)) targets.push(i);
+      }
+      for (const i of targets) for (const [k, v] of meta) i.metadata.set(k, v);
     }
+  }
+
+  private nameIndexCache = new Map<string, { list: EvaluatedItem[]; size: number; index: Map<string, EvaluatedItem[]> }>();
+
+  /** Items of a name-like type by lower-cased name; rebuilt when the list changed. */
+  private nameIndex(type: string, list: EvaluatedItem[]): Map<string, EvaluatedItem[]> {
+    const c = this.nameIndexCache.get(type);
+    if (c && c.list === list && c.size === list.length) return c.index;
+    const index = new Map<string, EvaluatedItem[]>();
+    for (const i of list) {
+      const k = i.spec.toLowerCase();
+      const l = index.get(k);
+      if (l) l.push(i);
+      else index.set(k, [i]);
+    }
+    this.nameIndexCache.set(type, { list, size: list.length, index });
+    return index;
   }
 
   /** Metadata from attributes and child elements; values that cannot be evaluated are left out. */
   private metadataOf(el: XmlElement, file: FileCtx): Map<string, string> {
     const meta = new Map<string, string>();
-    const skip = new Set(['include', 'exclude', 'remove', 'update', 'condition', 'keepmetadata', 'removemetadata', 'keepduplicates', 'matchonmetadata', 'matchonmetadataoptions']);
+    const skip = ITEM_ATTRIBUTES;
     const put = (k: string, raw: string) => {
       try {
         // Property pass host: %(...) stays literal and is filled per item by itemMetadata().
@@ -533,7 +621,7 @@ class ProjectEvaluator {
     const literal = new Set<string>();
     const literalCi = new Set<string>();
     const globs: ((rel: string) => boolean)[] = [];
-    const nameLike = type === 'packagereference' || type === 'packageversion' || type === 'globalpackagereference';
+    const nameLike = type !== undefined && NAME_LIKE_ITEMS.has(type);
     for (const part of specs.split(';')) {
       const spec = part.trim();
       if (spec === '') continue;

@@ -4,7 +4,7 @@
  * as workspace-relative paths whether or not they exist; the graph reports missing ones.
  */
 import * as path from 'node:path';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser/lib/esm/main';
 import { attr, parseXml, type XmlElement } from './xmlDocument';
 
 export interface SolutionMember {

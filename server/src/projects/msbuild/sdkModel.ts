@@ -27,26 +27,27 @@ export const MODELLED_SDKS = new Set(
 /** SDKs that only add to a Microsoft.NET.Sdk project and do not change compile items. */
 export const ADDITIVE_SDKS = new Set(['aspire.apphost.sdk', 'microsoft.net.sdk.publish', 'microsoft.docker.sdk'].map((s) => s.toLowerCase()));
 
-const lookupDirFile = (prop: string, importFlag: string, fileName: string, fileProp: string) => `
+/** The lookup Microsoft.Common.props/targets and NuGet.props do, with MSBuild's own property names (projects read them). */
+const lookupDirFile = (prop: string, importFlag: string, fileName: string, fileProp: string, basePathProp: string) => `
   <PropertyGroup>
     <${importFlag} Condition="'$(${importFlag})' == ''">true</${importFlag}>
   </PropertyGroup>
   <PropertyGroup Condition="'$(${importFlag})' == 'true' and '$(${prop})' == ''">
     <${fileProp} Condition="'$(${fileProp})' == ''">${fileName}</${fileProp}>
-    <${fileProp}Dir>$([MSBuild]::GetDirectoryNameOfFileAbove($(MSBuildProjectDirectory), '$(${fileProp})'))</${fileProp}Dir>
-    <${prop} Condition="'$(${fileProp}Dir)' != ''">$([System.IO.Path]::Combine('$(${fileProp}Dir)', '$(${fileProp})'))</${prop}>
+    <${basePathProp} Condition="'$(${basePathProp})' == ''">$([MSBuild]::GetDirectoryNameOfFileAbove($(MSBuildProjectDirectory), '$(${fileProp})'))</${basePathProp}>
+    <${prop} Condition="'$(${basePathProp})' != '' and '$(${fileProp})' != ''">$([System.IO.Path]::Combine('$(${basePathProp})', '$(${fileProp})'))</${prop}>
   </PropertyGroup>
   <Import Project="$(${prop})" Condition="'$(${importFlag})' == 'true' and '$(${prop})' != '' and Exists('$(${prop})')" />`;
 
 /** Microsoft.Common.props: Directory.Build.props, intermediate paths, then NuGet's Directory.Packages.props. */
 const COMMON_PROPS = `<Project>
-  ${lookupDirFile('DirectoryBuildPropsPath', 'ImportDirectoryBuildProps', 'Directory.Build.props', '_SxDirectoryBuildPropsFile')}
+  ${lookupDirFile('DirectoryBuildPropsPath', 'ImportDirectoryBuildProps', 'Directory.Build.props', '_DirectoryBuildPropsFile', '_DirectoryBuildPropsBasePath')}
   <PropertyGroup>
     <BaseIntermediateOutputPath Condition="'$(BaseIntermediateOutputPath)' == ''">obj\\</BaseIntermediateOutputPath>
     <BaseIntermediateOutputPath Condition="!HasTrailingSlash('$(BaseIntermediateOutputPath)')">$(BaseIntermediateOutputPath)\\</BaseIntermediateOutputPath>
     <MSBuildProjectExtensionsPath Condition="'$(MSBuildProjectExtensionsPath)' == ''">$(BaseIntermediateOutputPath)</MSBuildProjectExtensionsPath>
   </PropertyGroup>
-  ${lookupDirFile('DirectoryPackagesPropsPath', 'ImportDirectoryPackagesProps', 'Directory.Packages.props', '_SxDirectoryPackagesPropsFile')}
+  ${lookupDirFile('DirectoryPackagesPropsPath', 'ImportDirectoryPackagesProps', 'Directory.Packages.props', '_DirectoryPackagesPropsFile', '_DirectoryPackagesPropsBasePath')}
 </Project>`;
 
 /** Sdk.props of Microsoft.NET.Sdk (and the SDKs built on it). */
@@ -98,7 +99,7 @@ const SDK_TARGETS = `<Project>
   <Import Project="${TOOLSET_ROOT}/Sdk/Outer.targets" Condition="'$(IsCrossTargetingBuild)' == 'true'" />
 </Project>`;
 
-const DIRECTORY_BUILD_TARGETS = lookupDirFile('DirectoryBuildTargetsPath', 'ImportDirectoryBuildTargets', 'Directory.Build.targets', '_SxDirectoryBuildTargetsFile');
+const DIRECTORY_BUILD_TARGETS = lookupDirFile('DirectoryBuildTargetsPath', 'ImportDirectoryBuildTargets', 'Directory.Build.targets', '_DirectoryBuildTargetsFile', '_DirectoryBuildTargetsBasePath');
 
 const TFM_INFERENCE = `
   <PropertyGroup Condition="'$(TargetFramework)' != ''">

@@ -73,11 +73,7 @@ function localName(n: string): string {
   return i < 0 ? n : n.slice(i + 1);
 }
 
-/** Attribute lookup ignoring case (MSBuild attribute names are case-sensitive, but be forgiving on reads). */
+/** Attribute lookup (MSBuild attribute names are case-sensitive). */
 export function attr(el: XmlElement, name: string): string | undefined {
-  const v = el.attrs[name];
-  if (v !== undefined) return v;
-  const lower = name.toLowerCase();
-  for (const [k, val] of Object.entries(el.attrs)) if (k.toLowerCase() === lower) return val;
-  return undefined;
+  return el.attrs[name];
 }

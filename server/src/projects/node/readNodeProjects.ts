@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser/lib/esm/main';
 import type { WorkspaceFiles } from '../WorkspaceFiles';
 import type { ProjectStatus } from '../ProjectGraph';
 
