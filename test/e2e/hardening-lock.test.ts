@@ -1,0 +1,33 @@
+/**
+ * The engine lock under a real race: 8 processes start at once on the same index root.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runLockHarness, staleLock } from '../unit/hardening/lockHelpers';
+
+describe('engine lock under a real race @e2e', function () {
+  this.timeout(120_000);
+  let tmp: string;
+  beforeEach(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-lockrace-'));
+  });
+  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('of 8 engines starting at once on a stale lock, exactly one wins (3 rounds)', async () => {
+    const rounds: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      const root = path.join(tmp, `race-${round}`);
+      if (round > 0) staleLock(root, {});
+      const results = await Promise.all(Array.from({ length: 8 }, () => runLockHarness(root, 3000)));
+      const winners = results.filter((x) => x.kind === 'acquired');
+      rounds.push(`${winners.length} acquired, ${results.length - winners.length} held`);
+      assert.equal(winners.length, 1, JSON.stringify(results));
+      const winner = winners[0]!.pid;
+      assert.ok(results.filter((x) => x.kind === 'held').every((x) => x.owner === winner), 'every loser names the winner');
+    }
+    assert.deepEqual(rounds, ['1 acquired, 7 held', '1 acquired, 7 held', '1 acquired, 7 held']);
+  });
+
+});
