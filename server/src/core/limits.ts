@@ -176,3 +176,5 @@ export const GRAPH_MAX_NODES = 150;
 export const GRAPH_MAX_EDGES = 400;
 /** Call-graph depth the graph panel may ask for (each level is one call-hierarchy round per node). */
 export const CALL_GRAPH_MAX_DEPTH = 3;
+/** A lock file that cannot be parsed is left alone this long (its creator may be writing it). */
+export const LOCK_WRITE_GRACE_MS = 2_000;
