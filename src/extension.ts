@@ -1,8 +1,22 @@
-// The VS Code extension entry. Filled in by the extension issue; until then activation is a no-op
-// so the bundle and manifest stay valid.
-export function activate(): void {
-  /* the engine client, MCP provider and views are registered here (extension issue) */
+/**
+ * The Sextant extension: starts one engine per trusted workspace folder, offers it to VS Code's
+ * agent mode as an MCP server, answers its semantic questions with the editor's own language
+ * services, and shows projects, index status, agent activity and graphs.
+ */
+import type * as vscode from 'vscode';
+import type { SextantApi } from './api';
+import { Sextant } from './Sextant';
+
+let sextant: Sextant | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<SextantApi> {
+  sextant = new Sextant(context);
+  await sextant.start();
+  return sextant.api();
 }
-export function deactivate(): void {
-  /* nothing owned yet */
+
+export async function deactivate(): Promise<void> {
+  const s = sextant;
+  sextant = undefined;
+  await s?.disposeAsync();
 }

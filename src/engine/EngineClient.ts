@@ -1,0 +1,269 @@
+/**
+ * One engine per workspace folder, started with vscode-languageclient over node IPC
+ * (`dist/cli.js ipc`). Answers the engine's editor-bridge requests, relays its status, progress,
+ * endpoint and agent-activity notifications as events, restarts it when it crashes (bounded),
+ * and shuts it down cleanly. Talks to the engine only through server/src/protocol/.
+ */
+import * as crypto from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  State,
+  TransportKind,
+  type LanguageClientOptions,
+  type RequestType,
+  type RequestType0,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import {
+  AgentActivityNotification,
+  EditorAvailabilityNotification,
+  EditorQueryRequest,
+  EndpointNotification,
+  EngineStatusNotification,
+  EngineStatusRequest,
+  IndexProgressNotification,
+  PROTOCOL_VERSION,
+  type AgentActivity,
+  type EngineInitOptions,
+  type EngineInitResult,
+  type EngineStatus,
+  type IndexProgress,
+  type McpEndpoint,
+} from '../../server/src/protocol/protocol';
+import { EditorBridge } from '../bridge/EditorBridge';
+import { PathMapper } from '../bridge/convert';
+import { editorAvailability } from '../bridge/editorLanguages';
+import { MAX_ENGINE_RESTARTS, RESTART_WINDOW_MS } from '../extensionLimits';
+import { readSettings } from '../settings';
+
+export type EngineState = 'stopped' | 'starting' | 'running' | 'restarting' | 'failed';
+
+export class EngineClient implements vscode.Disposable {
+  readonly bridge: EditorBridge;
+  private client: LanguageClient | undefined;
+  private readonly restarts: number[] = [];
+  private disposed = false;
+  private _state: EngineState = 'stopped';
+  private _status: EngineStatus | undefined;
+  private _endpoint: McpEndpoint | undefined;
+  private _failure: string | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  private readonly stateEmitter = new vscode.EventEmitter<EngineState>();
+  private readonly statusEmitter = new vscode.EventEmitter<EngineStatus>();
+  private readonly progressEmitter = new vscode.EventEmitter<IndexProgress>();
+  private readonly endpointEmitter = new vscode.EventEmitter<McpEndpoint | undefined>();
+  private readonly activityEmitter = new vscode.EventEmitter<AgentActivity>();
+  /** The engine's lifecycle state changed. */
+  readonly onDidChangeState = this.stateEmitter.event;
+  readonly onStatus = this.statusEmitter.event;
+  readonly onProgress = this.progressEmitter.event;
+  /** The MCP endpoint appeared, moved or went away (engine stopped). */
+  readonly onEndpoint = this.endpointEmitter.event;
+  readonly onActivity = this.activityEmitter.event;
+
+  constructor(
+    readonly folder: vscode.WorkspaceFolder,
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.bridge = new EditorBridge(new PathMapper(folder.uri), (line) => log.info(`[${folder.name}] bridge: ${line}`));
+    this.subscriptions.push(
+      this.stateEmitter,
+      this.statusEmitter,
+      this.progressEmitter,
+      this.endpointEmitter,
+      this.activityEmitter,
+      vscode.extensions.onDidChange(() => {
+        this.bridge.reset();
+        this.sendAvailability();
+      }),
+    );
+  }
+
+  get state(): EngineState {
+    return this._state;
+  }
+  get status(): EngineStatus | undefined {
+    return this._status;
+  }
+  get endpoint(): McpEndpoint | undefined {
+    return this._endpoint;
+  }
+  /** Why the engine is not running, when it failed. */
+  get failure(): string | undefined {
+    return this._failure;
+  }
+  /** Engine process id, once it reported status. */
+  get pid(): number | undefined {
+    return this._status?.pid;
+  }
+
+  /** The folder for the index and server.json: the setting, or this folder's slot in workspace storage. */
+  indexRoot(): string {
+    const configured = readSettings(this.folder.uri).indexRoot;
+    if (configured) return path.isAbsolute(configured) ? configured : path.join(this.folder.uri.fsPath, configured);
+    const base = (this.context.storageUri ?? this.context.globalStorageUri).fsPath;
+    const slot = crypto.createHash('sha256').update(this.folder.uri.toString()).digest('hex').slice(0, 12);
+    return path.join(base, `index-${slot}`);
+  }
+
+  async start(): Promise<void> {
+    if (this.disposed || this.client) return;
+    this.setState('starting');
+    const module = this.context.asAbsolutePath(path.join('dist', 'cli.js'));
+    const serverOptions: ServerOptions = {
+      module,
+      transport: TransportKind.ipc,
+      args: ['ipc', '--workspace-root', this.folder.uri.fsPath],
+      options: { cwd: this.folder.uri.fsPath, env: { ...process.env, SEXTANT_CLIENT: 'vscode' } },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [],
+      outputChannel: this.log,
+      initializationOptions: () => this.initOptions(),
+      initializationFailedHandler: (e: unknown) => {
+        this.fail(`the engine did not start: ${e instanceof Error ? e.message : String(e)}`);
+        return false;
+      },
+      errorHandler: {
+        error: () => ({ action: ErrorAction.Continue }),
+        closed: () => this.onClosed(),
+      },
+    };
+    const client = new LanguageClient('sextant', `Sextant (${this.folder.name})`, serverOptions, clientOptions);
+    this.client = client;
+    client.onRequest(EditorQueryRequest.method, (q: Parameters<EditorBridge['answer']>[0]) => this.bridge.answer(q));
+    client.onNotification(EngineStatusNotification.method, (s: EngineStatus) => this.setStatus(s));
+    client.onNotification(IndexProgressNotification.method, (p: IndexProgress) => this.progressEmitter.fire(p));
+    client.onNotification(EndpointNotification.method, (e: McpEndpoint) => this.setEndpoint(e));
+    client.onNotification(AgentActivityNotification.method, (a: AgentActivity) => this.activityEmitter.fire(a));
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Running) {
+        this.setState('running');
+        this.afterStart(client);
+      }
+    });
+    try {
+      await client.start();
+    } catch (e) {
+      this.fail(`the engine did not start: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** Sends a request to the engine; rejects when it is not running. */
+  request<R>(type: RequestType0<R, void>): Promise<R>;
+  request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R>;
+  async request<P, R>(type: RequestType0<R, void> | RequestType<P, R, void>, params?: P): Promise<R> {
+    const c = this.client;
+    if (!c || c.state !== State.Running) throw new Error(`the Sextant engine for ${this.folder.name} is ${this._state}`);
+    return params === undefined ? ((await c.sendRequest(type.method)) as R) : ((await c.sendRequest(type.method, params)) as R);
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    this._failure = undefined;
+    this.restarts.length = 0;
+    await this.start();
+  }
+
+  async stop(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    this.setEndpoint(undefined);
+    if (c) {
+      try {
+        await c.stop(5_000);
+      } catch (e) {
+        this.log.warn(`[${this.folder.name}] engine stop: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      await c.dispose().catch(() => undefined);
+    }
+    this.setState('stopped');
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.stop();
+    for (const d of this.subscriptions.splice(0)) d.dispose();
+  }
+
+  private initOptions(): EngineInitOptions {
+    const s = readSettings(this.folder.uri);
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      workspaceRoot: this.folder.uri.fsPath,
+      indexRoot: this.indexRoot(),
+      exclude: s.exclude,
+      languages: s.languages,
+      maxFileBytes: s.maxFileBytes,
+      budget: { responseBytes: s.responseBytes, itemLimit: s.itemLimit, toolDeadlineMs: s.toolDeadlineMs },
+      useEditorProviders: s.useEditorProviders,
+      lspCommands: s.lspCommands,
+      httpPort: s.httpPort,
+      clientName: 'vscode',
+    };
+  }
+
+  private afterStart(client: LanguageClient): void {
+    const init = (client.initializeResult as { sextant?: EngineInitResult } | undefined)?.sextant;
+    if (init?.endpoint) this.setEndpoint(init.endpoint);
+    this.sendAvailability();
+    void this.request(EngineStatusRequest.type).then(
+      (s) => this.setStatus(s),
+      () => undefined,
+    );
+  }
+
+  private sendAvailability(): void {
+    const c = this.client;
+    if (!c || c.state !== State.Running) return;
+    const s = readSettings(this.folder.uri);
+    const languages = s.useEditorProviders ? s.languages : [];
+    void c.sendNotification(EditorAvailabilityNotification.method, editorAvailability(languages)).catch(() => undefined);
+  }
+
+  private onClosed(): { action: CloseAction; message?: string; handled?: boolean } {
+    this.setEndpoint(undefined);
+    if (this.disposed) return { action: CloseAction.DoNotRestart, handled: true };
+    const now = Date.now();
+    this.restarts.push(now);
+    while (this.restarts.length > 0 && now - this.restarts[0]! > RESTART_WINDOW_MS) this.restarts.shift();
+    if (this.restarts.length > MAX_ENGINE_RESTARTS) {
+      this.fail(`the engine stopped ${this.restarts.length} times in ${RESTART_WINDOW_MS / 60_000} minutes; not restarting (Sextant: Restart Engine tries again)`);
+      return { action: CloseAction.DoNotRestart, message: this._failure ?? 'engine stopped', handled: true };
+    }
+    this.log.warn(`[${this.folder.name}] the engine stopped unexpectedly; restarting (${this.restarts.length}/${MAX_ENGINE_RESTARTS})`);
+    this._status = undefined;
+    this.setState('restarting');
+    return { action: CloseAction.Restart, handled: true };
+  }
+
+  private fail(reason: string): void {
+    this._failure = reason;
+    this.log.error(`[${this.folder.name}] ${reason}`);
+    this.setState('failed');
+  }
+
+  private setState(s: EngineState): void {
+    if (this._state === s) return;
+    this._state = s;
+    this.stateEmitter.fire(s);
+  }
+
+  private setStatus(s: EngineStatus): void {
+    this._status = s;
+    if (s.endpoint && s.endpoint.url !== this._endpoint?.url) this.setEndpoint(s.endpoint);
+    this.statusEmitter.fire(s);
+  }
+
+  private setEndpoint(e: McpEndpoint | undefined): void {
+    if (e?.url === this._endpoint?.url && e?.token === this._endpoint?.token) return;
+    this._endpoint = e;
+    this.endpointEmitter.fire(e);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The graph panel's HTML: a nonce-based content security policy (no inline code without the
+ * nonce, nothing remote: only the webview's own resource origin), the bundled page script and
+ * its stylesheet from media/graph/. No `vscode` import, so the page can be tested alone.
+ */
+export interface GraphHtmlInput {
+  /** `webview.cspSource` (or the test page's origin). */
+  cspSource: string;
+  nonce: string;
+  scriptUri: string;
+  styleUri: string;
+}
+
+export function graphHtml(i: GraphHtmlInput): string {
+  const csp = [
+    "default-src 'none'",
+    `img-src ${i.cspSource} data:`,
+    `style-src ${i.cspSource} 'nonce-${i.nonce}'`,
+    `font-src ${i.cspSource}`,
+    `script-src 'nonce-${i.nonce}'`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${i.styleUri}" nonce="${i.nonce}">
+<title>Sextant graph</title>
+</head>
+<body>
+<header>
+  <h1 id="title">Sextant graph</h1>
+  <div id="controls">
+    <label>Depth <select id="depth"><option>1</option><option selected>2</option><option>3</option><option>4</option></select></label>
+    <label>Direction <select id="direction"></select></label>
+    <label class="project-only"><input type="checkbox" id="production" checked> production</label>
+    <label class="project-only"><input type="checkbox" id="test" checked> test</label>
+  </div>
+  <p id="summary"></p>
+</header>
+<main id="graph" aria-label="graph"></main>
+<script nonce="${i.nonce}" src="${i.scriptUri}"></script>
+</body>
+</html>`;
+}
+
+/** 128 bits of randomness, base64 (for the CSP nonce). */
+export function makeNonce(random: (n: number) => Uint8Array): string {
+  return Buffer.from(random(16)).toString('base64');
+}

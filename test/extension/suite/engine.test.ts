@@ -1,0 +1,47 @@
+import * as assert from 'node:assert/strict';
+import { EngineStatusRequest } from '../../../server/src/protocol/protocol';
+import { folder, readyEngine, sextant, waitFor } from './helpers';
+
+describe('engine over node IPC', () => {
+  it('starts one engine for the workspace folder and indexes it', async () => {
+    const engine = await readyEngine();
+    const status = await engine.request(EngineStatusRequest.type);
+    assert.equal(status.state, 'ready');
+    assert.equal(status.workspaceRoot, folder().uri.fsPath);
+    assert.ok(status.index.files >= 4, `indexed ${status.index.files} files`);
+    assert.ok(status.pid > 0 && status.pid !== process.pid);
+  });
+
+  it('shows the index status in the Index view and the status bar', async () => {
+    const api = await sextant();
+    await readyEngine();
+    const rows = await waitFor('index view rows', () => {
+      const r = api.index.describe();
+      return r.some((l) => l.startsWith('Index: fresh')) ? r : undefined;
+    });
+    assert.ok(rows.some((l) => /^Engine: ready \(pid \d+\)$/.test(l)), rows.join('\n'));
+    assert.ok(rows.some((l) => l.startsWith('Languages')), rows.join('\n'));
+    assert.ok(rows.some((l) => /^ {2}typescript: editor · ready$/.test(l)), rows.join('\n'));
+    assert.equal(api.statusBar.text, '$(check) Sextant');
+  });
+
+  it('lists the workspace projects in the Projects view', async () => {
+    const api = await sextant();
+    await readyEngine();
+    await waitFor('projects in the view', () => api.projects.projectCount() > 0);
+    const top = api.projects.getChildren();
+    const labels = top.map((n) => String(api.projects.getTreeItem(n).label));
+    assert.ok(labels.includes('sextant-ext-fixture'), labels.join(', '));
+  });
+
+  it('restarts the engine after it is killed and serves again', async () => {
+    const engine = await readyEngine();
+    const oldPid = engine.pid!;
+    process.kill(oldPid, 'SIGKILL');
+    await waitFor('a new engine process', () => engine.pid !== undefined && engine.pid !== oldPid && engine.status?.state === 'ready', 60_000);
+    const status = await engine.request(EngineStatusRequest.type);
+    assert.notEqual(status.pid, oldPid);
+    assert.equal(status.state, 'ready');
+    assert.throws(() => process.kill(oldPid, 0), 'the killed engine is gone');
+  });
+});

@@ -1,0 +1,58 @@
+/** Shared helpers of the extension tests (run inside the extension host). */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SextantApi } from '../../../src/api';
+import type { EngineClient } from '../../../src/engine/EngineClient';
+import { EXTENSION_ID } from '../../../src/ids';
+
+export async function sextant(): Promise<SextantApi> {
+  const ext = vscode.extensions.getExtension<SextantApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`${EXTENSION_ID} is not loaded`);
+  return ext.activate();
+}
+
+export function folder(): vscode.WorkspaceFolder {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  if (!f) throw new Error('the test window has no workspace folder');
+  return f;
+}
+
+/** Polls until `get` returns a value (not undefined/false), or fails with `what`. */
+export async function waitFor<T>(what: string, get: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = await get();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function readyEngine(): Promise<EngineClient> {
+  const api = await sextant();
+  const engine = await waitFor('an engine for the workspace folder', () => api.engineFor(folder()));
+  await waitFor('the engine to be ready', () => engine.status?.state === 'ready', 90_000);
+  return engine;
+}
+
+/** 1-based line/column of the `nth` (0-based) occurrence of `needle` in a workspace file. */
+export function at(rel: string, needle: string, nth = 0): { path: string; line: number; column: number } {
+  const text = fs.readFileSync(path.join(folder().uri.fsPath, rel), 'utf8');
+  let idx = -1;
+  for (let i = 0; i <= nth; i++) {
+    idx = text.indexOf(needle, idx + 1);
+    if (idx < 0) throw new Error(`'${needle}' #${nth} not found in ${rel}`);
+  }
+  const before = text.slice(0, idx).split('\n');
+  return { path: rel, line: before.length, column: before[before.length - 1]!.length + 1 };
+}
+
+/** Asks the code-server runner for a screenshot; undefined when not running under it. */
+export async function screenshot(name: string): Promise<{ path: string; width: number; height: number; distinctColors: number } | undefined> {
+  const base = process.env.SEXTANT_TEST_CONTROL_URL;
+  if (!base) return undefined;
+  const res = await fetch(`${base}/screenshot?name=${encodeURIComponent(name)}`, { method: 'POST' });
+  if (!res.ok) throw new Error(`screenshot failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { path: string; width: number; height: number; distinctColors: number };
+}
