@@ -34,6 +34,10 @@ await esbuild.build({ ...common, entryPoints, outdir: dist });
 if (fs.existsSync(path.join(root, 'src/extension.ts'))) {
   await esbuild.build({ ...common, entryPoints: { extension: path.join(root, 'src/extension.ts') }, outdir: dist });
 }
+// The graph panel's page script (webview; browser bundle, loaded only from media/).
+if (fs.existsSync(path.join(root, 'media/graph/main.ts'))) {
+  await esbuild.build({ entryPoints: { graph: path.join(root, 'media/graph/main.ts') }, outdir: path.join(root, 'media/graph/out'), bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: true, logLevel: 'warning' });
+}
 
 function copy(from, name) {
   fs.copyFileSync(from, path.join(dist, 'wasm', name ?? path.basename(from)));

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ToolError } from './core/errors';
+import { runEngineHost } from './engineHost';
 import { log, redirectConsoleToStderr } from './core/log';
 import type { RefreshProgress, RefreshStats } from './index/indexer';
 import { INDEX_FILE, loadSqlJs } from './index/store';
@@ -259,6 +260,8 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdStats(a);
       case 'doctor':
         return await cmdDoctor(a);
+      case 'ipc': // started by the VS Code extension (vscode-languageclient, node IPC); options arrive in `initialize`
+        return await runEngineHost();
       case 'help':
       case '--help':
       case '-h':
@@ -287,5 +290,5 @@ if (require.main === module) {
 
 /** Short-lived commands exit promptly even if a library left a handle open. */
 function a_command(c: string | undefined): boolean {
-  return c !== 'mcp' && c !== 'serve';
+  return c !== 'mcp' && c !== 'serve' && c !== 'ipc';
 }
