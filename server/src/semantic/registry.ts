@@ -1,0 +1,247 @@
+/**
+ * The semantic registry: asks providers in order (editor → lsp → heuristic) and labels the answer
+ * with how it was produced. Each attempt runs under its own deadline and abort signal, so a
+ * provider that hangs, crashes or throws costs at most its share of the time and never breaks
+ * the answer: the registry moves on and the mode says what happened.
+ */
+import { log } from '../core/log';
+import { SEMANTIC_DEADLINE_MS, SEMANTIC_HEURISTIC_RESERVE_MS, SEMANTIC_WAIT_FOR_READY_MS } from '../core/limits';
+import type {
+  CallContext,
+  NavigationMode,
+  OpArgs,
+  OpResult,
+  ProviderAvailability,
+  ProviderOutcome,
+  SemanticOp,
+  SemanticProvider,
+} from './provider';
+
+/** Where a provider sits in the order. */
+export type ProviderSlot = 'editor' | 'lsp' | 'heuristic';
+const SLOT_ORDER: Record<ProviderSlot, number> = { editor: 0, lsp: 1, heuristic: 2 };
+
+export interface SemanticCallOptions {
+  /** Total time for the call, all providers included. */
+  deadlineMs?: number;
+  /** Caller cancellation. */
+  signal?: AbortSignal;
+  /** How long a provider may wait for a loading backend before the registry moves on. */
+  waitForReadyMs?: number;
+  /** The project the caller cares about (workspace-relative project file path). */
+  project?: string;
+  /** Do not fall back to heuristic providers. */
+  preciseOnly?: boolean;
+}
+
+/** One provider's part in an answer. */
+export interface ProviderAttempt {
+  provider: string;
+  outcome: 'ok' | 'loading' | 'failed' | 'absent' | 'unsupported' | 'error' | 'deadline' | 'cancelled';
+  reason?: string;
+  elapsedMs: number;
+}
+
+/** A labelled answer. `value` is undefined when no provider answered. */
+export interface SemanticAnswer<T> {
+  mode: NavigationMode;
+  value: T | undefined;
+  /** The provider that answered. */
+  provider?: string;
+  /** Coverage gaps of a precise answer (non-empty ⇔ precise_partial). */
+  gaps: string[];
+  /** Why the answer is not precise: one line built from the precise providers' attempts. */
+  reason?: string;
+  attempts: ProviderAttempt[];
+  elapsedMs: number;
+}
+
+export interface RegisteredAvailability extends ProviderAvailability {
+  provider: string;
+  precision: 'precise' | 'heuristic';
+}
+
+export class SemanticRegistry {
+  private readonly entries: { slot: ProviderSlot; provider: SemanticProvider }[] = [];
+
+  /** Adds a provider in its slot; the returned function removes it again (editor disconnects). */
+  register(provider: SemanticProvider, slot: ProviderSlot): () => void {
+    const entry = { slot, provider };
+    this.entries.push(entry);
+    this.entries.sort((a, b) => SLOT_ORDER[a.slot] - SLOT_ORDER[b.slot]);
+    return () => {
+      const i = this.entries.indexOf(entry);
+      if (i >= 0) this.entries.splice(i, 1);
+    };
+  }
+
+  providers(): readonly SemanticProvider[] {
+    return this.entries.map((e) => e.provider);
+  }
+
+  /** Every provider's readiness for a language (or a project of it). */
+  availability(language: string, project?: string): RegisteredAvailability[] {
+    return this.entries.map(({ provider }) => ({
+      provider: provider.id,
+      precision: provider.precision,
+      ...safeAvailability(provider, language, project),
+    }));
+  }
+
+  /** Asks the providers in order and labels the first answer. Never throws for provider trouble. */
+  async request<K extends SemanticOp>(
+    op: K,
+    language: string,
+    args: OpArgs<K>,
+    options: SemanticCallOptions = {},
+  ): Promise<SemanticAnswer<OpResult<K>>> {
+    const started = Date.now();
+    const deadline = started + (options.deadlineMs ?? SEMANTIC_DEADLINE_MS);
+    const waitForReadyMs = options.waitForReadyMs ?? SEMANTIC_WAIT_FOR_READY_MS;
+    const attempts: ProviderAttempt[] = [];
+    const candidates = this.entries
+      .map((e) => e.provider)
+      .filter((p) => !(options.preciseOnly && p.precision === 'heuristic'));
+
+    for (let i = 0; i < candidates.length; i++) {
+      const provider = candidates[i]!;
+      if (options.signal?.aborted) {
+        attempts.push({ provider: provider.id, outcome: 'cancelled', elapsedMs: 0 });
+        break;
+      }
+      if (!safeSupports(provider, language, op)) {
+        attempts.push({ provider: provider.id, outcome: 'unsupported', reason: `no ${provider.id} backend for ${language}`, elapsedMs: 0 });
+        continue;
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        attempts.push({ provider: provider.id, outcome: 'deadline', reason: 'no time left', elapsedMs: 0 });
+        continue;
+      }
+      // Keep time for a heuristic provider further down the list.
+      const laterHeuristic = candidates.slice(i + 1).some((p) => p.precision === 'heuristic' && safeSupports(p, language, op));
+      const share =
+        provider.precision === 'precise' && laterHeuristic
+          ? Math.max(remaining - Math.min(SEMANTIC_HEURISTIC_RESERVE_MS, remaining / 4), remaining / 2)
+          : remaining;
+      const attemptStart = Date.now();
+      const outcome = await runAttempt(provider, op, language, args, {
+        budgetMs: share,
+        waitForReadyMs,
+        ...(options.signal ? { parent: options.signal } : {}),
+        ...(options.project !== undefined ? { project: options.project } : {}),
+      });
+      const elapsedMs = Date.now() - attemptStart;
+      if (outcome.kind === 'ok') {
+        attempts.push({ provider: provider.id, outcome: 'ok', elapsedMs });
+        const gaps = outcome.value.gaps ?? [];
+        const precise = provider.precision === 'precise';
+        const reason = precise ? undefined : degradedReason(attempts, language);
+        return {
+          mode: precise ? (gaps.length > 0 ? 'precise_partial' : 'precise') : 'heuristic_no_precise',
+          value: outcome.value.value,
+          provider: provider.id,
+          gaps,
+          ...(reason !== undefined ? { reason } : {}),
+          attempts,
+          elapsedMs: Date.now() - started,
+        };
+      }
+      attempts.push({ provider: provider.id, outcome: outcome.kind === 'failed_attempt' ? outcome.attempt : 'error', reason: outcome.reason, elapsedMs });
+      if (outcome.kind === 'failed_attempt' && outcome.attempt === 'cancelled') break;
+    }
+    return {
+      mode: 'unavailable_no_precise',
+      value: undefined,
+      gaps: [],
+      reason: degradedReason(attempts, language),
+      attempts,
+      elapsedMs: Date.now() - started,
+    };
+  }
+
+  async dispose(): Promise<void> {
+    const all = this.entries.splice(0).map((e) => e.provider);
+    await Promise.all(all.map((p) => p.dispose().catch((e: unknown) => log.warn('semantic provider dispose failed', { provider: p.id, error: String(e) }))));
+  }
+}
+
+type AttemptResult<T> =
+  | { kind: 'ok'; value: { value: T; gaps?: string[] } }
+  | { kind: 'failed_attempt'; attempt: ProviderAttempt['outcome']; reason: string };
+
+async function runAttempt<K extends SemanticOp>(
+  provider: SemanticProvider,
+  op: K,
+  language: string,
+  args: OpArgs<K>,
+  o: { budgetMs: number; waitForReadyMs: number; parent?: AbortSignal; project?: string },
+): Promise<AttemptResult<OpResult<K>>> {
+  const controller = new AbortController();
+  const deadline = Date.now() + o.budgetMs;
+  let timer: NodeJS.Timeout | undefined;
+  let onParentAbort: (() => void) | undefined;
+  const stop = new Promise<AttemptResult<OpResult<K>>>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error('deadline'));
+      resolve({ kind: 'failed_attempt', attempt: 'deadline', reason: `no answer within ${Math.round(o.budgetMs)} ms` });
+    }, o.budgetMs);
+    if (o.parent) {
+      onParentAbort = () => {
+        controller.abort(new Error('cancelled'));
+        resolve({ kind: 'failed_attempt', attempt: 'cancelled', reason: 'cancelled by the caller' });
+      };
+      if (o.parent.aborted) onParentAbort();
+      else o.parent.addEventListener('abort', onParentAbort, { once: true });
+    }
+  });
+  const ctx: CallContext = {
+    signal: controller.signal,
+    deadline,
+    waitForReadyMs: Math.min(o.waitForReadyMs, o.budgetMs),
+    ...(o.project !== undefined ? { project: o.project } : {}),
+  };
+  const work = (async (): Promise<AttemptResult<OpResult<K>>> => {
+    let outcome: ProviderOutcome<OpResult<K>>;
+    try {
+      outcome = await provider.request(op, language, args, ctx);
+    } catch (e) {
+      log.error('semantic provider threw', { provider: provider.id, op, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      return { kind: 'failed_attempt', attempt: 'error', reason: `${provider.id} failed: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    if (outcome.kind === 'ok') return { kind: 'ok', value: outcome.gaps ? { value: outcome.value, gaps: outcome.gaps } : { value: outcome.value } };
+    if (outcome.kind === 'error') return { kind: 'failed_attempt', attempt: 'error', reason: outcome.reason };
+    return { kind: 'failed_attempt', attempt: outcome.state, reason: outcome.reason };
+  })();
+  try {
+    return await Promise.race([work, stop]);
+  } finally {
+    if (timer) clearTimeout(timer);
+    if (onParentAbort) o.parent?.removeEventListener('abort', onParentAbort);
+    // A provider still working after the deadline is told to stop; its late answer is dropped.
+    if (!controller.signal.aborted) controller.abort(new Error('settled'));
+  }
+}
+
+function degradedReason(attempts: ProviderAttempt[], language: string): string {
+  const parts = attempts.filter((a) => a.outcome !== 'ok' && a.outcome !== 'unsupported' && a.reason).map((a) => `${a.provider}: ${a.reason}`);
+  if (parts.length > 0) return parts.join('; ');
+  return `no precise provider for ${language}`;
+}
+
+function safeSupports(p: SemanticProvider, language: string, op: SemanticOp): boolean {
+  try {
+    return p.supports(language, op);
+  } catch (e) {
+    log.error('semantic provider supports() threw', { provider: p.id, error: String(e) });
+    return false;
+  }
+}
+
+function safeAvailability(p: SemanticProvider, language: string, project?: string): ProviderAvailability {
+  try {
+    return p.availability(language, project);
+  } catch (e) {
+    return { state: 'failed', detail: `availability check failed: ${String(e)}`, started: false };
+  }
+}
