@@ -1,0 +1,67 @@
+/**
+ * Cold index (fresh index root), warm start (nothing changed), index size vs source bytes and the
+ * peak RSS of the indexing process: `sextant index --json` run as a child process.
+ */
+import * as fs from 'node:fs';
+import { runMeasured, type ChildRun } from '../childProcess';
+import { dirBytes, median, mib } from '../stats';
+import type { BenchContext, BenchSection, Metric } from '../types';
+
+/** The last line of `sextant index --json`. */
+export interface IndexSummary {
+  files: number;
+  sourceFiles: number;
+  bytes: number;
+  durationMs: number;
+  indexBytes: number;
+  indexVersion: string;
+  added: number;
+  changed: number;
+  deleted: number;
+  parsedFiles: number;
+  skippedTooLarge: number;
+  status: string;
+}
+
+async function runIndex(ctx: BenchContext): Promise<{ run: ChildRun; summary: IndexSummary }> {
+  const [exe, ...lead] = ctx.options.cli;
+  const run = await runMeasured(exe as string, [...lead, 'index', '--workspace-root', ctx.target.root, '--index-root', ctx.indexRoot, '--json'], {
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  const last = run.stdout.trim().split('\n').pop() ?? '';
+  if (run.code !== 0 || !last.startsWith('{')) throw new Error(`sextant index exited ${run.code}: ${(run.stderr || run.stdout).slice(-800)}`);
+  return { run, summary: JSON.parse(last) as IndexSummary };
+}
+
+export const section: BenchSection = {
+  name: 'indexing',
+  order: 10,
+  description: 'sextant index --json as a child process (cold = fresh index root; warm = run again, nothing changed)',
+  async run(ctx) {
+    fs.rmSync(ctx.indexRoot, { recursive: true, force: true });
+    ctx.progress('cold index…');
+    const cold = await runIndex(ctx);
+    ctx.shared.set('indexing.cold', cold.summary);
+    const warmRuns: Array<{ run: ChildRun; summary: IndexSummary }> = [];
+    for (let i = 0; i < (ctx.options.quick ? 1 : 3); i++) {
+      ctx.progress(`warm start ${i + 1}…`);
+      warmRuns.push(await runIndex(ctx));
+    }
+    const warmWall = median(warmRuns.map((w) => w.run.wallMs));
+    const warm = warmRuns[0] as { run: ChildRun; summary: IndexSummary };
+    const s = cold.summary;
+    const rootBytes = dirBytes(ctx.indexRoot);
+    const metrics: Metric[] = [
+      { name: 'files indexed', value: s.files, unit: 'files', detail: `${s.sourceFiles} source/test, ${s.skippedTooLarge} over the size cap` },
+      { name: 'source bytes', value: mib(s.bytes), unit: 'MiB' },
+      { name: 'cold index (process wall)', value: cold.run.wallMs / 1000, unit: 's', target: { op: '<=', value: 30 }, detail: `engine-reported ${(s.durationMs / 1000).toFixed(2)} s` },
+      { name: 'cold peak RSS', value: cold.run.peakRssBytes === undefined ? undefined : mib(cold.run.peakRssBytes), unit: 'MiB', target: { op: '<=', value: 1536 }, detail: cold.run.rssSource },
+      { name: 'warm start (process wall, median)', value: warmWall === undefined ? undefined : warmWall / 1000, unit: 's', target: { op: '<=', value: 2 }, detail: `${warmRuns.length} run(s); engine-reported ${(warm.summary.durationMs / 1000).toFixed(2)} s` },
+      { name: 'warm: files re-parsed', value: Math.max(...warmRuns.map((w) => w.summary.parsedFiles)), unit: 'count', target: { op: '<=', value: 0 }, detail: `added/changed/deleted ${warm.summary.added}/${warm.summary.changed}/${warm.summary.deleted}` },
+      { name: 'warm peak RSS', value: warm.run.peakRssBytes === undefined ? undefined : mib(warm.run.peakRssBytes), unit: 'MiB' },
+      { name: 'index size (index.db)', value: mib(s.indexBytes), unit: 'MiB', detail: `index root total ${mib(rootBytes).toFixed(1)} MiB` },
+      { name: 'index size / source bytes', value: s.bytes > 0 ? s.indexBytes / s.bytes : undefined, unit: 'ratio', target: { op: '<=', value: 0.6 } },
+    ];
+    return { metrics, data: { cold: { ...cold.summary, wallMs: cold.run.wallMs, peakRssBytes: cold.run.peakRssBytes }, warm: warmRuns.map((w) => ({ ...w.summary, wallMs: w.run.wallMs, peakRssBytes: w.run.peakRssBytes })), indexRootBytes: rootBytes } };
+  },
+};
