@@ -94,9 +94,10 @@ export function fromHierarchyItem(m: UriMapper, item: HierarchyItem, origin: str
   return rebuilt;
 }
 
+/** Outline in source order (servers differ: typescript-language-server sorts by name). */
 export function toDocumentSymbols(m: UriMapper, result: (lsp.DocumentSymbol | lsp.SymbolInformation)[] | null | undefined): DocumentSymbolNode[] {
   if (!result) return [];
-  return result.map((s) => {
+  return sortBySpan(result.map((s) => {
     if ('location' in s) {
       const span = toSpan(s.location.range);
       const node: DocumentSymbolNode = { name: s.name, kind: symbolKindName(s.kind), span, selection: span, children: [] };
@@ -104,7 +105,11 @@ export function toDocumentSymbols(m: UriMapper, result: (lsp.DocumentSymbol | ls
       return node;
     }
     return toDocumentSymbol(s);
-  });
+  }));
+}
+
+function sortBySpan(nodes: DocumentSymbolNode[]): DocumentSymbolNode[] {
+  return nodes.sort((a, b) => a.span.line - b.span.line || a.span.column - b.span.column);
 }
 
 function toDocumentSymbol(s: lsp.DocumentSymbol): DocumentSymbolNode {
@@ -113,7 +118,7 @@ function toDocumentSymbol(s: lsp.DocumentSymbol): DocumentSymbolNode {
     kind: symbolKindName(s.kind),
     span: toSpan(s.range),
     selection: toSpan(s.selectionRange),
-    children: (s.children ?? []).map(toDocumentSymbol),
+    children: sortBySpan((s.children ?? []).map(toDocumentSymbol)),
   };
   if (s.detail) node.detail = s.detail;
   return node;

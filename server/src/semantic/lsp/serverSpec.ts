@@ -85,7 +85,9 @@ export function typescriptLanguageServerSpec(): LanguageServerSpec {
     args: ['--stdio'],
     versionArgs: ['--version'],
     readiness: 'initialize',
-    initializationOptions: { preferences: { includeCompletionsForModuleExports: false } },
+    // Never answer from the syntax-only server while the project loads: its definitions stop at
+    // imports. Requests then wait for the project (bounded by the caller's deadline).
+    initializationOptions: { tsserver: { useSyntaxServer: 'never' }, preferences: { includeCompletionsForModuleExports: false } },
     notes: ['no type hierarchy (tsserver has none)'],
   };
 }
