@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Installs code-server (idempotent, cached outside the repository), builds the extension and its
-# test bundle, and runs the extension test suite in code-server's real VS Code.
+# The extension's CI part: installs code-server (idempotent, cached outside the repository),
+# builds the extension and its tests, runs the graph page alone in headless Chromium, runs the
+# extension test suite in code-server's real VS Code from the source tree, then packages the
+# .vsix and runs the same suite against the installed package.
 #   bash scripts/run-extension-tests.sh [runInCodeServer.ts options, e.g. --grep activation]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$(date +%s)
 bash scripts/install-code-server.sh >/dev/null
 node scripts/build.mjs
 node scripts/build-extension-tests.mjs
-exec npx tsx test/extension/runInCodeServer.ts "$@"
+npx mocha --no-config --require tsx/cjs --extension ts --timeout 60000 'test/extension/page/**/*.test.ts'
+npx tsx test/extension/runInCodeServer.ts "$@"
+node scripts/package-extension.mjs >/dev/null
+vsix=$(ls -t sextant-*.vsix | head -1)
+npx tsx test/extension/runInCodeServer.ts --vsix "$vsix" --artifacts test/.tmp/extension-vsix "$@"
+echo "extension tests finished in $(( $(date +%s) - start )) s"
