@@ -86,6 +86,8 @@ export interface ProjectReadiness {
 export interface EngineStatus {
   /** `starting` until the stored index is loaded; `indexing` during a refresh. */
   state: 'starting' | 'indexing' | 'ready' | 'error';
+  /** Engine process id. */
+  pid: number;
   workspaceRoot: string;
   indexRoot: string;
   index: {
@@ -118,7 +120,7 @@ export namespace EngineStatusNotification {
 
 /** Indexing progress. `phase: done` ends a refresh. */
 export interface IndexProgress {
-  phase: 'discover' | 'index' | 'persist' | 'done';
+  phase: 'discover' | 'index' | 'finish' | 'persist' | 'done';
   done: number;
   total: number;
   /** Project being indexed, when known. */
