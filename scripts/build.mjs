@@ -49,4 +49,11 @@ const wts = path.dirname(require.resolve('web-tree-sitter'));
 for (const f of ['web-tree-sitter.wasm', 'tree-sitter.wasm']) {
   if (fs.existsSync(path.join(wts, f))) copy(path.join(wts, f), 'web-tree-sitter.wasm');
 }
+// Grammars named by language-configs/*/language.json that do not come from @vscode/tree-sitter-wasm.
+for (const d of fs.readdirSync(path.join(root, 'language-configs'), { withFileTypes: true })) {
+  const cfg = path.join(root, 'language-configs', d.name, 'language.json');
+  if (!d.isDirectory() || !fs.existsSync(cfg)) continue;
+  const g = JSON.parse(fs.readFileSync(cfg, 'utf8')).grammar;
+  if (g && !fs.existsSync(path.join(dist, 'wasm', g.file))) copy(require.resolve(g.package), g.file);
+}
 console.log(`built ${Object.keys(entryPoints).join(', ')} -> dist/`);

@@ -3,8 +3,19 @@
  * WASM instance); grammars load once per thread and are cached. The runtime and grammar files are
  * located with `assetPath` (dist/wasm/ in a build, node_modules when running from source).
  */
-import { Language, Parser } from 'web-tree-sitter';
+import type * as WebTreeSitter from 'web-tree-sitter';
 import { assetPath } from '../core/assets';
+
+// `require`, not `import`: bundled as CommonJS, esbuild must pick web-tree-sitter's CJS build
+// (its ESM build locates itself through import.meta.url, which a CJS bundle does not have).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const TreeSitter = require('web-tree-sitter') as typeof WebTreeSitter;
+export const Parser = TreeSitter.Parser;
+export type Parser = WebTreeSitter.Parser;
+export const Language = TreeSitter.Language;
+export type Language = WebTreeSitter.Language;
+export const Query = TreeSitter.Query;
+export type Query = WebTreeSitter.Query;
 import type { LanguageConfig } from './languageConfig';
 
 let runtime: Promise<void> | undefined;
@@ -38,4 +49,3 @@ export function loadedGrammar(config: LanguageConfig): Language | undefined {
   return loaded.get(config.id);
 }
 
-export { Language, Parser };

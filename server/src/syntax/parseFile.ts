@@ -66,8 +66,10 @@ export function parseTextSync(path: string, text: string, config: LanguageConfig
       if (primary) {
         let symbols = primary.outline.symbols;
         for (const o of others) symbols = mergeOutlines(symbols, o.outline.symbols);
-        // Declarations of the unblanked parse that neither variant produced (middle #elif branches).
-        symbols = mergeOutlines(symbols, first.outline.symbols.filter((s) => !s.recovered));
+        // Declarations of the unblanked parse whose name neither variant has (middle #elif
+        // branches). Matching by name only: error recovery there can misplace a declaration
+        // the variants already hold under its right container.
+        symbols = mergeOutlines(symbols, first.outline.symbols.filter((s) => !s.recovered), (s) => `${s.kind}|${s.name}`);
         result = { ...primary, outline: { ...primary.outline, symbols } };
       }
     }
@@ -206,8 +208,7 @@ function countLines(text: string): number {
  * headers of one class (`#if` / `#else` before one body) end on the same brace, while alternative
  * one-line members (`#if NET8 int X => 1; #else long X => 1; #endif`) end on different lines.
  */
-export function mergeOutlines(a: OutlineSymbol[], b: OutlineSymbol[]): OutlineSymbol[] {
-  const key = (s: OutlineSymbol): string => `${s.kind}|${s.qualifiedName}|${s.endLine}`;
+export function mergeOutlines(a: OutlineSymbol[], b: OutlineSymbol[], key: (s: OutlineSymbol) => string = (s) => `${s.kind}|${s.qualifiedName}|${s.endLine}`): OutlineSymbol[] {
   const index = new Map<string, number>();
   a.forEach((s, i) => index.set(key(s), i));
   const merged: OutlineSymbol[] = a.map((s) => ({ ...s }));

@@ -66,6 +66,8 @@ export interface OutlineSymbol {
   endLine: number;
   /** Column of the declaration start. */
   column: number;
+  /** Column just past the declaration's last character (1-based, exclusive). */
+  endColumn: number;
   /** Position of the name token. */
   nameLine: number;
   nameColumn: number;
