@@ -29,6 +29,8 @@ export interface ToolCallRecord {
   bytes: number;
   durationMs: number;
   error?: string;
+  /** The answer's structuredContent (the agent activity view lists the locations it points at). */
+  structured?: unknown;
 }
 
 export interface BuildServerOptions {
@@ -76,6 +78,7 @@ export function buildServer(engine: Engine, opts: BuildServerOptions = {}): Serv
     const sc = result.structuredContent as { mode?: string } | undefined;
     if (sc?.mode) record.mode = sc.mode;
     if (result.isError) record.error = text;
+    else if (result.structuredContent) record.structured = result.structuredContent;
     try {
       opts.onCall?.(record);
     } catch {
