@@ -302,7 +302,18 @@ export class LspProvider implements SemanticProvider {
     const custom = this.options.servers ?? [];
     const builtIn = this.options.noDefaults ? [] : [csharpLsSpec({ ...this.csharpSolution(), extraArgs: this.options.csharpExtraArgs ?? [] }), typescriptLanguageServerSpec()];
     const taken = new Set(custom.flatMap((s) => s.languages));
-    this.specs = [...custom, ...builtIn.filter((b) => !b.languages.some((l) => taken.has(l)))];
+    // A configured command for a known server (same executable name) keeps the built-in settings.
+    const known = [csharpLsSpec(), typescriptLanguageServerSpec()];
+    const completed = custom.map((c) => {
+      const k = known.find((b) => b.name === c.name);
+      if (!k) return c;
+      const merged: LanguageServerSpec = { ...c, readiness: k.readiness };
+      for (const key of ['initializationOptions', 'warmup', 'settings', 'notes', 'versionArgs', 'env'] as const) {
+        if (merged[key] === undefined && k[key] !== undefined) (merged as unknown as Record<string, unknown>)[key] = k[key];
+      }
+      return merged;
+    });
+    this.specs = [...completed, ...builtIn.filter((b) => !b.languages.some((l) => taken.has(l)))];
     for (const s of custom) Object.assign(this.extensions, s.extensions ?? {});
   }
 
