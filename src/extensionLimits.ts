@@ -7,6 +7,11 @@
 export const MAX_HIERARCHY_HANDLES = 5_000;
 /** Pause between two rounds of the stability check of a warming language service. */
 export const SETTLE_INTERVAL_MS = 300;
+/**
+ * While a language service warms up, an empty answer is re-asked for up to this long (a service
+ * that has not loaded the program answers nothing rather than "loading").
+ */
+export const EMPTY_GRACE_MS = 3_000;
 /** Share of a bridge query's time that the stability check may use. */
 export const SETTLE_SHARE = 0.8;
 /** Settled answers in a row after which a language is trusted on the first round. */

@@ -21,7 +21,7 @@ import type {
   EditorQuery,
   EditorReference,
 } from '../../server/src/protocol/protocol';
-import { MAX_HIERARCHY_HANDLES, SETTLE_INTERVAL_MS, SETTLE_SHARE, WARM_AFTER_SETTLED } from '../extensionLimits';
+import { EMPTY_GRACE_MS, MAX_HIERARCHY_HANDLES, SETTLE_INTERVAL_MS, SETTLE_SHARE, WARM_AFTER_SETTLED } from '../extensionLimits';
 import { PathMapper, fromSpan, locationKey, toDocumentSymbols, toHierarchyItem, toLocation, toPosition, toSpan, toWorkspaceSymbol } from './convert';
 import { describeExtensions, ensureProvidersActive } from './editorLanguages';
 import { WarmTracker, settle } from './settle';
@@ -69,16 +69,18 @@ export class EditorBridge {
   private async run(q: EditorQuery, deadline: number): Promise<{ value: unknown; gaps: string[] }> {
     const exec = <T>(command: string, ...args: unknown[]): Promise<T> =>
       withTimeout(Promise.resolve(vscode.commands.executeCommand<T>(command, ...args)), deadline);
-    const settled = async <T extends { path: string; line: number; column: number }>(
-      ask: () => Promise<T[]>,
-      key: (t: T) => string = locationKey,
-    ): Promise<{ value: T[]; gaps: string[] }> => {
+    const settled = async <T,>(ask: () => Promise<T[]>, key: (t: T) => string): Promise<{ value: T[]; gaps: string[] }> => {
       const budget = Math.max(0, (deadline - Date.now()) * SETTLE_SHARE);
-      const r = await settle(ask, key, { timeoutMs: budget, intervalMs: SETTLE_INTERVAL_MS, warm: this.warm.isWarm(q.language) });
+      const r = await settle(ask, key, {
+        timeoutMs: budget,
+        intervalMs: SETTLE_INTERVAL_MS,
+        warm: this.warm.isWarm(q.language),
+        emptyGraceMs: Math.min(EMPTY_GRACE_MS, budget),
+      });
       this.warm.record(q.language, r);
-      const gaps = r.settled
-        ? []
-        : [`the editor's ${q.language} language service was still loading: its answer kept changing for ${Math.round(budget)} ms and may be missing rows`];
+      const gaps: string[] = [];
+      if (!r.settled) gaps.push(`the editor's ${q.language} language service was still loading: its answer kept changing for ${Math.round(budget)} ms and may be missing rows`);
+      else if (r.emptyWhileCold) gaps.push(`the editor's ${q.language} language service was warming up and answered nothing; the answer may be incomplete`);
       return { value: r.value, gaps };
     };
 
@@ -92,7 +94,7 @@ export class EditorBridge {
           typeDefinition: 'vscode.executeTypeDefinitionProvider',
         }[q.op];
         const p = q.args as EditorPosition;
-        return settled(async () => this.locations(await exec(command, this.mapper.toUri(p.path), toPosition(p))));
+        return settled(async () => this.locations(await exec(command, this.mapper.toUri(p.path), toPosition(p))), locationKey);
       }
       case 'references': {
         const p = q.args as EditorOpMap['references']['args'];
@@ -111,36 +113,38 @@ export class EditorBridge {
             rows.push(isDeclaration ? { ...l, isDeclaration: true } : l);
           }
           return rows;
-        });
+        }, locationKey);
       }
       case 'prepareCallHierarchy':
       case 'prepareTypeHierarchy': {
         const p = q.args as EditorPosition;
         const command = q.op === 'prepareCallHierarchy' ? 'vscode.prepareCallHierarchy' : 'vscode.prepareTypeHierarchy';
-        const items = (await exec<HierarchyItem[] | undefined>(command, this.mapper.toUri(p.path), toPosition(p))) ?? [];
-        return { value: items.map((i) => toHierarchyItem(this.mapper, i, this.keep(i))), gaps: [] };
+        return settled(async () => {
+          const items = (await exec<HierarchyItem[] | undefined>(command, this.mapper.toUri(p.path), toPosition(p))) ?? [];
+          return items.map((i) => toHierarchyItem(this.mapper, i, this.keep(i)));
+        }, itemKey);
       }
       case 'incomingCalls': {
         const item = await this.itemOf(q.args as EditorHierarchyItem, 'call', exec);
         if (!item) return { value: [], gaps: ['the call hierarchy item is no longer known to the editor'] };
-        return settled<EditorIncomingCall & { path: string; line: number; column: number }>(async () => {
+        return settled<EditorIncomingCall>(async () => {
           const calls = (await exec<vscode.CallHierarchyIncomingCall[] | undefined>('vscode.provideIncomingCalls', item)) ?? [];
           return calls.map((c) => {
             const from = toHierarchyItem(this.mapper, c.from, this.keep(c.from));
-            return { from, sites: c.fromRanges.map(toSpan), path: from.path, line: from.line, column: from.column };
+            return { from, sites: c.fromRanges.map(toSpan) };
           });
-        }).then((r) => ({ value: r.value.map(({ from, sites }) => ({ from, sites })), gaps: r.gaps }));
+        }, (c) => itemKey(c.from));
       }
       case 'outgoingCalls': {
         const item = await this.itemOf(q.args as EditorHierarchyItem, 'call', exec);
         if (!item) return { value: [], gaps: ['the call hierarchy item is no longer known to the editor'] };
-        return settled<EditorOutgoingCall & { path: string; line: number; column: number }>(async () => {
+        return settled<EditorOutgoingCall>(async () => {
           const calls = (await exec<vscode.CallHierarchyOutgoingCall[] | undefined>('vscode.provideOutgoingCalls', item)) ?? [];
           return calls.map((c) => {
             const to = toHierarchyItem(this.mapper, c.to, this.keep(c.to));
-            return { to, sites: c.fromRanges.map(toSpan), path: to.path, line: to.line, column: to.column };
+            return { to, sites: c.fromRanges.map(toSpan) };
           });
-        }).then((r) => ({ value: r.value.map(({ to, sites }) => ({ to, sites })), gaps: r.gaps }));
+        }, (c) => itemKey(c.to));
       }
       case 'supertypes':
       case 'subtypes': {
@@ -150,17 +154,21 @@ export class EditorBridge {
         return settled<EditorHierarchyItem>(async () => {
           const items = (await exec<vscode.TypeHierarchyItem[] | undefined>(command, item)) ?? [];
           return items.map((i) => toHierarchyItem(this.mapper, i, this.keep(i)));
-        });
+        }, itemKey);
       }
       case 'documentSymbols': {
         const { path } = q.args as { path: string };
-        const list = (await exec<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', this.mapper.toUri(path))) ?? [];
-        return { value: toDocumentSymbols(list), gaps: [] };
+        return settled(async () => {
+          const list = (await exec<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', this.mapper.toUri(path))) ?? [];
+          return toDocumentSymbols(list);
+        }, (d) => `${d.name}:${d.span.line}:${d.children.length}`);
       }
       case 'workspaceSymbols': {
         const { query } = q.args as { query: string };
-        const list = (await exec<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
-        return { value: list.map((s) => toWorkspaceSymbol(this.mapper, s)), gaps: [] };
+        return settled(async () => {
+          const list = (await exec<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
+          return list.map((s) => toWorkspaceSymbol(this.mapper, s));
+        }, (w) => `${w.name}@${locationKey(w.location)}`);
       }
       default: {
         const never: never = q.op;
@@ -211,6 +219,8 @@ export class EditorBridge {
     return items.find((i) => i.name === item.name) ?? items[0];
   }
 }
+
+const itemKey = (i: EditorHierarchyItem): string => `${i.name}@${locationKey(i)}`;
 
 function withTimeout<T>(p: Promise<T>, deadline: number): Promise<T> {
   const ms = deadline - Date.now();

@@ -18,6 +18,11 @@ export interface SettleOptions {
   intervalMs: number;
   /** Ask once and trust the answer. */
   warm: boolean;
+  /**
+   * While not warm, an empty answer is suspect (a service that has not loaded the program yet
+   * answers nothing): keep asking for up to this long before accepting it. 0 = accept at once.
+   */
+  emptyGraceMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -29,6 +34,8 @@ export interface Settled<T> {
   /** True when a later round differed from the first (the first answer was partial). */
   changed: boolean;
   rounds: number;
+  /** True when a cold service answered nothing for the whole grace period (maybe incomplete). */
+  emptyWhileCold: boolean;
 }
 
 /** Asks until two consecutive answers have the same keys, or the time runs out. */
@@ -38,8 +45,9 @@ export async function settle<T>(ask: () => Promise<T[]>, key: (t: T) => string, 
   const start = now();
   let last = await ask();
   let rounds = 1;
-  if (o.warm) return { value: last, settled: true, changed: false, rounds };
+  if (o.warm) return { value: last, settled: true, changed: false, rounds, emptyWhileCold: false };
   const firstKeys = keysOf(last, key);
+  const grace = o.emptyGraceMs ?? 0;
   let changed = false;
   while (now() - start + o.intervalMs < o.timeoutMs) {
     await sleep(o.intervalMs);
@@ -48,9 +56,11 @@ export async function settle<T>(ask: () => Promise<T[]>, key: (t: T) => string, 
     const same = keysOf(next, key) === keysOf(last, key);
     if (keysOf(next, key) !== firstKeys) changed = true;
     last = next;
-    if (same) return { value: last, settled: true, changed, rounds };
+    if (same && (last.length > 0 || now() - start >= grace)) {
+      return { value: last, settled: true, changed, rounds, emptyWhileCold: last.length === 0 && grace > 0 };
+    }
   }
-  return { value: last, settled: false, changed, rounds };
+  return { value: last, settled: false, changed, rounds, emptyWhileCold: last.length === 0 && grace > 0 };
 }
 
 function keysOf<T>(list: T[], key: (t: T) => string): string {
@@ -69,7 +79,8 @@ export class WarmTracker {
     return (this.streak.get(language) ?? 0) >= this.needed;
   }
 
-  record(language: string, result: { settled: boolean; changed: boolean }): void {
+  record(language: string, result: { settled: boolean; changed: boolean; emptyWhileCold?: boolean }): void {
+    if (result.emptyWhileCold) return; // an empty answer says nothing about readiness
     if (!result.settled || result.changed) this.streak.set(language, 0);
     else this.streak.set(language, (this.streak.get(language) ?? 0) + 1);
   }

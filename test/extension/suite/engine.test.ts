@@ -1,4 +1,8 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { COMMANDS } from '../../../src/ids';
 import { EngineStatusRequest } from '../../../server/src/protocol/protocol';
 import { folder, readyEngine, sextant, waitFor } from './helpers';
 
@@ -32,6 +36,22 @@ describe('engine over node IPC', () => {
     const top = api.projects.getChildren();
     const labels = top.map((n) => String(api.projects.getTreeItem(n).label));
     assert.ok(labels.includes('sextant-ext-fixture'), labels.join(', '));
+  });
+
+  it('Reindex Workspace picks up a new file, and Show Index Status reports it', async () => {
+    const engine = await readyEngine();
+    const before = engine.status!.index.files;
+    const file = path.join(folder().uri.fsPath, 'src', 'extra.ts');
+    fs.writeFileSync(file, 'export const extra = 1;\n');
+    try {
+      const results = (await vscode.commands.executeCommand(COMMANDS.reindex)) as { files: number }[];
+      assert.equal(results.length, 1);
+      assert.equal(results[0]!.files, before + 1);
+      const statuses = (await vscode.commands.executeCommand(COMMANDS.showIndexStatus)) as { index: { files: number } }[];
+      assert.equal(statuses[0]!.index.files, before + 1);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
   });
 
   it('restarts the engine after it is killed and serves again', async () => {

@@ -13,7 +13,7 @@ describe('editor answer stability (settle)', () => {
   it('a warm language is asked once and trusted', async () => {
     let calls = 0;
     const r = await settle(async () => (calls++, ['a']), id, { timeoutMs: 1000, intervalMs: 100, warm: true, ...clock() });
-    assert.deepEqual(r, { value: ['a'], settled: true, changed: false, rounds: 1 });
+    assert.deepEqual(r, { value: ["a"], settled: true, changed: false, rounds: 1, emptyWhileCold: false });
     assert.equal(calls, 1);
   });
 
@@ -51,5 +51,21 @@ describe('editor answer stability (settle)', () => {
     assert.equal(w.isWarm('csharp'), false);
     w.record('typescript', { settled: true, changed: true });
     assert.equal(w.isWarm('typescript'), false);
+  });
+});
+
+describe('editor answer stability while cold (empty answers)', () => {
+  it('an empty answer from a cold service is re-asked until rows arrive', async () => {
+    const answers = [[], [], ['report@main.ts:3']];
+    let i = 0;
+    const r = await settle(async () => answers[Math.min(i++, 2)]!, (s: string) => s, { timeoutMs: 5000, intervalMs: 300, warm: false, emptyGraceMs: 3000, ...clock() });
+    assert.deepEqual(r.value, ['report@main.ts:3']);
+    assert.equal(r.emptyWhileCold, false);
+  });
+
+  it('an answer still empty after the grace period is returned, flagged as possibly incomplete', async () => {
+    const r = await settle(async () => [] as string[], (s: string) => s, { timeoutMs: 5000, intervalMs: 300, warm: false, emptyGraceMs: 1000, ...clock() });
+    assert.deepEqual({ value: r.value, settled: r.settled, emptyWhileCold: r.emptyWhileCold }, { value: [], settled: true, emptyWhileCold: true });
+    assert.ok(r.rounds >= 4);
   });
 });
