@@ -178,3 +178,12 @@ export const GRAPH_MAX_EDGES = 400;
 export const CALL_GRAPH_MAX_DEPTH = 3;
 /** A lock file that cannot be parsed is left alone this long (its creator may be writing it). */
 export const LOCK_WRITE_GRACE_MS = 2_000;
+/** `namespace` declarations namespace_layout collects through the text layer before reporting a lower bound. */
+export const MAX_NAMESPACE_SCAN_HITS = 20_000;
+/** Text hits config_lookup examines (before structural filtering) before reporting a lower bound. */
+export const MAX_CONFIG_SCAN_HITS = 2_000;
+/** project_graph: default and maximum nodes and edges in one answer (the byte budget applies too). */
+export const DEFAULT_GRAPH_NODES = 60;
+export const MAX_GRAPH_NODES = 500;
+/** dependency_path: shortest paths returned at most. */
+export const MAX_DEPENDENCY_PATHS = 20;

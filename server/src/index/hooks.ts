@@ -3,7 +3,8 @@
  * files (symbols, project graph) adds its hook here — one line per layer.
  */
 import type { IndexHook } from './indexer';
+import { projectsHook } from './projectsHook';
 
 export function defaultHooks(): IndexHook[] {
-  return [];
+  return [projectsHook()];
 }

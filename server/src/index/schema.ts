@@ -38,6 +38,45 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE blobs (key TEXT PRIMARY KEY, value BLOB NOT NULL);
     `,
   },
+  {
+    version: 3,
+    name: 'projects: project graph (projects, edges, file membership)',
+    sql: `
+      -- One row per project file (MSBuild, package.json, tsconfig), including failed/missing ones.
+      CREATE TABLE projects (
+        id TEXT PRIMARY KEY,                -- workspace-relative path of the project file
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,                 -- csharp | fsharp | vb | shared | node | tsconfig
+        is_test INTEGER NOT NULL,
+        target_frameworks TEXT NOT NULL,    -- ';'-joined
+        assembly_name TEXT,
+        root_namespace TEXT,
+        sdk TEXT,
+        status TEXT NOT NULL,               -- complete | partial | failed
+        reasons TEXT NOT NULL               -- JSON array of strings
+      );
+      -- projectReference / packageReference (to 'package:<name>') / solutionMembership (from a solution path).
+      CREATE TABLE project_edges (
+        kind TEXT NOT NULL,
+        source TEXT NOT NULL,
+        target TEXT NOT NULL,
+        version TEXT,
+        target_frameworks TEXT,             -- ';'-joined when the edge applies to some frameworks only
+        missing INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX project_edges_source ON project_edges(source);
+      CREATE INDEX project_edges_target ON project_edges(target);
+      -- A file can belong to several projects (linked files, shared projects, overlapping globs).
+      CREATE TABLE project_files (
+        path TEXT NOT NULL,
+        project TEXT NOT NULL,
+        target_frameworks TEXT,             -- ';'-joined when compiled for some frameworks only
+        link TEXT
+      );
+      CREATE INDEX project_files_path ON project_files(path);
+      CREATE INDEX project_files_project ON project_files(project);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

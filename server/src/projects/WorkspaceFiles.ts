@@ -99,19 +99,12 @@ function fastMatcher(pattern: string): ((p: string) => boolean) | undefined {
   if (rest === '**/.*/**') {
     return (p) => p.startsWith(prefix) && p.slice(prefix.length).split('/').slice(0, -1).some((seg) => seg.startsWith('.'));
   }
-  const last = /^\*\*\/([^/*?]*)\*([^/*?]*)$/.exec(rest);
+  const last = /^\*\*\/([^/]+)$/.exec(rest);
   if (last) {
-    const [, head, tail] = last as unknown as [string, string, string];
-    return (p) => {
-      if (!p.startsWith(prefix)) return false;
-      const base = p.slice(p.lastIndexOf('/') + 1);
-      return base.length >= head.length + tail.length && base.startsWith(head) && base.endsWith(tail);
-    };
-  }
-  const literalName = /^\*\*\/([^/*?]+)$/.exec(rest);
-  if (literalName) {
-    const name = literalName[1]!;
-    return (p) => p.startsWith(prefix) && (p.endsWith('/' + name) || p === prefix + name);
+    // "**/<name glob>": any depth under the prefix, the file name matched by a small regex.
+    const name = last[1]!;
+    const re = new RegExp('^' + name.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]') + '$');
+    return (p) => p.startsWith(prefix) && re.test(p.slice(p.lastIndexOf('/') + 1));
   }
   return undefined;
 }

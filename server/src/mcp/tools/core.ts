@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import * as L from '../../core/limits';
 import { repoOverview } from '../../nav/overview';
+import { overviewProjects, projectsOverviewSchema } from './projects';
 import { defineTool } from '../tool';
 
 export const serverCapabilities = defineTool({
@@ -63,6 +64,7 @@ export const repoOverviewTool = defineTool({
     git: z.object({ available: z.boolean(), head: z.string().nullable(), branch: z.string().nullable(), dirtyFiles: z.number(), reason: z.string().optional() }),
     skippedTooLarge: z.number(),
     lastRefresh: z.string().nullable(),
+    projects: projectsOverviewSchema,
   },
   paged: false,
   row: (i: { path: string; files: number; sourceFiles: number }) => `${i.path}/ — ${i.sourceFiles} source files, ${i.files} files`,
@@ -72,7 +74,7 @@ export const repoOverviewTool = defineTool({
     return {
       summary: `${o.files} files indexed (${o.byClass.source ?? 0} source, ${o.byClass.test ?? 0} test, ${o.byClass.generated ?? 0} generated)${langs ? '; ' + langs : ''}.`,
       items: o.topFolders,
-      extra: { files: o.files, byClass: o.byClass as Record<string, number>, languages: o.languages.slice(0, 20), git: o.git, skippedTooLarge: o.skippedTooLarge, lastRefresh: o.lastRefresh },
+      extra: { files: o.files, byClass: o.byClass as Record<string, number>, languages: o.languages.slice(0, 20), git: o.git, skippedTooLarge: o.skippedTooLarge, lastRefresh: o.lastRefresh, projects: overviewProjects(env) },
     };
   },
 });

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_QUERY_CHARS, MAX_SPANS_PER_CALL, DEFAULT_RESPONSE_BYTES } from '../../core/limits';
 import { findFiles } from '../../nav/findFile';
+import { projectsOfFile } from '../../nav/projects';
 import { readSpans, type SourceSlice } from '../../nav/sourceContext';
 import { fileClassEnum, pagingArgs, pathArg } from '../schemas';
 import { defineTool } from '../tool';
@@ -17,12 +18,18 @@ export const findFile = defineTool({
     languages: z.array(z.string().max(40)).max(20).optional().describe('Only these languages, e.g. ["csharp"]'),
     ...pagingArgs,
   }),
-  item: z.object({ path: z.string(), fileClass: z.string(), language: z.string().optional(), lines: z.number(), size: z.number(), match: z.string() }),
+  item: z.object({ path: z.string(), fileClass: z.string(), language: z.string().optional(), lines: z.number(), size: z.number(), match: z.string(), projects: z.array(z.string()).optional().describe('Projects that compile or contain the file') }),
   paged: true,
   row: (i: { path: string; fileClass: string; lines: number; match: string }) => `${i.path} (${i.fileClass}, ${i.lines} lines, ${i.match})`,
   async handle(env, args, page) {
     const r = findFiles(env.engine, { query: args.query, classes: args.classes, languages: args.languages, offset: page.offset, limit: page.limit });
-    const items = r.hits.map((h) => (h.language ? h : { ...h, language: undefined })).map(({ language, ...rest }) => (language ? { ...rest, language } : rest));
+    const items = r.hits
+      .map((h) => (h.language ? h : { ...h, language: undefined }))
+      .map(({ language, ...rest }) => (language ? { ...rest, language } : rest))
+      .map((h) => {
+        const projects = projectsOfFile(env.engine, h.path);
+        return projects.length ? { ...h, projects } : h;
+      });
     return {
       summary: r.total === 0 ? `No indexed file matches '${args.query}'.` : `${r.total} file${r.total === 1 ? '' : 's'} match '${args.query}'.`,
       items,

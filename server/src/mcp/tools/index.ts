@@ -2,6 +2,7 @@
 import type { AnyTool } from '../tool';
 import { repoOverviewTool, serverCapabilities } from './core';
 import { findFile, sourceContext } from './files';
+import { PROJECT_TOOLS } from './projects';
 import { searchTextTool } from './text';
 
 export const ALL_TOOLS: readonly AnyTool[] = [
@@ -10,4 +11,5 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   findFile,
   searchTextTool,
   sourceContext,
+  ...PROJECT_TOOLS,
 ];

@@ -1,6 +1,7 @@
 /** search_text: the indexed text layer. */
 import { z } from 'zod';
 import { MAX_QUERY_CHARS } from '../../core/limits';
+import { projectsOfFile } from '../../nav/projects';
 import { searchText } from '../../nav/textSearch';
 import { fileClassEnum, pagingArgs } from '../schemas';
 import { defineTool } from '../tool';
@@ -18,7 +19,7 @@ export const searchTextTool = defineTool({
     classes: z.array(fileClassEnum).max(7).optional().describe('Only these file classes, e.g. ["source"]'),
     ...pagingArgs,
   }),
-  item: z.object({ path: z.string(), line: z.number(), column: z.number(), endColumn: z.number(), preview: z.string(), fileClass: z.string(), changedSinceIndex: z.boolean() }),
+  item: z.object({ path: z.string(), line: z.number(), column: z.number(), endColumn: z.number(), preview: z.string(), fileClass: z.string(), changedSinceIndex: z.boolean(), projects: z.array(z.string()).optional().describe('Projects that compile or contain the file') }),
   extra: {
     strategy: z.enum(['index', 'scan']).describe('index: token index + live verification; scan: bounded ripgrep pass'),
     filesWithHits: z.number(),
@@ -47,7 +48,10 @@ export const searchTextTool = defineTool({
     if (env.engine.meta().dirty > 0) notes.push(`${env.engine.meta().dirty} file(s) changed since indexing were checked live`);
     return {
       summary,
-      items: r.hits,
+      items: r.hits.map((h) => {
+        const projects = projectsOfFile(env.engine, h.path);
+        return projects.length ? { ...h, projects } : h;
+      }),
       total: r.total,
       offset: page.offset,
       truncated: r.truncated,

@@ -98,7 +98,10 @@ export function readMsbuildProject(ctx: EvaluationContext, rel: string): Msbuild
     }
   };
 
-  const outer = evaluateProject(ctx, rel, xml.root, {});
+  // The include cache only pays off across the per-framework builds of one multi-targeting project.
+  const { includeCache: _shared, ...single } = ctx;
+  void _shared;
+  const outer = evaluateProject(single, rel, xml.root, {});
   const sdk = outer.sdks[0] ?? (kind === 'shared' ? undefined : 'legacy');
   const legacy = outer.sdks.length === 0;
   const prop = (ev: Evaluation, n: string) => ev.properties.get(n.toLowerCase());

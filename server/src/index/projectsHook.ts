@@ -1,0 +1,77 @@
+/**
+ * The project model's index hook: after a refresh, rebuilds the project graph when project inputs
+ * or the file set changed, and stores it (tables `projects`, `project_edges`, `project_files` from
+ * migration 3, plus the whole graph as the blob `project_graph` that the engine loads at start).
+ */
+import * as path from 'node:path';
+import { log } from '../core/log';
+import { buildProjectGraph } from '../projects/buildProjectGraph';
+import type { ProjectGraph } from '../projects/ProjectGraph';
+import { serializeProjectGraph } from '../projects/serializeProjectGraph';
+import type { IndexHook, RefreshContext } from './indexer';
+import type { IndexStore } from './store';
+
+/** Blob key of the serialized graph. */
+export const PROJECT_GRAPH_BLOB = 'project_graph';
+
+const PROJECT_INPUT = /\.(csproj|fsproj|vbproj|shproj|projitems|props|targets|sln|slnx|slnf)$/i;
+
+/** True for files whose content shapes the project graph (not merely its file lists). */
+export function isProjectInput(rel: string): boolean {
+  const base = path.posix.basename(rel);
+  return PROJECT_INPUT.test(base) || base === 'package.json' || base === 'pnpm-workspace.yaml' || /^tsconfig(\.[\w.-]+)?\.json$/.test(base);
+}
+
+export function projectsHook(): IndexHook {
+  return {
+    name: 'projects',
+    async prepare() {
+      return undefined;
+    },
+    deleteFiles() {
+      /* the graph is rebuilt in finish() when files disappear */
+    },
+    finish(store: IndexStore, ctx: RefreshContext) {
+      const fileCount = ctx.discovery.files.length + ctx.discovery.skippedTooLarge.length;
+      const stored = store.getMeta('project_graph_files');
+      const needed =
+        ctx.full ||
+        stored === undefined ||
+        Number(stored) !== fileCount ||
+        ctx.deletedPaths.length > 0 ||
+        ctx.changedPaths.some(isProjectInput) ||
+        store.getBlobText(PROJECT_GRAPH_BLOB) === undefined;
+      if (!needed) return;
+      // Files discovery skipped as too large still exist: the graph reports such project files as failed.
+      const files = [...ctx.discovery.files.map((f) => f.path), ...ctx.discovery.skippedTooLarge];
+      const graph = buildProjectGraph({ root: ctx.root, files });
+      store.transaction(() => writeGraph(store, graph));
+      store.setMeta('project_graph_files', String(fileCount));
+      log.info('project graph rebuilt', { projects: graph.projects.length, edges: graph.edges.length, ms: graph.buildMs });
+    },
+  };
+}
+
+function writeGraph(store: IndexStore, g: ProjectGraph): void {
+  const db = store.db;
+  db.run('DELETE FROM projects');
+  db.run('DELETE FROM project_edges');
+  db.run('DELETE FROM project_files');
+  const p = db.prepare('INSERT OR REPLACE INTO projects(id, name, kind, is_test, target_frameworks, assembly_name, root_namespace, sdk, status, reasons) VALUES (?,?,?,?,?,?,?,?,?,?)');
+  const e = db.prepare('INSERT INTO project_edges(kind, source, target, version, target_frameworks, missing) VALUES (?,?,?,?,?,?)');
+  const f = db.prepare('INSERT INTO project_files(path, project, target_frameworks, link) VALUES (?,?,?,?)');
+  try {
+    for (const x of g.projects) {
+      p.run([x.id, x.name, x.kind, x.isTest ? 1 : 0, x.targetFrameworks.join(';'), x.assemblyName ?? null, x.rootNamespace ?? null, x.sdk ?? null, x.status, JSON.stringify(x.reasons)]);
+    }
+    for (const x of g.edges) e.run([x.kind, x.from, x.to, x.version ?? null, x.targetFrameworks?.join(';') ?? null, x.missing ? 1 : 0]);
+    for (const [file, entries] of g.files) {
+      for (const x of entries) f.run([file, x.project, x.targetFrameworks?.join(';') ?? null, x.link ?? null]);
+    }
+  } finally {
+    p.free();
+    e.free();
+    f.free();
+  }
+  store.setBlobText(PROJECT_GRAPH_BLOB, serializeProjectGraph(g));
+}
