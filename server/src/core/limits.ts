@@ -187,3 +187,9 @@ export const DEFAULT_GRAPH_NODES = 60;
 export const MAX_GRAPH_NODES = 500;
 /** dependency_path: shortest paths returned at most. */
 export const MAX_DEPENDENCY_PATHS = 20;
+/** Changed files below this count are parsed in the indexing thread (starting workers costs more). */
+export const PARSE_WORKER_MIN_FILES = 32;
+/** search_symbol: distinct names considered per query before ranking (camelCase/fuzzy/regex); beyond, totals are lower bounds. */
+export const MAX_SYMBOL_NAME_CANDIDATES = 5_000;
+/** search_symbol: declaration spans listed per symbol id (a partial class in many files). */
+export const MAX_SPANS_PER_SYMBOL = 10;

@@ -4,7 +4,8 @@
  */
 import type { IndexHook } from './indexer';
 import { projectsHook } from './projectsHook';
+import { symbolsHook } from './symbolsHook';
 
 export function defaultHooks(): IndexHook[] {
-  return [projectsHook()];
+  return [projectsHook(), symbolsHook()];
 }

@@ -39,6 +39,53 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 2,
+    name: 'symbols: declarations from the syntax layer',
+    sql: `
+      -- One row per declaration span, in outline order per file. A logical symbol (a C# partial
+      -- class) has one symbol_id and a row per declaration.
+      CREATE TABLE IF NOT EXISTS symbols (
+        file_id INTEGER NOT NULL,           -- files.id
+        ordinal INTEGER NOT NULL,           -- position in the file's outline (document order)
+        parent INTEGER NOT NULL,            -- ordinal of the enclosing declaration, -1 at top level
+        depth INTEGER NOT NULL,
+        symbol_id TEXT NOT NULL,            -- C# documentation-comment id, else path#Qualified.Name
+        name TEXT NOT NULL,
+        qualified_name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        container TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        line INTEGER NOT NULL,
+        end_line INTEGER NOT NULL,
+        col INTEGER NOT NULL,
+        end_col INTEGER NOT NULL,
+        name_line INTEGER NOT NULL,
+        name_col INTEGER NOT NULL,
+        flags INTEGER NOT NULL,             -- 1 test, 2 generated, 4 recovered from an ERROR region
+        modifiers TEXT NOT NULL,            -- space-joined
+        attributes TEXT NOT NULL,           -- space-joined
+        extended_type TEXT,
+        PRIMARY KEY (file_id, ordinal)
+      ) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
+      CREATE INDEX IF NOT EXISTS symbols_symbol_id ON symbols(symbol_id);
+      -- Parse facts per file, for outline answers from the index.
+      CREATE TABLE IF NOT EXISTS syntax_files (
+        file_id INTEGER PRIMARY KEY,
+        language TEXT NOT NULL,
+        has_errors INTEGER NOT NULL,
+        error_lines TEXT NOT NULL,          -- comma-joined
+        reparsed TEXT NOT NULL,             -- JSON array: what the re-parse did
+        recovered INTEGER NOT NULL,
+        truncated INTEGER NOT NULL,         -- 1 depth, 2 symbol cap
+        generated INTEGER NOT NULL,
+        symbols INTEGER NOT NULL,
+        error TEXT                          -- why the file has no outline (unsupported, binary…)
+      );
+    `,
+  },
+  {
     version: 3,
     name: 'projects: project graph (projects, edges, file membership)',
     sql: `

@@ -3,6 +3,7 @@ import type { AnyTool } from '../tool';
 import { repoOverviewTool, serverCapabilities } from './core';
 import { findFile, sourceContext } from './files';
 import { PROJECT_TOOLS } from './projects';
+import { SYNTAX_TOOLS } from './syntax';
 import { searchTextTool } from './text';
 
 export const ALL_TOOLS: readonly AnyTool[] = [
@@ -11,5 +12,6 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   findFile,
   searchTextTool,
   sourceContext,
+  ...SYNTAX_TOOLS,
   ...PROJECT_TOOLS,
 ];

@@ -1,0 +1,59 @@
+/**
+ * The distinct declaration names of the symbols table, held in memory per store: search_symbol
+ * matches a query against these (exact, prefix, camelCase, fuzzy, regex) and then reads only the
+ * rows of the matching names through the `symbols_name` index. Names are only added; a name whose
+ * last declaration was deleted matches no row, which is harmless.
+ */
+import type { IndexStore } from './store';
+import { ensureSymbolTables } from './symbolTables';
+
+export class SymbolNames {
+  /** Names as declared, in insertion order. */
+  readonly names: string[] = [];
+  /** Lower-cased names, same order. */
+  readonly lower: string[] = [];
+  private readonly known = new Set<string>();
+  /** Lower-cased name → declared spellings. */
+  private readonly byLower = new Map<string, string[]>();
+
+  add(name: string): void {
+    if (this.known.has(name)) return;
+    this.known.add(name);
+    const l = name.toLowerCase();
+    this.names.push(name);
+    this.lower.push(l);
+    const list = this.byLower.get(l);
+    if (list) list.push(name);
+    else this.byLower.set(l, [name]);
+  }
+
+  /** Declared spellings equal to `name` ignoring case. */
+  spellings(name: string): readonly string[] {
+    return this.byLower.get(name.toLowerCase()) ?? [];
+  }
+
+  get size(): number {
+    return this.names.length;
+  }
+}
+
+const cache = new WeakMap<IndexStore, SymbolNames>();
+
+/** The name dictionary of a store, loaded from the symbols table on first use. */
+export function symbolNamesFor(store: IndexStore): SymbolNames {
+  let n = cache.get(store);
+  if (!n) {
+    ensureSymbolTables(store);
+    n = new SymbolNames();
+    for (const r of store.rows('SELECT DISTINCT name FROM symbols')) n.add(r[0] as string);
+    cache.set(store, n);
+  }
+  return n;
+}
+
+/** Adds names to a store's dictionary if it is loaded (otherwise the next load reads them). */
+export function noteSymbolNames(store: IndexStore, names: Iterable<string>): void {
+  const n = cache.get(store);
+  if (!n) return;
+  for (const name of names) n.add(name);
+}

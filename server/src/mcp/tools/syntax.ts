@@ -1,0 +1,291 @@
+/** The syntax layer: outline, search_symbol, symbol_at, inspect_syntax_tree, search_structural. */
+import { z } from 'zod';
+import * as L from '../../core/limits';
+import { fileOutline, inspectSyntax, symbolAtPosition } from '../../nav/syntaxOutline';
+import { searchStructural } from '../../nav/syntaxStructural';
+import { searchSymbols, type SymbolHit } from '../../nav/syntaxSymbols';
+import type { OutlineSymbol } from '../../syntax/types';
+import { fileClassEnum, pagingArgs, pathArg } from '../schemas';
+import { defineTool } from '../tool';
+
+const SYMBOL_KINDS = [
+  'namespace', 'module', 'package', 'class', 'struct', 'interface', 'record', 'enum', 'enumMember', 'delegate', 'trait', 'impl', 'typeAlias',
+  'method', 'constructor', 'destructor', 'property', 'field', 'event', 'indexer', 'operator', 'function', 'variable', 'constant', 'macro', 'testSuite', 'test',
+] as const;
+const kindEnum = z.enum(SYMBOL_KINDS);
+
+const DEFAULT_OUTLINE_DEPTH = 3;
+
+const fileInfo = z.object({
+  path: z.string(),
+  language: z.string(),
+  lines: z.number(),
+  isLarge: z.boolean().describe('Above the large-file threshold: read spans, not the whole file'),
+  source: z.enum(['index', 'parse']).describe('index: stored outline of the unchanged file; parse: parsed now'),
+  hasErrors: z.boolean().describe('The file has syntax errors; declarations were still extracted'),
+  errorLines: z.array(z.number()),
+  reparsedWith: z.array(z.string()).describe('What a re-parse did to get past errors (inactive #if branches blanked, repairs)'),
+});
+
+const outlineItem = z.object({
+  name: z.string(),
+  kind: z.string(),
+  line: z.number(),
+  endLine: z.number(),
+  depth: z.number(),
+  signature: z.string(),
+  symbolId: z.string(),
+  isTest: z.boolean().optional(),
+  isGenerated: z.boolean().optional(),
+  extendedType: z.string().optional(),
+  recovered: z.boolean().optional().describe('Found by the tolerant scan of a region with syntax errors'),
+});
+type OutlineItem = z.infer<typeof outlineItem>;
+
+function outlineRow(s: OutlineSymbol): OutlineItem {
+  const o: OutlineItem = { name: s.name, kind: s.kind, line: s.line, endLine: s.endLine, depth: s.depth, signature: s.signature, symbolId: s.id };
+  if (s.isTest) o.isTest = true;
+  if (s.isGenerated) o.isGenerated = true;
+  if (s.extendedType) o.extendedType = s.extendedType;
+  if (s.recovered) o.recovered = true;
+  return o;
+}
+
+export const outlineTool = defineTool({
+  name: 'outline',
+  title: 'File outline',
+  description:
+    'The declarations of one file (namespaces, types, members, functions, tests) with kinds, 1-based line spans and signatures without bodies — a fraction of the file\'s bytes. Call it before reading any large file, then read only the spans you need with source_context. Nesting depth is explicit (default 3). Says when the file has syntax errors.',
+  input: z.strictObject({
+    path: pathArg,
+    depth: z.number().int().min(0).max(L.MAX_OUTLINE_DEPTH).optional().describe(`Deepest nesting level listed, 0 = top level (default ${DEFAULT_OUTLINE_DEPTH})`),
+    kinds: z.array(kindEnum).max(SYMBOL_KINDS.length).optional().describe('Only these kinds, e.g. ["class","method"]'),
+    ...pagingArgs,
+  }),
+  item: outlineItem,
+  extra: { file: fileInfo, navigationLayer: z.literal('syntax'), deeper: z.number().describe('Declarations below the depth limit, not listed') },
+  paged: true,
+  row: (i: OutlineItem) => `${'  '.repeat(i.depth)}${i.kind} ${i.signature || i.name}  L${i.line}-${i.endLine}${i.isTest ? ' [test]' : ''}${i.recovered ? ' [recovered]' : ''}`,
+  async handle(env, args, page) {
+    const o = await fileOutline(env.engine, args.path);
+    const depth = args.depth ?? DEFAULT_OUTLINE_DEPTH;
+    const all = o.symbols.filter((s) => s.depth <= depth && (!args.kinds || args.kinds.includes(s.kind)));
+    const deeper = o.symbols.filter((s) => s.depth > depth).length;
+    const notes: string[] = [];
+    if (o.hasErrors) notes.push(`syntax errors at line${o.errorLines.length === 1 ? '' : 's'} ${o.errorLines.join(', ')}`);
+    if (o.reparsedWith.length) notes.push(`re-parsed (${o.reparsedWith.join('; ')})`);
+    if (o.recoveredDeclarations) notes.push(`${o.recoveredDeclarations} declaration(s) recovered from error regions`);
+    if (deeper) notes.push(`${deeper} deeper declaration(s) not listed (raise depth)`);
+    if (o.isLarge) notes.push('large file: read spans with source_context');
+    return {
+      summary: `${o.path}: ${all.length} declaration${all.length === 1 ? '' : 's'} in ${o.lines} lines (${o.language})${notes.length ? '; ' + notes.join('; ') : ''}.`,
+      items: all.slice(page.offset, page.offset + page.limit).map(outlineRow),
+      total: all.length,
+      offset: page.offset,
+      partial: o.depthTruncated ? `declarations nested deeper than ${L.MAX_OUTLINE_DEPTH} levels are not extracted` : undefined,
+      extra: {
+        file: { path: o.path, language: o.language, lines: o.lines, isLarge: o.isLarge, source: o.source, hasErrors: o.hasErrors, errorLines: o.errorLines, reparsedWith: o.reparsedWith },
+        navigationLayer: 'syntax' as const,
+        deeper,
+      },
+    };
+  },
+});
+
+const symbolHitItem = z.object({
+  symbolId: z.string().describe('Stable within an index version; C#: documentation-comment id'),
+  name: z.string(),
+  kind: z.string(),
+  qualifiedName: z.string(),
+  signature: z.string(),
+  path: z.string(),
+  line: z.number(),
+  endLine: z.number(),
+  column: z.number(),
+  fileClass: z.string(),
+  match: z.string(),
+  isTest: z.boolean().optional(),
+  isGenerated: z.boolean().optional(),
+  extendedType: z.string().optional(),
+  otherSpans: z.array(z.object({ path: z.string(), line: z.number(), endLine: z.number() })).optional().describe('More declarations of the same symbol (partial types)'),
+});
+
+export const searchSymbolTool = defineTool({
+  name: 'search_symbol',
+  title: 'Search symbols',
+  description:
+    'Find declarations by name across the workspace (syntax index; a fast stand-in for go-to-definition by name). match: exact | prefix | substring | camelCase ("GRS" → GetRequiredService) | fuzzy | regex | qualified ("Billing.InvoiceService.Create", or a C# id "M:Ns.Type.Method"); default: exact, then prefix, then camelCase. Ranked: exact name, types before members, handwritten before generated, production before test, shorter qualified name. Partial types come back once with their other spans.',
+  input: z.strictObject({
+    query: z.string().min(1).max(L.MAX_QUERY_CHARS).describe('Name, name fragment, camelCase initials, regex, or qualified name'),
+    match: z.enum(['exact', 'prefix', 'substring', 'camelCase', 'fuzzy', 'regex', 'qualified']).optional().describe('How to match (default: exact, prefix and camelCase together; qualified when the query has dots)'),
+    kinds: z.array(kindEnum).max(SYMBOL_KINDS.length).optional().describe('Only these kinds, e.g. ["class","interface"]'),
+    project: z.string().max(L.MAX_PATH_CHARS).optional().describe('Only files of this project (project file path or name)'),
+    pathGlob: z.string().max(500).optional().describe('Only paths matching this glob, e.g. src/Billing/**'),
+    scope: z.enum(['all', 'production', 'test']).optional().describe('production: no test code; test: only test code (default all)'),
+    generated: z.enum(['include', 'exclude', 'only']).optional().describe('Generated code (default include, ranked last)'),
+    ...pagingArgs,
+  }),
+  item: symbolHitItem,
+  extra: { navigationLayer: z.literal('syntax'), matchedNames: z.number() },
+  paged: true,
+  row: (i: SymbolHit) => `${i.kind} ${i.qualifiedName} — ${i.path}:${i.line}${i.otherSpans ? ` (+${i.otherSpans.length} more span${i.otherSpans.length === 1 ? '' : 's'})` : ''}${i.isTest ? ' [test]' : ''}${i.isGenerated ? ' [generated]' : ''}\n  ${i.signature}`,
+  async handle(env, args, page) {
+    const r = searchSymbols(env.engine, {
+      query: args.query,
+      match: args.match ?? 'auto',
+      kinds: args.kinds,
+      project: args.project,
+      pathGlob: args.pathGlob,
+      scope: args.scope,
+      generated: args.generated,
+      offset: page.offset,
+      limit: page.limit,
+      deadlineAt: env.deadlineAt,
+    });
+    const total = r.totalIsLowerBound ? `at least ${r.total}` : `${r.total}`;
+    const status = env.engine.meta().status;
+    return {
+      summary: r.total === 0 ? `No declaration matches '${args.query}'${status === 'building' ? ' yet (the index is still being built)' : ''}.` : `${total} symbol${r.total === 1 ? '' : 's'} match '${args.query}'.`,
+      items: r.hits,
+      total: r.totalIsLowerBound ? undefined : r.total,
+      offset: page.offset,
+      truncated: r.truncated === 'deadline' ? 'deadline' : r.totalIsLowerBound ? 'limit' : undefined,
+      partial: status === 'building' ? 'the index is still being built; symbols of files not parsed yet are missing' : undefined,
+      extra: { navigationLayer: 'syntax' as const, matchedNames: r.names },
+    };
+  },
+});
+
+const containerItem = z.object({ name: z.string(), kind: z.string(), line: z.number(), endLine: z.number(), symbolId: z.string() });
+
+export const symbolAtTool = defineTool({
+  name: 'symbol_at',
+  title: 'Symbol at position',
+  description:
+    'The smallest declaration enclosing a file position plus its containers (namespace > type > member) — map a stack frame, build error, grep hit or diff hunk to the method it is in. Column optional.',
+  input: z.strictObject({
+    path: pathArg,
+    line: z.number().int().min(1).describe('1-based line'),
+    column: z.number().int().min(1).optional().describe('1-based column'),
+  }),
+  item: outlineItem,
+  extra: { containers: z.array(containerItem).describe('Outermost first'), file: fileInfo, navigationLayer: z.literal('syntax') },
+  paged: false,
+  row: (i: OutlineItem) => `${i.kind} ${i.signature || i.name}  L${i.line}-${i.endLine}`,
+  async handle(env, args) {
+    const { outline, at } = await symbolAtPosition(env.engine, args.path, args.line, args.column);
+    const containers = at.containers.map((c) => ({ name: c.name, kind: c.kind, line: c.line, endLine: c.endLine, symbolId: c.id }));
+    const where = `${outline.path}:${args.line}${args.column ? `:${args.column}` : ''}`;
+    const chain = [...at.containers, ...(at.symbol ? [at.symbol] : [])].map((s) => s.name).join(' > ');
+    return {
+      summary: at.symbol ? `${where} is in ${at.symbol.kind} ${chain}.` : `${where} is outside every declaration.`,
+      items: at.symbol ? [outlineRow(at.symbol)] : [],
+      extra: {
+        containers,
+        file: { path: outline.path, language: outline.language, lines: outline.lines, isLarge: outline.isLarge, source: outline.source, hasErrors: outline.hasErrors, errorLines: outline.errorLines, reparsedWith: outline.reparsedWith },
+        navigationLayer: 'syntax' as const,
+      },
+    };
+  },
+});
+
+const nodeInfo = z.object({
+  type: z.string(),
+  field: z.string().optional(),
+  named: z.boolean(),
+  line: z.number(),
+  column: z.number(),
+  endLine: z.number(),
+  endColumn: z.number(),
+  text: z.string(),
+  childCount: z.number(),
+  hasError: z.boolean(),
+});
+type NodeInfo = z.infer<typeof nodeInfo>;
+
+export const inspectSyntaxTreeTool = defineTool({
+  name: 'inspect_syntax_tree',
+  title: 'Inspect syntax tree',
+  description:
+    'The tree-sitter node at a position, its ancestors (nearest first) and its children, with field names, plus a query skeleton — use it to write a search_structural query. Column defaults to the first non-blank character of the line.',
+  input: z.strictObject({
+    path: pathArg,
+    line: z.number().int().min(1).describe('1-based line'),
+    column: z.number().int().min(1).optional().describe('1-based column (default: first non-blank)'),
+    maxAncestors: z.number().int().min(0).max(L.MAX_SYNTAX_TREE_NODES).optional().describe(`Ancestors shown (default ${L.DEFAULT_SYNTAX_TREE_NODES})`),
+    maxChildren: z.number().int().min(0).max(L.MAX_SYNTAX_TREE_NODES).optional().describe(`Children shown (default ${L.DEFAULT_SYNTAX_TREE_NODES})`),
+    maxBytes: pagingArgs.maxBytes,
+  }),
+  item: nodeInfo,
+  extra: { node: nodeInfo, ancestors: z.array(nodeInfo), queryHint: z.string(), language: z.string(), truncatedAncestors: z.boolean(), truncatedChildren: z.boolean() },
+  paged: false,
+  row: (i: NodeInfo) => `${i.field ? i.field + ': ' : ''}${i.type}${i.named ? '' : ' (anonymous)'} L${i.line}:${i.column}-L${i.endLine}:${i.endColumn}  ${i.text}`,
+  async handle(env, args) {
+    const r = await inspectSyntax(env.engine, args.path, args.line, args.column, args.maxAncestors ?? L.DEFAULT_SYNTAX_TREE_NODES, args.maxChildren ?? L.DEFAULT_SYNTAX_TREE_NODES);
+    const v = r.view;
+    const chain = v.ancestors.slice(0, 4).map((a) => a.type).join(' < ');
+    return {
+      summary: `${r.path}:${args.line}: ${v.node.field ? v.node.field + ': ' : ''}${v.node.type}${chain ? ' < ' + chain : ''}; ${v.children.length} child node(s) shown. Query skeleton: ${v.queryHint}`,
+      items: v.children,
+      total: v.node.childCount,
+      truncated: v.truncatedChildren ? 'limit' : undefined,
+      extra: { node: v.node, ancestors: v.ancestors, queryHint: v.queryHint, language: r.language, truncatedAncestors: v.truncatedAncestors, truncatedChildren: v.truncatedChildren },
+    };
+  },
+});
+
+const structuralItem = z.object({
+  path: z.string(),
+  capture: z.string(),
+  line: z.number(),
+  column: z.number(),
+  endLine: z.number(),
+  endColumn: z.number(),
+  text: z.string(),
+  captures: z.array(z.object({ name: z.string(), line: z.number(), column: z.number(), endLine: z.number(), endColumn: z.number(), text: z.string() })),
+});
+
+export const searchStructuralTool = defineTool({
+  name: 'search_structural',
+  title: 'Structural search',
+  description:
+    'Run a tree-sitter query over the workspace files of one language, e.g. (invocation_expression function: (member_access_expression name: (identifier) @name (#eq? @name "GetRequiredService"))) @match. One row per primary capture (`capture`, default @match or the first capture) with the other captures. Bounded by limit, files searched and deadline; an invalid query returns the parser\'s message. Use inspect_syntax_tree to learn node and field names.',
+  input: z.strictObject({
+    query: z.string().min(1).max(L.MAX_QUERY_CHARS * 4).describe('tree-sitter query with at least one capture'),
+    language: z.string().min(1).max(40).describe('csharp | typescript | tsx | javascript | python | go | java | rust'),
+    pathRegex: z.string().max(L.MAX_REGEX_CHARS).optional().describe('Only paths matching this regex'),
+    pathGlob: z.string().max(500).optional().describe('Only paths matching this glob'),
+    capture: z.string().max(100).optional().describe('Primary capture name (without @)'),
+    classes: z.array(fileClassEnum).max(7).optional().describe('Only these file classes, e.g. ["source"]'),
+    ...pagingArgs,
+  }),
+  item: structuralItem,
+  extra: { navigationLayer: z.literal('syntax'), filesSearched: z.number(), filesWithMatches: z.number(), candidateFiles: z.number(), primaryCapture: z.string() },
+  paged: true,
+  row: (i: z.infer<typeof structuralItem>) => `${i.path}:${i.line}:${i.column} @${i.capture} ${i.text}${i.captures.length ? '  [' + i.captures.map((c) => `@${c.name}=${c.text}`).join(', ') + ']' : ''}`,
+  async handle(env, args, page) {
+    const r = await searchStructural(env.engine, {
+      query: args.query,
+      language: args.language,
+      pathRegex: args.pathRegex,
+      pathGlob: args.pathGlob,
+      capture: args.capture,
+      classes: args.classes,
+      offset: page.offset,
+      limit: page.limit,
+      deadlineAt: env.deadlineAt,
+    });
+    const why = r.truncated === 'deadline' ? `stopped at the deadline after ${r.filesSearched} files` : r.truncated === 'cap' ? `stopped after ${r.filesSearched} files (per-call file bound); narrow with pathRegex/pathGlob` : undefined;
+    const notes = [why, r.exceededMatchLimit ? 'some files had more in-progress matches than the query cursor keeps; rows may be missing' : undefined].filter(Boolean);
+    return {
+      summary: `${r.matches.length === 0 && page.offset === 0 ? 'No match' : `${r.matches.length} match${r.matches.length === 1 ? '' : 'es'}`} of @${r.primaryCapture} in ${r.filesWithMatches} of ${r.filesSearched} ${args.language} files searched (${r.candidateFiles} candidates).`,
+      items: r.matches,
+      offset: page.offset,
+      truncated: r.truncated,
+      partial: notes.length ? notes.join('; ') : undefined,
+      extra: { navigationLayer: 'syntax' as const, filesSearched: r.filesSearched, filesWithMatches: r.filesWithMatches, candidateFiles: r.candidateFiles, primaryCapture: r.primaryCapture },
+    };
+  },
+});
+
+export const SYNTAX_TOOLS = [outlineTool, searchSymbolTool, symbolAtTool, inspectSyntaxTreeTool, searchStructuralTool];

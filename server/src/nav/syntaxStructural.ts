@@ -1,0 +1,152 @@
+/**
+ * search_structural: a tree-sitter query run over the indexed files of one language, in the
+ * catalog's order (handwritten source first). Bounded three ways: rows (limit + cursor offset),
+ * files parsed per call, and the tool deadline; the answer says which bound cut it. Files are
+ * read live. When the query pins a capture to literal text with #eq?, files that do not contain
+ * any such literal are skipped without parsing.
+ */
+import * as path from 'node:path';
+import picomatch from 'picomatch';
+import { ToolError } from '../core/errors';
+import { MAX_FILE_BYTES, MAX_REGEX_CHARS, MAX_STRUCTURAL_FILES } from '../core/limits';
+import { readWithOneHandle } from '../core/paths';
+import { languageById, supportedLanguageIds } from '../syntax/languageConfig';
+import { decodeSource } from '../syntax/parseBatch';
+import { compileStructuralQuery, type StructuralMatch } from '../syntax/structuralQuery';
+import type { FileClass } from '../workspace/fileClass';
+import type { Engine } from './engine';
+
+export interface StructuralArgs {
+  query: string;
+  language: string;
+  pathRegex?: string | undefined;
+  pathGlob?: string | undefined;
+  capture?: string | undefined;
+  classes?: FileClass[] | undefined;
+  offset: number;
+  limit: number;
+  deadlineAt: number;
+}
+
+export interface StructuralResult {
+  matches: StructuralMatch[];
+  filesSearched: number;
+  filesSkippedByLiteral: number;
+  filesWithMatches: number;
+  /** Files of the language that passed the path filters. */
+  candidateFiles: number;
+  /** More rows exist ('limit'), or the search stopped early ('deadline' | 'cap': file bound). */
+  truncated?: 'limit' | 'deadline' | 'cap' | undefined;
+  exceededMatchLimit: boolean;
+  primaryCapture: string;
+}
+
+export async function searchStructural(engine: Engine, a: StructuralArgs): Promise<StructuralResult> {
+  const config = languageById(a.language);
+  if (!config) {
+    throw new ToolError('UNSUPPORTED_LANGUAGE', `No syntax support for language '${a.language}'`, `use one of: ${supportedLanguageIds().join(', ')}`);
+  }
+  let re: RegExp | undefined;
+  if (a.pathRegex) {
+    if (a.pathRegex.length > MAX_REGEX_CHARS) throw new ToolError('INVALID_REGEX', `pathRegex is longer than ${MAX_REGEX_CHARS} characters`, 'shorten it');
+    try {
+      re = new RegExp(a.pathRegex);
+    } catch (e) {
+      throw new ToolError('INVALID_REGEX', `Invalid pathRegex: ${(e as Error).message}`, 'use JavaScript regex syntax, e.g. ^src/.*Controller\\.cs$');
+    }
+  }
+  const glob = a.pathGlob ? picomatch(a.pathGlob, { dot: true, nocase: true }) : undefined;
+  const q = await compileStructuralQuery(config.id, a.query, a.capture);
+  try {
+    const literals = eqLiterals(a.query);
+    const files = engine
+      .catalog()
+      .all()
+      .filter((f) => !f.binary && f.language === config.id && (!re || re.test(f.path)) && (!glob || glob(f.path)) && (!a.classes || a.classes.includes(f.fileClass)));
+    const want = a.offset + a.limit;
+    const rows: StructuralMatch[] = [];
+    let searched = 0;
+    let skipped = 0;
+    let withMatches = 0;
+    let exceeded = false;
+    let stop: StructuralResult['truncated'];
+    for (const f of files) {
+      if (rows.length > want) {
+        stop = 'limit';
+        break;
+      }
+      if (Date.now() > a.deadlineAt) {
+        stop = 'deadline';
+        break;
+      }
+      if (searched >= MAX_STRUCTURAL_FILES) {
+        stop = 'cap';
+        break;
+      }
+      let text: string | undefined;
+      try {
+        text = decodeSource(readWithOneHandle(path.join(engine.root, f.path), f.path, MAX_FILE_BYTES).bytes);
+      } catch {
+        text = undefined;
+      }
+      if (text === undefined) continue;
+      if (literals.length > 0 && !literals.some((l) => text.includes(l))) {
+        skipped++;
+        continue;
+      }
+      searched++;
+      const r = q.run(f.path, text, want + 1 - rows.length);
+      if (r.exceededMatchLimit) exceeded = true;
+      if (r.matches.length > 0) withMatches++;
+      rows.push(...r.matches);
+    }
+    if (!stop && rows.length > want) stop = 'limit';
+    return {
+      matches: rows.slice(a.offset, a.offset + a.limit),
+      filesSearched: searched,
+      filesSkippedByLiteral: skipped,
+      filesWithMatches: withMatches,
+      candidateFiles: files.length,
+      truncated: stop,
+      exceededMatchLimit: exceeded,
+      primaryCapture: q.primary,
+    };
+  } finally {
+    q.dispose();
+  }
+}
+
+/** Literal strings a capture must equal (`(#eq? @name "Foo")`): a file lacking all of them cannot match. */
+export function eqLiterals(query: string): string[] {
+  const out: string[] = [];
+  for (const m of query.matchAll(/\(\s*#eq\?\s+@[\w.-]+\s+"((?:[^"\\]|\\.)*)"\s*\)/g)) {
+    const lit = (m[1] ?? '').replace(/\\(.)/g, '$1');
+    if (lit) out.push(lit);
+  }
+  // A query with several patterns may pin only some of them: then no literal is required.
+  const patterns = countTopLevelPatterns(query);
+  return patterns > 1 && out.length < patterns ? [] : out;
+}
+
+function countTopLevelPatterns(query: string): number {
+  let depth = 0;
+  let n = 0;
+  let inString = false;
+  for (let i = 0; i < query.length; i++) {
+    const c = query[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === ';') {
+      const e = query.indexOf('\n', i);
+      i = e < 0 ? query.length : e;
+    } else if (c === '(' || c === '[') {
+      if (depth === 0) n++;
+      depth++;
+    } else if (c === ')' || c === ']') depth--;
+  }
+  return n;
+}

@@ -1,0 +1,168 @@
+/**
+ * The syntax tools over real stdio (dist/cli.js mcp) on a small workspace with known declarations:
+ * outline, search_symbol, symbol_at, inspect_syntax_tree, search_structural, and their bad inputs.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { call, callError, connectStdio, waitFor, type Connected } from '../helpers/mcpClient';
+import { removeDir, tempDir, writeTree } from '../helpers/workspace';
+
+const FIXTURES = path.resolve(__dirname, '../fixtures/syntax');
+
+function workspace(): Record<string, string | Buffer> {
+  const files: Record<string, string | Buffer> = {};
+  for (const f of fs.readdirSync(FIXTURES)) files[`src/${f}`] = fs.readFileSync(path.join(FIXTURES, f));
+  files['src/Orders/OrderPart2.cs'] = 'namespace Acme.Orders;\npublic partial class Order<TLine>\n{\n    public void Extra() { }\n}\n';
+  files['src/Services/ServiceProvider.cs'] = [
+    'namespace Acme.Services;',
+    'public static class ServiceProviderExtensions',
+    '{',
+    '    public static T GetRequiredService<T>(this IServiceProvider p) => (T)p.GetService(typeof(T))!;',
+    '    public static object GetRequiredServiceCore(IServiceProvider p) => p;',
+    '}',
+    'public class Consumer',
+    '{',
+    '    public void Run(IServiceProvider sp)',
+    '    {',
+    '        var a = sp.GetRequiredService<string>();',
+    '        var b = sp.GetService(typeof(int));',
+    '    }',
+    '}',
+    '',
+  ].join('\n');
+  files['tests/ConsumerTests.cs'] = 'public class ConsumerTests\n{\n    [Fact]\n    public void GetRequiredService_works() { }\n}\n';
+  files['src/Big.cs'] = `namespace Big;\npublic class Huge\n{\n${Array.from({ length: 5000 }, (_, i) => `    public int M${i}(int x) => x + ${i};`).join('\n')}\n}\n`;
+  files['docs/readme.txt'] = 'not code\n';
+  files['assets/blob.cs'] = Buffer.from([0x63, 0, 1, 2, 3]);
+  return files;
+}
+
+describe('MCP over stdio: syntax tools', function () {
+  let ws: string;
+  let idx: string;
+  let c: Connected;
+
+  before(async function () {
+    ws = tempDir('ws-syntax');
+    idx = tempDir('idx-syntax');
+    writeTree(ws, workspace());
+    c = await connectStdio(ws, idx);
+    await waitFor(async () => (await call(c.client, 'repo_overview', {})).index.status === 'fresh', 60_000);
+  });
+
+  after(async function () {
+    await c?.close();
+    removeDir(ws);
+    removeDir(idx);
+  });
+
+  it('lists the syntax tools, and server_capabilities reports the syntax layer and the large-file threshold', async function () {
+    const { tools } = await c.client.listTools();
+    for (const n of ['outline', 'search_symbol', 'symbol_at', 'inspect_syntax_tree', 'search_structural']) assert.ok(tools.some((t) => t.name === n), `missing ${n}`);
+    const caps = await call(c.client, 'server_capabilities', {});
+    assert.equal(caps.largeFileThreshold.lines, 400);
+    assert.equal(caps.layers.find((l: { layer: string }) => l.layer === 'syntax').status, 'available');
+  });
+
+  it('outline lists namespaces, types and members with spans and signatures, from the index', async function () {
+    const r = await call(c.client, 'outline', { path: 'src/csharp.cs', limit: 100 });
+    assert.equal(r.file.source, 'index');
+    assert.equal(r.file.language, 'csharp');
+    const convert = r.items.find((i: { name: string }) => i.name === 'Convert');
+    assert.equal(convert.kind, 'method');
+    assert.equal(convert.line, 28);
+    assert.equal(convert.endLine, 33);
+    assert.equal(convert.signature, 'public T Convert<T>(Func<TLine, T> map, ref int count, out bool done, params object[] rest)');
+    assert.equal(convert.symbolId, 'M:Acme.Orders.Order`1.Convert``1(Func{`0,``0},System.Int32@,System.Boolean@,System.Object[])');
+    const ext = r.items.find((i: { name: string }) => i.name === 'IsEmpty');
+    assert.equal(ext.extendedType, 'string?');
+    const shallow = await call(c.client, 'outline', { path: 'src/csharp.cs', depth: 1 });
+    assert.ok(shallow.items.every((i: { depth: number }) => i.depth <= 1));
+    assert.ok(shallow.deeper > 0);
+  });
+
+  it('outline of a 5,000-line file fits the budget, pages with a cursor and says the file is large', async function () {
+    const r = await call(c.client, 'outline', { path: 'src/Big.cs', limit: 200 });
+    assert.equal(r.file.isLarge, true);
+    assert.equal(r.completeness.total, 5002);
+    assert.ok(Buffer.byteLength(JSON.stringify(r)) <= 8 * 1024);
+    assert.ok(r.nextCursor);
+    const next = await call(c.client, 'outline', { path: 'src/Big.cs', limit: 200, cursor: r.nextCursor });
+    assert.ok(next.items[0].line > r.items[r.items.length - 1].line);
+  });
+
+  it('outline answers live for a file changed since indexing, and reports #if re-parses', async function () {
+    const r = await call(c.client, 'outline', { path: 'src/csharp_filescoped.cs' });
+    assert.ok(r.file.reparsedWith.some((w: string) => w.includes('#if')));
+    assert.match(r.summary, /re-parsed/);
+    const p = path.join(ws, 'src/typescript.ts');
+    fs.appendFileSync(p, '\nexport function addedLater(): void {}\n');
+    const live = await call(c.client, 'outline', { path: 'src/typescript.ts', limit: 100 });
+    assert.equal(live.file.source, 'parse');
+    assert.ok(live.items.some((i: { name: string }) => i.name === 'addedLater'));
+  });
+
+  it('search_symbol: exact, camelCase, partial types with several spans, and ranking of production before tests', async function () {
+    const exact = await call(c.client, 'search_symbol', { query: 'Order', match: 'exact', kinds: ['class'] });
+    assert.equal(exact.items.length, 1);
+    assert.equal(exact.items[0].symbolId, 'T:Acme.Orders.Order`1');
+    assert.equal(exact.items[0].otherSpans.length, 2, JSON.stringify(exact.items[0]));
+    const camel = await call(c.client, 'search_symbol', { query: 'GRS', match: 'camelCase' });
+    assert.equal(camel.items[0].name, 'GetRequiredService');
+    assert.equal(camel.items[0].match, 'camelCase');
+    const auto = await call(c.client, 'search_symbol', { query: 'GetRequiredService' });
+    assert.deepEqual(auto.items.slice(0, 2).map((i: { name: string }) => i.name), ['GetRequiredService', 'GetRequiredServiceCore']);
+    const prod = await call(c.client, 'search_symbol', { query: 'GetRequiredService', match: 'prefix', scope: 'production' });
+    assert.ok(prod.items.every((i: { isTest?: boolean }) => !i.isTest));
+    const tests = await call(c.client, 'search_symbol', { query: 'GetRequiredService_works', scope: 'test' });
+    assert.equal(tests.items[0].isTest, true);
+    const q = await call(c.client, 'search_symbol', { query: 'Order.Convert', match: 'qualified' });
+    assert.equal(q.items[0].qualifiedName, 'Acme.Orders.Order.Convert');
+    const fuzzy = await call(c.client, 'search_symbol', { query: 'gtreqsvccore', match: 'fuzzy' });
+    assert.equal(fuzzy.items[0].name, 'GetRequiredServiceCore');
+    const rx = await call(c.client, 'search_symbol', { query: '^Is[A-Z]', match: 'regex' });
+    assert.ok(rx.items.some((i: { name: string }) => i.name === 'IsEmpty'));
+    const ts = await call(c.client, 'search_symbol', { query: 'distance', pathGlob: 'src/*.ts' });
+    assert.equal(ts.items[0].path, 'src/typescript.ts');
+  });
+
+  it('symbol_at maps a line inside a method body to the method and its containers', async function () {
+    const r = await call(c.client, 'symbol_at', { path: 'src/Services/ServiceProvider.cs', line: 11 });
+    assert.equal(r.items[0].name, 'Run');
+    assert.deepEqual(r.containers.map((x: { name: string }) => x.name), ['Acme.Services', 'Consumer']);
+    const none = await call(c.client, 'symbol_at', { path: 'src/csharp.cs', line: 2 });
+    assert.equal(none.items.length, 0);
+    assert.match(await callError(c.client, 'symbol_at', { path: 'src/csharp.cs', line: 9999 }), /Error \[LINE_OUT_OF_RANGE\]/);
+  });
+
+  it('inspect_syntax_tree shows the node at a position with field names and a query skeleton', async function () {
+    const r = await call(c.client, 'inspect_syntax_tree', { path: 'src/Services/ServiceProvider.cs', line: 11, column: 20, maxAncestors: 4 });
+    assert.equal(r.node.type, 'identifier');
+    assert.equal(r.node.text, 'GetRequiredService');
+    assert.ok(r.ancestors.some((a: { type: string }) => a.type === 'invocation_expression'));
+    assert.match(r.queryHint, /^\(identifier/);
+  });
+
+  it('search_structural returns rows grouped by the primary capture; a bad query gets the parser message', async function () {
+    const query = '(invocation_expression function: (member_access_expression name: (_) @name) (#match? @name "^GetRequiredService")) @match';
+    const r = await call(c.client, 'search_structural', { query, language: 'csharp' });
+    assert.equal(r.items.length, 1);
+    assert.equal(r.items[0].path, 'src/Services/ServiceProvider.cs');
+    assert.equal(r.items[0].line, 11);
+    assert.equal(r.items[0].captures[0].name, 'name');
+    const many = await call(c.client, 'search_structural', { query: '(method_declaration name: (identifier) @name) @match', language: 'csharp', limit: 5 });
+    assert.equal(many.items.length, 5);
+    assert.equal(many.completeness.truncated, true);
+    assert.ok(many.nextCursor);
+    assert.match(await callError(c.client, 'search_structural', { query: '(method_declaration nme: (identifier) @n)', language: 'csharp' }), /Error \[INVALID_QUERY\]/);
+    assert.match(await callError(c.client, 'search_structural', { query: '(x) @x', language: 'cobol' }), /Error \[UNSUPPORTED_LANGUAGE\].*csharp/);
+  });
+
+  it('bad input: unsupported language, binary file, directory, path outside the workspace', async function () {
+    assert.match(await callError(c.client, 'outline', { path: 'docs/readme.txt' }), /Error \[UNSUPPORTED_LANGUAGE\].*csharp.*typescript/);
+    assert.match(await callError(c.client, 'outline', { path: 'assets/blob.cs' }), /Error \[BINARY_FILE\]/);
+    assert.match(await callError(c.client, 'outline', { path: 'src' }), /Error \[NOT_A_FILE\]/);
+    assert.match(await callError(c.client, 'outline', { path: '../outside.cs' }), /Error \[PATH_OUTSIDE_ROOT\]/);
+  });
+});
