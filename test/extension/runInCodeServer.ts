@@ -4,7 +4,7 @@
  * playwright-core. This machine cannot download VS Code for @vscode/test-electron; code-server
  * comes from the npm registry (scripts/install-code-server.sh).
  *
- *   npx tsx test/extension/runInCodeServer.ts [--vsix file.vsix] [--grep pattern] [--keep]
+ *   npx tsx test/extension/runInCodeServer.ts [--vsix file.vsix] [--untrusted] [--grep pattern] [--keep]
  *
  * - code-server listens on 127.0.0.1 on a free port with fresh user-data, extensions, HOME and XDG
  *   folders under one temp folder; the workspace is a copy of test/extension/fixtures/ts-app.
@@ -13,6 +13,8 @@
  *   suite ends, which this runner receives through page.exposeFunction.
  * - With --vsix, the .vsix is installed with --install-extension first and the development path
  *   points at an empty stub extension, so the suite exercises the installed package.
+ * - With --untrusted, workspace trust stays on and the folder is not trusted (Restricted Mode);
+ *   the suite then runs its *.untrusted-test.ts files instead.
  * - The suite can ask for screenshots through a small HTTP control server (SEXTANT_TEST_CONTROL_URL):
  *   POST /screenshot?name=N saves <artifacts>/N.png and answers its size and distinct colour count.
  * - At the end a screenshot of the workbench is saved, and code-server's whole process group is
@@ -35,6 +37,8 @@ const STARTUP_TIMEOUT_MS = 60_000;
 const SUITE_TIMEOUT_MS = Number(process.env.SEXTANT_EXT_TEST_TIMEOUT_MS ?? 6 * 60_000);
 
 interface Options {
+  /** Leave workspace trust on and do not trust the folder: runs *.untrusted-test.ts. */
+  untrusted: boolean;
   vsix: string | undefined;
   grep: string | undefined;
   keep: boolean;
@@ -43,6 +47,7 @@ interface Options {
 
 function parseArgs(argv: string[]): Options {
   const opts: Options = {
+    untrusted: false,
     vsix: undefined,
     grep: undefined,
     keep: false,
@@ -53,6 +58,7 @@ function parseArgs(argv: string[]): Options {
     if (a === '--vsix') opts.vsix = path.resolve(argv[++i] ?? '');
     else if (a === '--grep') opts.grep = argv[++i];
     else if (a === '--keep') opts.keep = true;
+    else if (a === '--untrusted') opts.untrusted = true;
     else if (a === '--artifacts') opts.artifacts = path.resolve(argv[++i] ?? '');
     else throw new Error(`unknown argument ${a}`);
   }
@@ -109,7 +115,9 @@ function makeLayout(opts: Options): Layout {
     'extensions.autoUpdate': false,
     'extensions.autoCheckUpdates': false,
     'chat.mcp.autostart': 'never',
-    'security.workspace.trust.enabled': false,
+    'security.workspace.trust.enabled': opts.untrusted,
+    'security.workspace.trust.startupPrompt': 'never',
+    'security.workspace.trust.banner': 'never',
     'git.enabled': false,
     'files.watcherExclude': { '**/.sextant/**': true },
   };
@@ -157,7 +165,7 @@ function installVsix(node: string, entry: string, l: Layout, vsix: string): void
 }
 
 /** Starts code-server in its own process group; resolves with its port once it listens. */
-function startCodeServer(node: string, entry: string, l: Layout, env: NodeJS.ProcessEnv): Promise<{ proc: ChildProcess; port: number }> {
+function startCodeServer(node: string, entry: string, l: Layout, env: NodeJS.ProcessEnv, untrusted: boolean): Promise<{ proc: ChildProcess; port: number }> {
   const serverLog = fs.createWriteStream(path.join(l.tmp, 'code-server.log'));
   const args = [
     entry,
@@ -166,7 +174,7 @@ function startCodeServer(node: string, entry: string, l: Layout, env: NodeJS.Pro
     '--auth', 'none',
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(untrusted ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--reconnection-grace-time', '5',
     '--user-data-dir', l.userData,
@@ -323,8 +331,9 @@ async function main(): Promise<number> {
     SEXTANT_TEST_CONTROL_URL: control.url,
     ...(opts.grep ? { SEXTANT_EXT_TEST_GREP: opts.grep } : {}),
     ...(opts.vsix ? { SEXTANT_EXT_TEST_EXPECT_INSTALLED: l.extensions } : {}),
+    ...(opts.untrusted ? { SEXTANT_EXT_TEST_UNTRUSTED: '1' } : {}),
   });
-  const { proc, port } = await startCodeServer(node, entry, l, env);
+  const { proc, port } = await startCodeServer(node, entry, l, env, opts.untrusted);
   log(`code-server pid ${proc.pid} on 127.0.0.1:${port} (${Date.now() - t0} ms)`);
   const stopTail = tail(l.testLog);
   let exitCode = 2;

@@ -20,7 +20,9 @@ export async function run(): Promise<void> {
     reporter: FileReporter,
     ...(process.env.SEXTANT_EXT_TEST_GREP ? { grep: process.env.SEXTANT_EXT_TEST_GREP } : {}),
   });
-  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort();
+  // The untrusted-workspace run (runInCodeServer --untrusted) has its own files.
+  const suffix = process.env.SEXTANT_EXT_TEST_UNTRUSTED ? '.untrusted-test.js' : '.test.js';
+  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith(suffix)).sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   await new Promise<void>((resolve, reject) => {
     mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
