@@ -223,7 +223,9 @@ export class EngineClient implements vscode.Disposable {
     const c = this.client;
     if (!c || c.state !== State.Running) return;
     const s = readSettings(this.folder.uri);
-    const languages = s.useEditorProviders ? s.languages : [];
+    // The engine names React files' languages apart (typescriptreact, javascriptreact).
+    const expanded = s.languages.flatMap((l) => (l === 'typescript' || l === 'javascript' ? [l, `${l}react`] : [l]));
+    const languages = s.useEditorProviders ? expanded : [];
     void c.sendNotification(EditorAvailabilityNotification.method, editorAvailability(languages)).catch(() => undefined);
   }
 
