@@ -18,15 +18,23 @@ export function since(start: number): number {
   return performance.now() - start;
 }
 
-/** Run `fn` `warmup` times untimed, then `n` times timed; returns the durations in ms. */
-export async function timeIt<T>(n: number, warmup: number, fn: () => Promise<T> | T, onResult?: (r: T) => void): Promise<number[]> {
+/**
+ * Run `fn` `warmup` times untimed, then up to `n` times timed; returns the durations in ms. With
+ * `budgetMs`, stops early once the timed runs used the budget and at least `minRuns` were made
+ * (slow queries get fewer samples instead of dominating the bench's wall time).
+ */
+export async function timeIt<T>(n: number, warmup: number, fn: () => Promise<T> | T, onResult?: (r: T) => void, budgetMs = Infinity, minRuns = 3): Promise<number[]> {
   for (let i = 0; i < warmup; i++) onResult?.(await fn());
   const out: number[] = [];
+  let spent = 0;
   for (let i = 0; i < n; i++) {
     const t = performance.now();
     const r = await fn();
-    out.push(since(t));
+    const ms = since(t);
+    out.push(ms);
+    spent += ms;
     onResult?.(r);
+    if (spent > budgetMs && out.length >= minRuns) break;
   }
   return out;
 }
