@@ -12,6 +12,7 @@ import { INDEX_FILE, loadSqlJs } from './index/store';
 import { runToolOnce, serveStdio, toolNames } from './mcp/main';
 import { Engine } from './nav/engine';
 import { ripgrepPath } from './nav/ripgrep';
+import { LspProvider } from './semantic/lsp/lspProvider';
 import { readGitState } from './workspace/gitState';
 
 interface Args {
@@ -240,8 +241,14 @@ async function cmdDoctor(a: Args): Promise<number> {
   checks.push({ name: 'git', ok: git.available, detail: git.available ? `HEAD ${git.head?.slice(0, 12)}` : (git.reason ?? 'unavailable') });
   const idx = path.join(str(a, 'index-root') ?? path.join(ws, '.sextant'), INDEX_FILE);
   checks.push({ name: 'index', ok: fs.existsSync(idx), detail: fs.existsSync(idx) ? `${idx} (${fs.statSync(idx).size} bytes)` : `no index at ${idx} yet (run sextant index)` });
+  // Language servers (never started here): found, version; a missing one makes answers heuristic, not an error.
+  const servers = await new LspProvider({ root: ws }).doctor();
+  for (const s of servers) {
+    const detail = s.found ? `${s.version ?? 'version unknown'} (${s.executable}) for ${s.languages.join(', ')}` : `not found: ${s.languages.join(', ')} answers are heuristic (run scripts/install-language-servers.sh)`;
+    checks.push({ name: s.name, ok: s.found, detail });
+  }
   for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'MISS'} ${c.name.padEnd(10)} ${c.detail}\n`);
-  return checks.every((c) => c.ok || c.name === 'index' || c.name === 'git') ? 0 : 1;
+  return checks.every((c) => c.ok || c.name === 'index' || c.name === 'git' || servers.some((s) => s.name === c.name)) ? 0 : 1;
 }
 
 export async function main(argv: string[]): Promise<number> {

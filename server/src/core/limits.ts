@@ -193,3 +193,11 @@ export const PARSE_WORKER_MIN_FILES = 32;
 export const MAX_SYMBOL_NAME_CANDIDATES = 5_000;
 /** search_symbol: declaration spans listed per symbol id (a partial class in many files). */
 export const MAX_SPANS_PER_SYMBOL = 10;
+/** references: locations listed per group by default (the rest are counted; page or narrow for more). */
+export const SEMANTIC_REFERENCES_PER_GROUP = 10;
+/** callers / callees: deepest call-hierarchy walk a caller may ask for, and edges collected at most. */
+export const SEMANTIC_CALLS_MAX_DEPTH = 3;
+export const SEMANTIC_CALLS_MAX_EDGES = 200;
+/** type_hierarchy: deepest walk and nodes collected at most. */
+export const SEMANTIC_TYPE_HIERARCHY_MAX_DEPTH = 5;
+export const SEMANTIC_TYPE_HIERARCHY_MAX_NODES = 200;

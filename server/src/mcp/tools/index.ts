@@ -3,6 +3,7 @@ import type { AnyTool } from '../tool';
 import { repoOverviewTool, serverCapabilities } from './core';
 import { findFile, sourceContext } from './files';
 import { PROJECT_TOOLS } from './projects';
+import { SEMANTIC_TOOLS } from './semantic';
 import { SYNTAX_TOOLS } from './syntax';
 import { searchTextTool } from './text';
 
@@ -13,5 +14,6 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   searchTextTool,
   sourceContext,
   ...SYNTAX_TOOLS,
+  ...SEMANTIC_TOOLS,
   ...PROJECT_TOOLS,
 ];

@@ -1,0 +1,381 @@
+/**
+ * definition, references, implementations, callers, callees, type_hierarchy: compiler-backed
+ * navigation with honest labels. Every answer carries `mode` (precise | precise_partial |
+ * heuristic_no_precise | unavailable_no_precise), per-row `confidence`, `target_selection`, and the
+ * provider and reason; call and type hierarchy answers carry `availability` (an empty list with
+ * availability `unavailable` is not "no callers").
+ */
+import { z } from 'zod';
+import { MAX_PATH_CHARS, TOOL_DEADLINE_MS, SEMANTIC_CALLS_MAX_DEPTH, SEMANTIC_CALLS_MAX_EDGES, SEMANTIC_REFERENCES_PER_GROUP, SEMANTIC_TYPE_HIERARCHY_MAX_DEPTH, SEMANTIC_TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
+import {
+  callsQuery,
+  definitionQuery,
+  enrichRows,
+  implementationsQuery,
+  referencesQuery,
+  typeHierarchyQuery,
+  type AmbiguousAnswer,
+  type NavMeta,
+  type NavRow,
+} from '../../nav/semanticQueries';
+import type { TargetInput } from '../../nav/semanticTarget';
+import { budgetArg, pagingArgs, pathArg } from '../schemas';
+import { defineTool, type ToolResult } from '../tool';
+
+const targetSchema = z
+  .strictObject({
+    symbolId: z.string().min(1).max(2048).optional().describe('Stable symbol id (C#: documentation-comment id, e.g. M:Ns.Type.Method(System.Int32))'),
+    path: pathArg.optional().describe('File of a position target'),
+    line: z.number().int().min(1).optional().describe('1-based line of a position target'),
+    column: z.number().int().min(1).optional().describe('1-based column; snapped to the nearest identifier'),
+    qualifiedName: z.string().min(1).max(2048).optional().describe('Namespace.Type.Member'),
+    kind: z.enum(['result_match', 'stable_symbol']).optional().describe('target_ref kind (copy target_ref unchanged from a row)'),
+    result_handle: z.string().max(2048).optional(),
+    match_id: z.string().max(100).optional(),
+    stable_symbol_id: z.string().max(2048).optional(),
+    snapshot_token: z.string().max(200).optional(),
+  })
+  .superRefine((t, ctx) => {
+    const forms = [
+      t.symbolId !== undefined && 'symbolId',
+      (t.path !== undefined || t.line !== undefined || t.column !== undefined) && 'path/line/column',
+      t.qualifiedName !== undefined && 'qualifiedName',
+      t.kind !== undefined && 'target_ref',
+    ].filter(Boolean);
+    if (forms.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: forms.length === 0 ? 'give exactly one of {symbolId}, {path, line, column?}, {qualifiedName} or a target_ref' : `the target holds ${forms.join(' and ')}; give exactly one form`,
+      });
+      return;
+    }
+    if (forms[0] === 'path/line/column' && (t.path === undefined || t.line === undefined)) ctx.addIssue({ code: 'custom', message: 'a position target needs path and line (column optional)' });
+    if (t.kind === 'result_match' && (t.result_handle === undefined || t.match_id === undefined)) ctx.addIssue({ code: 'custom', message: 'a result_match target_ref needs result_handle and match_id' });
+    if (t.kind === 'stable_symbol' && (t.stable_symbol_id === undefined || t.snapshot_token === undefined)) ctx.addIssue({ code: 'custom', message: 'a stable_symbol target_ref needs stable_symbol_id and snapshot_token' });
+  })
+  .describe('Exactly one of: {symbolId}, {path, line, column?}, {qualifiedName}, or a target_ref copied from an earlier row');
+
+type TargetArg = z.infer<typeof targetSchema>;
+
+function toTarget(t: TargetArg): TargetInput {
+  if (t.symbolId !== undefined) return { symbolId: t.symbolId };
+  if (t.qualifiedName !== undefined) return { qualifiedName: t.qualifiedName };
+  if (t.kind === 'result_match') return { kind: 'result_match', result_handle: t.result_handle!, match_id: t.match_id! };
+  if (t.kind === 'stable_symbol') return { kind: 'stable_symbol', stable_symbol_id: t.stable_symbol_id!, snapshot_token: t.snapshot_token! };
+  return t.column !== undefined ? { path: t.path!, line: t.line!, column: t.column } : { path: t.path!, line: t.line! };
+}
+
+const waitArg = {
+  waitMs: z.number().int().min(0).max(TOOL_DEADLINE_MS).optional().describe('Wait up to this long for a loading language server before answering from the syntax index (default 2000)'),
+};
+
+const targetRefSchema = z.object({
+  kind: z.enum(['result_match', 'stable_symbol']),
+  result_handle: z.string().optional(),
+  match_id: z.string().optional(),
+  stable_symbol_id: z.string().optional(),
+  snapshot_token: z.string().optional(),
+});
+
+const rowSchema = z.object({
+  path: z.string(),
+  line: z.number(),
+  column: z.number(),
+  endLine: z.number(),
+  endColumn: z.number(),
+  project: z.string().optional(),
+  isTest: z.boolean(),
+  isGenerated: z.boolean(),
+  confidence: z.enum(['exact', 'partial', 'heuristic', 'stale']),
+  role: z.enum(['declaration', 'reference', 'related']).optional(),
+  name: z.string().optional(),
+  kind: z.string().optional(),
+  signature: z.string().optional(),
+  container: z.string().optional(),
+  snippet: z.string().optional(),
+  external: z.boolean().optional(),
+  target_ref: targetRefSchema.optional(),
+});
+
+const selectionSchema = z.object({
+  status: z.enum(['resolved', 'ambiguous']),
+  via: z.string(),
+  note: z.string().optional(),
+  symbol: z.object({ symbolId: z.string(), name: z.string(), kind: z.string(), qualifiedName: z.string(), signature: z.string() }).optional(),
+  candidates: z.array(z.object({ symbolId: z.string(), name: z.string(), kind: z.string(), qualifiedName: z.string(), signature: z.string(), path: z.string(), line: z.number(), column: z.number(), target_ref: targetRefSchema })).optional(),
+});
+
+const metaExtra = {
+  target_selection: selectionSchema,
+  provider: z.string().optional().describe('editor | lsp | heuristic'),
+  reason: z.string().optional().describe('Why the answer is not precise'),
+  gaps: z.array(z.string()).optional().describe('Known coverage gaps of a precise answer'),
+};
+
+const rowText = (r: NavRow): string =>
+  `${r.path}:${r.line}:${r.column}${r.role && r.role !== 'reference' ? ` (${r.role})` : ''}${r.name ? ` ${r.kind ?? ''} ${r.name}` : ''} [${r.confidence}${r.isTest ? ', test' : ''}]${r.snippet ? ` — ${r.snippet}` : ''}`;
+
+function metaFields(m: NavMeta): Record<string, unknown> {
+  const out: Record<string, unknown> = { target_selection: m.target_selection };
+  if (m.provider) out.provider = m.provider;
+  if (m.reason) out.reason = m.reason;
+  if (m.gaps.length) out.gaps = m.gaps;
+  return out;
+}
+
+function modeNote(m: NavMeta): string {
+  if (m.mode === 'precise') return '';
+  if (m.mode === 'precise_partial') return ` Precise but partial: ${m.gaps[0] ?? 'coverage is incomplete'}.`;
+  if (m.mode === 'heuristic_no_precise') return ` Heuristic (name matching, not exact): ${m.reason ?? 'no precise provider'}.`;
+  return ` No precise answer: ${m.reason ?? 'no provider'}.`;
+}
+
+function ambiguous(a: AmbiguousAnswer): ToolResult {
+  const n = a.target_selection.candidates?.length ?? 0;
+  return {
+    summary: `The target is ambiguous: ${n} candidates (${a.target_selection.note ?? 'equal rank'}). Pass one candidate's target_ref.`,
+    items: [],
+    total: 0,
+    extra: { target_selection: a.target_selection },
+  };
+}
+
+function page<T>(all: T[], p: { offset: number; limit: number }): { items: T[]; total: number; offset: number } {
+  return { items: all.slice(p.offset, p.offset + p.limit), total: all.length, offset: p.offset };
+}
+
+export const definitionTool = defineTool({
+  name: 'definition',
+  title: 'Go to definition',
+  description:
+    'Where a symbol is declared: every declaration span (all parts of a partial type), with signature, container, project and the source line. Precise from the compiler (csharp-ls / TypeScript) when available, else labelled heuristic.',
+  input: z.strictObject({ target: targetSchema, ...waitArg, ...budgetArg }),
+  item: rowSchema,
+  extra: metaExtra,
+  paged: false,
+  row: rowText,
+  async handle(env, args) {
+    const a = await definitionQuery(env.engine, toTarget(args.target), { deadlineAt: env.deadlineAt, ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}) });
+    if ('ambiguous' in a) return ambiguous(a);
+    const first = a.rows[0];
+    const what = a.target_selection.symbol?.name ?? first?.name ?? 'the target';
+    const summary =
+      a.rows.length === 0
+        ? `No definition found for ${what}.${modeNote(a)}`
+        : `${what}: ${a.rows.length} declaration span${a.rows.length === 1 ? '' : 's'}${first?.project ? ` in ${first.project}` : ''}.${modeNote(a)}`;
+    return { summary, items: a.rows, total: a.rows.length, mode: a.mode, extra: metaFields(a), ...(a.mode === 'precise_partial' ? { partial: a.gaps.join('; ') } : {}) };
+  },
+});
+
+const groupSchema = z.object({
+  group: z.string().describe('Project path, file path or role, by group_by'),
+  isTest: z.boolean().optional(),
+  count: z.number(),
+  locations: z.array(rowSchema),
+  more: z.number().describe('Locations of this group not listed (narrow with project / group_by file)'),
+});
+
+export const referencesTool = defineTool({
+  name: 'references',
+  title: 'Find references',
+  description:
+    'Every reference to a symbol, grouped by project by default with a summary ("47 references across 12 projects (8 production, 4 test)"), production/test and generated/handwritten split, filters (project glob, scope, include_definition) and a cursor over groups. C# references are the target\'s own: uses of related interface/base members are left out unless include_related.',
+  input: z.strictObject({
+    target: targetSchema,
+    group_by: z.enum(['project', 'file', 'kind', 'none']).optional().describe('Default project'),
+    scope: z.enum(['all', 'production', 'test']).optional().describe('Default all'),
+    project: z.string().max(MAX_PATH_CHARS).optional().describe('Glob over project paths or names, e.g. "src/Billing/**" or "*.Tests"'),
+    include_definition: z.boolean().optional().describe('Include the declaration rows (default true)'),
+    include_related: z.boolean().optional().describe('Also list references of related members (interface member, sibling overrides), marked role=related'),
+    include_generated: z.boolean().optional().describe('Include generated files (default true)'),
+    per_group: z.number().int().min(1).max(50).optional().describe(`Locations listed per group (default ${SEMANTIC_REFERENCES_PER_GROUP})`),
+    ...waitArg,
+    ...pagingArgs,
+  }),
+  item: z.union([groupSchema, rowSchema]),
+  extra: {
+    ...metaExtra,
+    counts: z.object({ total: z.number(), projects: z.number(), productionProjects: z.number(), testProjects: z.number(), production: z.number(), test: z.number(), generated: z.number(), handwritten: z.number() }).optional(),
+  },
+  paged: true,
+  row: (i: NavRow | { group: string; count: number; more: number; locations: NavRow[] }) =>
+    'group' in i ? `${i.group}: ${i.count}${i.locations.map((l) => `\n  - ${rowText(l)}`).join('')}${i.more ? `\n  - … ${i.more} more` : ''}` : rowText(i),
+  async handle(env, args, p) {
+    const a = await referencesQuery(env.engine, toTarget(args.target), {
+      deadlineAt: env.deadlineAt,
+      ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}),
+      ...(args.include_definition !== undefined ? { includeDefinition: args.include_definition } : {}),
+      ...(args.include_related ? { includeRelated: true } : {}),
+      ...(args.scope ? { scope: args.scope } : {}),
+      ...(args.project ? { project: args.project } : {}),
+      ...(args.include_generated !== undefined ? { includeGenerated: args.include_generated } : {}),
+    });
+    if ('ambiguous' in a) return ambiguous(a);
+    const c = a.counts;
+    const what = a.target_selection.symbol?.name ?? 'the target';
+    const split = c.generated > 0 ? `; ${c.generated} in generated files` : '';
+    const summary = `${c.total} reference${c.total === 1 ? '' : 's'} to ${what} across ${c.projects} project${c.projects === 1 ? '' : 's'} (${c.productionProjects} production, ${c.testProjects} test)${split}.${modeNote(a)}`;
+    const extra = { ...metaFields(a), counts: c };
+    const partial = a.mode === 'precise_partial' ? { partial: a.gaps.join('; ') } : {};
+    const groupBy = args.group_by ?? 'project';
+    if (groupBy === 'none') {
+      const pg = page(a.rows, p);
+      return { summary, items: enrichRows(env.engine, pg.items), total: pg.total, offset: pg.offset, mode: a.mode, extra, ...partial };
+    }
+    const perGroup = args.per_group ?? SEMANTIC_REFERENCES_PER_GROUP;
+    const keyOf = (r: NavRow) => (groupBy === 'project' ? (r.project ?? '(no project)') : groupBy === 'file' ? r.path : (r.role ?? 'reference'));
+    const groups = new Map<string, NavRow[]>();
+    for (const r of a.rows) (groups.get(keyOf(r)) ?? groups.set(keyOf(r), []).get(keyOf(r))!).push(r);
+    // Production groups first, then by size.
+    const ordered = [...groups.entries()].sort((x, y) => Number(x[1][0]!.isTest) - Number(y[1][0]!.isTest) || y[1].length - x[1].length || (x[0] < y[0] ? -1 : 1));
+    const pg = page(ordered, p);
+    const items = pg.items.map(([group, rows]) => ({
+      group,
+      ...(groupBy !== 'kind' ? { isTest: rows[0]!.isTest } : {}),
+      count: rows.length,
+      locations: enrichRows(env.engine, rows.slice(0, perGroup)),
+      more: Math.max(0, rows.length - perGroup),
+    }));
+    return { summary, items, total: pg.total, offset: pg.offset, mode: a.mode, extra, ...partial };
+  },
+});
+
+export const implementationsTool = defineTool({
+  name: 'implementations',
+  title: 'Find implementations',
+  description:
+    'Implementations of an interface or abstract type (implementors and derived classes) or of an interface/virtual member (implementing members and overrides, which csharp-ls alone misses and Sextant derives from the type hierarchy).',
+  input: z.strictObject({ target: targetSchema, ...waitArg, ...pagingArgs }),
+  item: rowSchema,
+  extra: metaExtra,
+  paged: true,
+  row: rowText,
+  async handle(env, args, p) {
+    const a = await implementationsQuery(env.engine, toTarget(args.target), { deadlineAt: env.deadlineAt, ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}) });
+    if ('ambiguous' in a) return ambiguous(a);
+    const what = a.target_selection.symbol?.name ?? 'the target';
+    const pg = page(a.rows, p);
+    return {
+      summary: `${a.rows.length} implementation${a.rows.length === 1 ? '' : 's'} of ${what}.${modeNote(a)}`,
+      items: pg.items,
+      total: pg.total,
+      offset: pg.offset,
+      mode: a.mode,
+      extra: metaFields(a),
+      ...(a.mode === 'precise_partial' ? { partial: a.gaps.join('; ') } : {}),
+    };
+  },
+});
+
+const edgeSchema = z.object({
+  depth: z.number(),
+  caller: rowSchema,
+  callee: rowSchema,
+  sites: z.array(z.object({ line: z.number(), column: z.number() })).describe("Call sites in the caller's file"),
+  confidence: z.enum(['exact', 'partial', 'heuristic', 'stale']),
+});
+
+function callTool(direction: 'incoming' | 'outgoing') {
+  const name = direction === 'incoming' ? 'callers' : 'callees';
+  return defineTool({
+    name,
+    title: direction === 'incoming' ? 'Callers' : 'Callees',
+    description:
+      direction === 'incoming'
+        ? 'Who calls a method or function (depth-bounded call hierarchy). Read `availability` before trusting an empty list: `unavailable` means no provider could answer, not "no callers". csharp-ls reports direct callers only: calls through an interface or base member are missing and the answer says so (precise_partial).'
+        : 'What a method or function calls (depth-bounded). Every callee edge is provisional (trust: provisional): confirm material edges with references or source_context.',
+    input: z.strictObject({
+      target: targetSchema,
+      depth: z.number().int().min(1).max(SEMANTIC_CALLS_MAX_DEPTH).optional().describe('Levels to follow (default 1)'),
+      ...waitArg,
+      ...pagingArgs,
+    }),
+    item: edgeSchema,
+    extra: {
+      ...metaExtra,
+      availability: z.enum(['available', 'partial', 'heuristic', 'unavailable']),
+      trust: z.enum(['exact', 'provisional']).optional(),
+      root: rowSchema.optional(),
+    },
+    paged: true,
+    row: (e: { caller: NavRow; callee: NavRow; sites: { line: number }[]; depth: number; confidence: string }) =>
+      `${e.caller.name ?? e.caller.path} → ${e.callee.name ?? e.callee.path} (${e.caller.path}:${e.sites.map((s) => s.line).join(',')}; depth ${e.depth}, ${e.confidence})`,
+    async handle(env, args, p) {
+      const a = await callsQuery(env.engine, toTarget(args.target), direction, args.depth ?? 1, SEMANTIC_CALLS_MAX_EDGES, {
+        deadlineAt: env.deadlineAt,
+        ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}),
+      });
+      if ('ambiguous' in a) return ambiguous(a);
+      const what = a.root?.name ?? a.target_selection.symbol?.name ?? 'the target';
+      const pg = page(a.edges, p);
+      const extra: Record<string, unknown> = { ...metaFields(a), availability: a.availability };
+      if (direction === 'outgoing') extra.trust = 'provisional';
+      if (a.root) extra.root = a.root;
+      const noun = direction === 'incoming' ? 'caller edge' : 'callee edge';
+      const summary =
+        a.availability === 'unavailable'
+          ? `Call hierarchy unavailable for ${what}: ${a.reason ?? 'no provider'} (this is not "no calls").`
+          : `${a.edges.length} ${noun}${a.edges.length === 1 ? '' : 's'} for ${what} (depth ≤ ${args.depth ?? 1}).${modeNote(a)}`;
+      return {
+        summary,
+        items: pg.items,
+        total: pg.total,
+        offset: pg.offset,
+        mode: a.mode,
+        extra,
+        ...(a.truncated === 'deadline' ? { truncated: 'deadline' as const } : a.truncated === 'cap' ? { truncated: 'cap' as const } : {}),
+        ...(a.mode === 'precise_partial' ? { partial: a.gaps.join('; ') } : {}),
+      };
+    },
+  });
+}
+
+export const callersTool = callTool('incoming');
+export const calleesTool = callTool('outgoing');
+
+export const typeHierarchyTool = defineTool({
+  name: 'type_hierarchy',
+  title: 'Type hierarchy',
+  description: 'Supertypes (base class, interfaces) and subtypes (derived classes, implementors) of a type, depth-bounded; partial types are one node with all their declarations.',
+  input: z.strictObject({
+    target: targetSchema,
+    direction: z.enum(['supertypes', 'subtypes', 'both']).optional().describe('Default both'),
+    depth: z.number().int().min(1).max(SEMANTIC_TYPE_HIERARCHY_MAX_DEPTH).optional().describe('Levels (default 2)'),
+    ...waitArg,
+    ...pagingArgs,
+  }),
+  item: rowSchema.extend({
+    relation: z.enum(['self', 'supertype', 'subtype']),
+    depth: z.number(),
+    via: z.string().optional(),
+    partials: z.array(z.object({ path: z.string(), line: z.number(), column: z.number() })).optional(),
+  }),
+  extra: { ...metaExtra, availability: z.enum(['available', 'partial', 'heuristic', 'unavailable']) },
+  paged: true,
+  row: (n: NavRow & { relation: string; depth: number; via?: string }) => `${n.relation}${n.depth ? ` (depth ${n.depth}${n.via ? ` via ${n.via}` : ''})` : ''}: ${n.kind ?? ''} ${n.name ?? ''} ${n.path}:${n.line} [${n.confidence}]`,
+  async handle(env, args, p) {
+    const a = await typeHierarchyQuery(env.engine, toTarget(args.target), args.direction ?? 'both', args.depth ?? 2, SEMANTIC_TYPE_HIERARCHY_MAX_NODES, {
+      deadlineAt: env.deadlineAt,
+      ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}),
+    });
+    if ('ambiguous' in a) return ambiguous(a);
+    const self = a.nodes.find((n) => n.relation === 'self');
+    const sup = a.nodes.filter((n) => n.relation === 'supertype').length;
+    const sub = a.nodes.filter((n) => n.relation === 'subtype').length;
+    const pg = page(a.nodes, p);
+    return {
+      summary:
+        a.availability === 'unavailable'
+          ? `Type hierarchy unavailable: ${a.reason ?? 'no provider'}.`
+          : `${self?.name ?? 'the target'}: ${sup} supertype${sup === 1 ? '' : 's'}, ${sub} subtype${sub === 1 ? '' : 's'}.${modeNote(a)}`,
+      items: pg.items,
+      total: pg.total,
+      offset: pg.offset,
+      mode: a.mode,
+      extra: { ...metaFields(a), availability: a.availability },
+      ...(a.truncated ? { truncated: a.truncated } : {}),
+    };
+  },
+});
+
+export const SEMANTIC_TOOLS = [definitionTool, referencesTool, implementationsTool, callersTool, calleesTool, typeHierarchyTool];

@@ -1,0 +1,419 @@
+/**
+ * The navigation queries behind definition, references, implementations, callers, callees and
+ * type_hierarchy: resolve the target, ask the semantic registry, and return plain rows with their
+ * project, production/test class, per-row confidence and a target_ref. Every answer says how it
+ * was produced (`mode`, `provider`, `reason`, `gaps`) and how the target was resolved.
+ */
+import picomatch from 'picomatch';
+import { PREVIEW_CHARS } from '../core/limits';
+import { HeuristicProvider } from '../semantic/heuristic/heuristicProvider';
+import type { NavigationMode } from '../semantic/provider';
+import type { SemanticAnswer } from '../semantic/registry';
+import type { HierarchyItem, ReferenceLocation, SemanticLocation } from '../semantic/types';
+import type { Engine } from './engine';
+import { projectGraph } from './projects';
+import { changedSince, resolveTarget, targetRefFor, type ResolvedTarget, type TargetInput, type TargetRef, type TargetSelection } from './semanticTarget';
+import { semanticService } from './semanticService';
+
+export type Confidence = 'exact' | 'partial' | 'heuristic' | 'stale';
+
+/** One location row as every navigation tool returns it. */
+export interface NavRow {
+  path: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  /** Project (file path) compiling the file; the first when several. */
+  project?: string;
+  /** Test code (test project or test file class). */
+  isTest: boolean;
+  isGenerated: boolean;
+  confidence: Confidence;
+  /** declaration | reference | related (a related member's reference, on request). */
+  role?: 'declaration' | 'reference' | 'related';
+  /** Declaration facts from the syntax index, when a declaration starts here. */
+  name?: string;
+  kind?: string;
+  signature?: string;
+  container?: string;
+  /** The source line, trimmed. */
+  snippet?: string;
+  external?: boolean;
+  target_ref?: TargetRef;
+}
+
+/** What every navigation answer carries besides its rows. */
+export interface NavMeta {
+  mode: NavigationMode;
+  provider?: string;
+  /** Why the answer is not precise. */
+  reason?: string;
+  /** Known coverage gaps of a precise answer. */
+  gaps: string[];
+  target_selection: TargetSelection;
+  elapsedMs: number;
+}
+
+export interface NavOptions {
+  deadlineAt?: number;
+  waitForReadyMs?: number;
+}
+
+/** Resolution ended in candidates: the answer lists them and no rows. */
+export interface AmbiguousAnswer {
+  ambiguous: true;
+  target_selection: TargetSelection;
+}
+
+// ─── definition ────────────────────────────────────────────────────────────────
+
+export async function definitionQuery(engine: Engine, target: TargetInput, o: NavOptions = {}): Promise<(NavMeta & { rows: NavRow[] }) | AmbiguousAnswer> {
+  const t = resolveTarget(engine, target);
+  if ('ambiguous' in t) return { ambiguous: true, target_selection: t.selection };
+  const a = await semanticService(engine).request('definition', t.language, t.position, o);
+  const rows = decorate(engine, a.value ?? [], a.mode);
+  return { ...meta(a, t), rows };
+}
+
+// ─── references ────────────────────────────────────────────────────────────────
+
+export interface ReferenceOptions extends NavOptions {
+  includeDefinition?: boolean;
+  includeRelated?: boolean;
+  scope?: 'all' | 'production' | 'test';
+  /** Glob over project paths (or names). */
+  project?: string;
+  includeGenerated?: boolean;
+}
+
+export interface ReferenceCounts {
+  total: number;
+  projects: number;
+  productionProjects: number;
+  testProjects: number;
+  production: number;
+  test: number;
+  generated: number;
+  handwritten: number;
+}
+
+export async function referencesQuery(engine: Engine, target: TargetInput, o: ReferenceOptions = {}): Promise<(NavMeta & { rows: NavRow[]; counts: ReferenceCounts }) | AmbiguousAnswer> {
+  const t = resolveTarget(engine, target);
+  if ('ambiguous' in t) return { ambiguous: true, target_selection: t.selection };
+  const a = await semanticService(engine).request(
+    'references',
+    t.language,
+    { ...t.position, includeDeclaration: o.includeDefinition ?? true, ...(o.includeRelated ? { includeRelated: true } : {}) },
+    o,
+  );
+  // Light rows for counting and grouping (100k references stay cheap); enrichRows() fills the shown ones.
+  let rows = decorate(engine, a.value ?? [], a.mode, false, true);
+  if (o.scope === 'production') rows = rows.filter((r) => !r.isTest);
+  if (o.scope === 'test') rows = rows.filter((r) => r.isTest);
+  if (o.includeGenerated === false) rows = rows.filter((r) => !r.isGenerated);
+  if (o.project) {
+    const m = picomatch(o.project, { nocase: true });
+    rows = rows.filter((r) => r.project !== undefined && (m(r.project) || m(r.project.split('/').pop()!.replace(/\.[^.]+$/, ''))));
+  }
+  return { ...meta(a, t), rows, counts: countReferences(rows) };
+}
+
+export function countReferences(rows: readonly NavRow[]): ReferenceCounts {
+  const projects = new Map<string, boolean>();
+  let test = 0;
+  let generated = 0;
+  for (const r of rows) {
+    if (r.isTest) test++;
+    if (r.isGenerated) generated++;
+    projects.set(r.project ?? '(no project)', r.isTest);
+  }
+  const testProjects = [...projects.values()].filter(Boolean).length;
+  return {
+    total: rows.length,
+    projects: projects.size,
+    productionProjects: projects.size - testProjects,
+    testProjects,
+    production: rows.length - test,
+    test,
+    generated,
+    handwritten: rows.length - generated,
+  };
+}
+
+// ─── implementations ───────────────────────────────────────────────────────────
+
+export async function implementationsQuery(engine: Engine, target: TargetInput, o: NavOptions = {}): Promise<(NavMeta & { rows: NavRow[] }) | AmbiguousAnswer> {
+  const t = resolveTarget(engine, target);
+  if ('ambiguous' in t) return { ambiguous: true, target_selection: t.selection };
+  const a = await semanticService(engine).request('implementation', t.language, t.position, o);
+  return { ...meta(a, t), rows: decorate(engine, a.value ?? [], a.mode) };
+}
+
+// ─── call hierarchy ────────────────────────────────────────────────────────────
+
+export type Availability = 'available' | 'partial' | 'heuristic' | 'unavailable';
+
+export interface CallEdge {
+  /** 1 for direct callers/callees of the target. */
+  depth: number;
+  caller: NavRow;
+  callee: NavRow;
+  /** Call sites (in the caller's file). */
+  sites: { line: number; column: number }[];
+  confidence: Confidence;
+}
+
+export interface CallAnswer extends NavMeta {
+  availability: Availability;
+  root?: NavRow;
+  edges: CallEdge[];
+  /** The walk stopped at the edge cap or the deadline. */
+  truncated?: 'cap' | 'deadline';
+}
+
+export async function callsQuery(
+  engine: Engine,
+  target: TargetInput,
+  direction: 'incoming' | 'outgoing',
+  depth: number,
+  maxEdges: number,
+  o: NavOptions = {},
+): Promise<CallAnswer | AmbiguousAnswer> {
+  const t = resolveTarget(engine, target);
+  if ('ambiguous' in t) return { ambiguous: true, target_selection: t.selection };
+  const svc = semanticService(engine);
+  const prep = await svc.request('prepareCallHierarchy', t.language, t.position, o);
+  const roots = prep.value ?? [];
+  const edges: CallEdge[] = [];
+  let worst: SemanticAnswer<unknown> = prep;
+  const gaps = new Set(prep.gaps);
+  let truncated: CallAnswer['truncated'];
+  const seen = new Set<string>();
+  let frontier: { item: HierarchyItem; depth: number }[] = roots.slice(0, 1).map((item) => ({ item, depth: 1 }));
+  while (frontier.length && !truncated) {
+    const next: typeof frontier = [];
+    for (const { item, depth: d } of frontier) {
+      const key = `${item.path}:${item.line}:${item.column}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (o.deadlineAt !== undefined && Date.now() > o.deadlineAt - 300) {
+        truncated = 'deadline';
+        break;
+      }
+      const a =
+        direction === 'incoming'
+          ? await svc.request('incomingCalls', t.language, item, o)
+          : await svc.request('outgoingCalls', t.language, item, o);
+      if (rank(a.mode) > rank(worst.mode)) worst = a;
+      a.gaps.forEach((g) => gaps.add(g));
+      const conf = confidenceOf(a.mode);
+      for (const call of (a.value ?? []) as { from?: HierarchyItem; to?: HierarchyItem; sites: SemanticLocation[] | { line: number; column: number }[] }[]) {
+        const other = (direction === 'incoming' ? call.from : call.to)!;
+        const [otherRow] = decorate(engine, [other], a.mode, true);
+        const [itemRow] = decorate(engine, [item], a.mode, true);
+        edges.push({
+          depth: d,
+          caller: direction === 'incoming' ? otherRow! : itemRow!,
+          callee: direction === 'incoming' ? itemRow! : otherRow!,
+          sites: call.sites.map((s) => ({ line: s.line, column: s.column })),
+          confidence: direction === 'outgoing' && conf === 'exact' ? 'partial' : conf,
+        });
+        if (edges.length >= maxEdges) {
+          truncated = 'cap';
+          break;
+        }
+        if (d < depth) next.push({ item: other, depth: d + 1 });
+      }
+      if (truncated) break;
+    }
+    frontier = next;
+  }
+  const m = meta({ ...worst, gaps: [...gaps] } as SemanticAnswer<unknown>, t);
+  const availability: Availability =
+    roots.length === 0 && prep.mode === 'unavailable_no_precise'
+      ? 'unavailable'
+      : m.mode === 'precise'
+        ? 'available'
+        : m.mode === 'precise_partial'
+          ? 'partial'
+          : m.mode === 'heuristic_no_precise'
+            ? 'heuristic'
+            : 'unavailable';
+  const answer: CallAnswer = { ...m, availability, edges };
+  if (roots[0]) answer.root = decorate(engine, [roots[0]], prep.mode, true)[0]!;
+  if (truncated) answer.truncated = truncated;
+  return answer;
+}
+
+// ─── type hierarchy ────────────────────────────────────────────────────────────
+
+export interface TypeNode extends NavRow {
+  relation: 'self' | 'supertype' | 'subtype';
+  depth: number;
+  /** Name of the node this one was reached from. */
+  via?: string;
+  /** Further declarations of a partial type. */
+  partials?: { path: string; line: number; column: number }[];
+}
+
+export interface TypeHierarchyAnswer extends NavMeta {
+  availability: Availability;
+  nodes: TypeNode[];
+  truncated?: 'cap' | 'deadline';
+}
+
+export async function typeHierarchyQuery(
+  engine: Engine,
+  target: TargetInput,
+  direction: 'supertypes' | 'subtypes' | 'both',
+  depth: number,
+  maxNodes: number,
+  o: NavOptions = {},
+): Promise<TypeHierarchyAnswer | AmbiguousAnswer> {
+  const t = resolveTarget(engine, target);
+  if ('ambiguous' in t) return { ambiguous: true, target_selection: t.selection };
+  const svc = semanticService(engine);
+  const prep = await svc.request('prepareTypeHierarchy', t.language, t.position, o);
+  const root = prep.value?.[0];
+  const nodes: TypeNode[] = [];
+  let worst: SemanticAnswer<unknown> = prep;
+  const gaps = new Set(prep.gaps);
+  let truncated: TypeHierarchyAnswer['truncated'];
+  if (root) {
+    nodes.push(typeNode(engine, root, 'self', 0, undefined, prep.mode));
+    const dirs: ('supertypes' | 'subtypes')[] = direction === 'both' ? ['supertypes', 'subtypes'] : [direction];
+    for (const dir of dirs) {
+      const seen = new Set<string>([`${root.path}:${root.line}`]);
+      let frontier = [root];
+      for (let d = 1; d <= depth && frontier.length && !truncated; d++) {
+        const next: HierarchyItem[] = [];
+        for (const item of frontier) {
+          if (o.deadlineAt !== undefined && Date.now() > o.deadlineAt - 300) {
+            truncated = 'deadline';
+            break;
+          }
+          const a = await svc.request(dir, t.language, item, o);
+          if (rank(a.mode) > rank(worst.mode)) worst = a;
+          a.gaps.forEach((g) => gaps.add(g));
+          for (const x of a.value ?? []) {
+            const key = `${x.path}:${x.line}`;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            nodes.push(typeNode(engine, x, dir === 'supertypes' ? 'supertype' : 'subtype', d, item.name, a.mode));
+            next.push(x);
+            if (nodes.length >= maxNodes) {
+              truncated = 'cap';
+              break;
+            }
+          }
+          if (truncated) break;
+        }
+        frontier = next;
+      }
+    }
+  }
+  const m = meta({ ...worst, gaps: [...gaps] } as SemanticAnswer<unknown>, t);
+  const availability: Availability = !root ? 'unavailable' : m.mode === 'precise' ? 'available' : m.mode === 'precise_partial' ? 'partial' : m.mode === 'heuristic_no_precise' ? 'heuristic' : 'unavailable';
+  const answer: TypeHierarchyAnswer = { ...m, availability, nodes };
+  if (truncated) answer.truncated = truncated;
+  return answer;
+}
+
+function typeNode(engine: Engine, item: HierarchyItem, relation: TypeNode['relation'], depth: number, via: string | undefined, mode: NavigationMode): TypeNode {
+  const [row] = decorate(engine, [item], mode, true);
+  const node: TypeNode = { ...row!, relation, depth };
+  if (via) node.via = via;
+  if (item.partials?.length) node.partials = item.partials.map((p) => ({ path: p.path, line: p.line, column: p.column }));
+  return node;
+}
+
+/** Declaration facts, snippet and target_ref for rows decorated light (the page that is shown). */
+export function enrichRows(engine: Engine, rows: NavRow[]): NavRow[] {
+  const full = decorate(engine, rows, 'precise');
+  return rows.map((r, i) => {
+    const f = full[i]!;
+    const out: NavRow = { ...r };
+    for (const k of ['name', 'kind', 'signature', 'container', 'snippet', 'target_ref'] as const) if (f[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = f[k];
+    return out;
+  });
+}
+
+// ─── shared ────────────────────────────────────────────────────────────────────
+
+function rank(m: NavigationMode): number {
+  return { precise: 0, precise_partial: 1, heuristic_no_precise: 2, unavailable_no_precise: 3 }[m];
+}
+
+function confidenceOf(mode: NavigationMode): Confidence {
+  return mode === 'precise' ? 'exact' : mode === 'precise_partial' ? 'exact' : 'heuristic';
+}
+
+function meta(a: SemanticAnswer<unknown>, t: ResolvedTarget): NavMeta {
+  const m: NavMeta = { mode: a.mode, gaps: a.gaps, target_selection: t.selection, elapsedMs: a.elapsedMs };
+  if (a.provider) m.provider = a.provider;
+  if (a.reason) m.reason = a.reason;
+  return m;
+}
+
+/** Adds project, class, freshness, declaration facts, snippet and target_ref to provider locations. */
+export function decorate(engine: Engine, locs: readonly (SemanticLocation | ReferenceLocation | HierarchyItem)[], mode: NavigationMode, withName = false, light = false): NavRow[] {
+  const g = projectGraph(engine);
+  const catalog = engine.catalog();
+  const lines = new Map<string, string[] | undefined>();
+  const stale = new Map<string, boolean>();
+  const lineOf = (p: string, n: number): string | undefined => {
+    if (!lines.has(p)) {
+      try {
+        lines.set(p, engine.policy.readFile(p).bytes.toString('utf8').split(/\r?\n/));
+      } catch {
+        lines.set(p, undefined);
+      }
+    }
+    return lines.get(p)?.[n - 1];
+  };
+  const testProjects = new Set((g?.projects ?? []).filter((p) => p.isTest).map((p) => p.id));
+  return locs.map((l, i) => {
+    const row: NavRow = {
+      path: l.path,
+      line: l.line,
+      column: l.column,
+      endLine: l.endLine,
+      endColumn: l.endColumn,
+      isTest: false,
+      isGenerated: false,
+      confidence: confidenceOf(mode),
+    };
+    if (l.external) {
+      row.external = true;
+      return row;
+    }
+    const file = catalog.byRelPath(l.path);
+    const project = g?.files.get(l.path)?.[0]?.project;
+    if (project) row.project = project;
+    row.isTest = (project !== undefined && testProjects.has(project)) || file?.fileClass === 'test';
+    row.isGenerated = file?.fileClass === 'generated';
+    if (!stale.has(l.path)) stale.set(l.path, changedSince(engine, l.path));
+    if (stale.get(l.path)) row.confidence = 'stale';
+    const r = l as ReferenceLocation;
+    if (r.related) row.role = 'related';
+    else if (r.isDeclaration !== undefined) row.role = r.isDeclaration ? 'declaration' : 'reference';
+    if (light) return row;
+    const decl = HeuristicProvider.declaredAt(engine.store, l.path, l.line, l.column);
+    if (decl) {
+      row.name = decl.name;
+      row.kind = decl.kind;
+      row.signature = decl.signature;
+      if (decl.container) row.container = decl.container;
+      if (row.role === undefined && r.isDeclaration === undefined && !('name' in l)) row.role = 'declaration';
+    } else if (withName && 'name' in l) {
+      row.name = (l as HierarchyItem).name;
+      row.kind = (l as HierarchyItem).kind;
+      if ((l as HierarchyItem).detail) row.container = (l as HierarchyItem).detail!;
+    }
+    const text = lineOf(l.path, l.line);
+    if (text !== undefined) row.snippet = text.trim().slice(0, PREVIEW_CHARS);
+    row.target_ref = targetRefFor(engine, l, i);
+    return row;
+  });
+}

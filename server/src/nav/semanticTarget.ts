@@ -1,0 +1,208 @@
+/**
+ * Target resolution for the navigation tools. A target is exactly one of `{symbolId}`,
+ * `{path, line, column?}`, `{qualifiedName}` or a producer-issued `target_ref` copied from an
+ * earlier row. Equal-rank ambiguity returns candidates instead of choosing; an id or ref that no
+ * longer resolves is STALE_TARGET with the replacement candidate when there is one.
+ */
+import * as fs from 'node:fs';
+import { ToolError } from '../core/errors';
+import { HeuristicProvider, type SymbolRow } from '../semantic/heuristic/heuristicProvider';
+import { identifierAt } from '../semantic/heuristic/identifiers';
+import { languageOfPath } from '../semantic/language';
+import type { SourcePosition } from '../semantic/types';
+import type { Engine } from './engine';
+
+export type TargetRef =
+  | { kind: 'result_match'; result_handle: string; match_id: string }
+  | { kind: 'stable_symbol'; stable_symbol_id: string; snapshot_token: string };
+
+export type TargetInput = { symbolId: string } | { path: string; line: number; column?: number } | { qualifiedName: string } | TargetRef;
+
+/** A declaration offered when the target is ambiguous or stale. */
+export interface TargetCandidate {
+  symbolId: string;
+  name: string;
+  kind: string;
+  qualifiedName: string;
+  signature: string;
+  path: string;
+  line: number;
+  column: number;
+  target_ref: TargetRef;
+}
+
+/** How the target was resolved (every navigation answer carries it). */
+export interface TargetSelection {
+  status: 'resolved' | 'ambiguous';
+  via: 'stable_symbol' | 'result_match' | 'direct_symbol' | 'direct_location' | 'qualified_name';
+  /** What was done to the input (snapped to an identifier, a newer index version…). */
+  note?: string;
+  /** The syntax-layer declaration at the target, when there is one. */
+  symbol?: { symbolId: string; name: string; kind: string; qualifiedName: string; signature: string };
+  candidates?: TargetCandidate[];
+}
+
+export interface ResolvedTarget {
+  /** Where to ask the provider: the name token. */
+  position: SourcePosition;
+  language: string;
+  /** The identifier at the position. */
+  name: string;
+  selection: TargetSelection;
+}
+
+/** Resolution that ended in candidates instead of one target. */
+export interface AmbiguousTarget {
+  ambiguous: true;
+  selection: TargetSelection;
+}
+
+export function resolveTarget(engine: Engine, input: TargetInput): ResolvedTarget | AmbiguousTarget {
+  if ('kind' in input) return input.kind === 'stable_symbol' ? fromStableRef(engine, input) : fromResultRef(engine, input);
+  if ('symbolId' in input) return fromSymbolId(engine, input.symbolId, 'direct_symbol');
+  if ('qualifiedName' in input) return fromQualifiedName(engine, input.qualifiedName);
+  return fromLocation(engine, input.path, input.line, input.column, 'direct_location');
+}
+
+/** The ref a row carries: a stable symbol when a declaration's name is there, else a location handle. */
+export function targetRefFor(engine: Engine, loc: { path: string; line: number; column: number }, matchIndex: number): TargetRef {
+  const decl = HeuristicProvider.declaredAt(engine.store, loc.path, loc.line, loc.column);
+  if (decl) return { kind: 'stable_symbol', stable_symbol_id: decl.symbolId, snapshot_token: engine.version };
+  const handle = Buffer.from(JSON.stringify({ v: engine.version, p: loc.path, l: loc.line, c: loc.column })).toString('base64url');
+  return { kind: 'result_match', result_handle: handle, match_id: `m${matchIndex + 1}` };
+}
+
+function fromStableRef(engine: Engine, ref: Extract<TargetRef, { kind: 'stable_symbol' }>): ResolvedTarget | AmbiguousTarget {
+  const r = fromSymbolId(engine, ref.stable_symbol_id, 'stable_symbol');
+  if (ref.snapshot_token !== engine.version) r.selection.note = `ref from index ${ref.snapshot_token}; resolved again in ${engine.version}`;
+  return r;
+}
+
+function fromResultRef(engine: Engine, ref: Extract<TargetRef, { kind: 'result_match' }>): ResolvedTarget | AmbiguousTarget {
+  let body: { v?: unknown; p?: unknown; l?: unknown; c?: unknown };
+  try {
+    body = JSON.parse(Buffer.from(ref.result_handle, 'base64url').toString('utf8')) as typeof body;
+  } catch {
+    body = {};
+  }
+  if (typeof body.v !== 'string' || typeof body.p !== 'string' || typeof body.l !== 'number' || typeof body.c !== 'number') {
+    throw new ToolError('INVALID_ARGUMENT', 'The target_ref is not one this server issued', 'copy target_ref unchanged from a row of an earlier answer');
+  }
+  if (body.v !== engine.version && changedSince(engine, body.p)) {
+    throw new ToolError(
+      'STALE_TARGET',
+      `The target_ref points into ${body.p}, which changed since index version ${body.v}`,
+      `repeat the query that produced it, or pass {path: "${body.p}", line, column} directly`,
+    );
+  }
+  const r = fromLocation(engine, body.p, body.l, body.c, 'result_match');
+  if ('ambiguous' in r) return r;
+  if (body.v !== engine.version) r.selection.note = `ref from index ${body.v}; the file is unchanged since`;
+  return r;
+}
+
+function fromSymbolId(engine: Engine, id: string, via: TargetSelection['via']): ResolvedTarget | AmbiguousTarget {
+  const rows = HeuristicProvider.rowsById(engine.store, id);
+  if (rows.length === 0) {
+    const replacement = replacementFor(engine, id);
+    const hint = replacement
+      ? `the closest declaration now is ${replacement.symbolId} at ${replacement.path}:${replacement.nameLine}; pass {symbolId: "${replacement.symbolId}"}`
+      : 'search for the symbol again (search_symbol) and use the new id';
+    throw new ToolError('STALE_TARGET', `Symbol id ${id} does not resolve in index ${engine.version}`, hint, replacement ? { replacement: candidate(engine, replacement) } : undefined);
+  }
+  return fromRow(rows[0]!, via);
+}
+
+function fromQualifiedName(engine: Engine, qn: string): ResolvedTarget | AmbiguousTarget {
+  const rows = HeuristicProvider.rowsByQualifiedName(engine.store, qn.trim());
+  const ids = [...new Set(rows.map((r) => r.symbolId))];
+  if (ids.length === 0) {
+    throw new ToolError('TARGET_NOT_FOUND', `No declaration is named ${qn}`, 'check the spelling (Namespace.Type.Member), or use search_symbol to find it');
+  }
+  if (ids.length > 1) {
+    const firsts = ids.map((id) => rows.find((r) => r.symbolId === id)!);
+    return { ambiguous: true, selection: { status: 'ambiguous', via: 'qualified_name', note: `${ids.length} declarations are named ${qn} (overloads or same name in several files)`, candidates: firsts.map((r) => candidate(engine, r)) } };
+  }
+  return fromRow(rows[0]!, 'qualified_name');
+}
+
+function fromLocation(engine: Engine, p: string, line: number, column: number | undefined, via: TargetSelection['via']): ResolvedTarget {
+  const r = engine.policy.resolveFile(p);
+  const language = languageOfPath(r.rel);
+  if (!language) {
+    throw new ToolError('UNSUPPORTED_LANGUAGE', `No semantic support for '${r.rel}'`, 'definition/references work on C#, TypeScript and JavaScript files (and configured language servers); use search_text for others');
+  }
+  const lines = engine.policy.readFile(r.rel).bytes.toString('utf8').split(/\r?\n/);
+  if (line < 1 || line > lines.length) {
+    throw new ToolError('LINE_OUT_OF_RANGE', `Line ${line} is outside '${r.rel}' (${lines.length} lines)`, 'pass a line within the file');
+  }
+  const text = lines[line - 1]!;
+  let col = column;
+  let note: string | undefined;
+  if (col === undefined) {
+    // No column: the declaration on that line, else the first identifier.
+    const decl = HeuristicProvider.enclosing(engine.store, r.rel, line, (s) => s.nameLine === line);
+    col = decl?.nameColumn ?? 1;
+    note = decl ? `no column: used the declaration of ${decl.name} on line ${line}` : undefined;
+  }
+  const id = identifierAt(text, col);
+  if (!id) throw new ToolError('TARGET_NOT_FOUND', `Line ${line} of '${r.rel}' has no identifier`, 'point at a symbol name (line and column of the identifier)');
+  if (id.snapped) note = `column ${col} is not on an identifier; snapped to '${id.name}' at column ${id.column}`;
+  else if (column === undefined && !note) note = `no column: used '${id.name}', the first identifier on line ${line}`;
+  const selection: TargetSelection = { status: 'resolved', via };
+  if (note) selection.note = note;
+  const decl = HeuristicProvider.declaredAt(engine.store, r.rel, line, id.column);
+  if (decl) selection.symbol = symbolOf(decl);
+  return { position: { path: r.rel, line, column: id.column }, language, name: id.name, selection };
+}
+
+function fromRow(row: SymbolRow, via: TargetSelection['via']): ResolvedTarget {
+  const language = languageOfPath(row.path) ?? 'plaintext';
+  return {
+    position: { path: row.path, line: row.nameLine, column: row.nameColumn },
+    language,
+    name: row.name,
+    selection: { status: 'resolved', via, symbol: symbolOf(row) },
+  };
+}
+
+function symbolOf(r: SymbolRow): NonNullable<TargetSelection['symbol']> {
+  return { symbolId: r.symbolId, name: r.name, kind: r.kind, qualifiedName: r.qualifiedName, signature: r.signature };
+}
+
+function candidate(engine: Engine, r: SymbolRow): TargetCandidate {
+  return {
+    symbolId: r.symbolId,
+    name: r.name,
+    kind: r.kind,
+    qualifiedName: r.qualifiedName,
+    signature: r.signature,
+    path: r.path,
+    line: r.nameLine,
+    column: r.nameColumn,
+    target_ref: { kind: 'stable_symbol', stable_symbol_id: r.symbolId, snapshot_token: engine.version },
+  };
+}
+
+/** For a vanished id: the declaration with the same qualified name (a changed signature), if any. */
+function replacementFor(engine: Engine, id: string): SymbolRow | undefined {
+  const body = id.replace(/^[A-Z]:/, '').replace(/\(.*$/, '').replace(/``\d+$/, '');
+  const qn = body.includes('#') ? body.slice(body.indexOf('#') + 1) : body.replace(/\.#ctor$/, '');
+  const rows = HeuristicProvider.rowsByQualifiedName(engine.store, qn);
+  return rows[0];
+}
+
+function changedSince(engine: Engine, rel: string): boolean {
+  if (engine.pendingPaths().has(rel)) return true;
+  const row = engine.catalog().byRelPath(rel);
+  if (!row) return true;
+  try {
+    const st = fs.statSync(engine.policy.resolveFile(rel).abs);
+    return st.size !== row.size || Math.floor(st.mtimeMs) !== row.mtimeMs;
+  } catch {
+    return true;
+  }
+}
+
+/** Exposed for the nav queries: is a path changed since it was indexed. */
+export { changedSince };

@@ -1,0 +1,409 @@
+/**
+ * The heuristic provider: name resolution over the syntax index (the `symbols` table) plus the
+ * text index for occurrences, verified against the live files. It answers when no compiler-backed
+ * provider can; the registry labels every answer `heuristic_no_precise`. Matching is by simple
+ * name, so overloads, shadowing, reflection, DI wiring and string dispatch are never resolved:
+ * rows are leads, not facts.
+ */
+import * as path from 'node:path';
+import { MAX_FILE_BYTES, MAX_VERIFIED_FILES_PER_QUERY, TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
+import { readWithOneHandle } from '../../core/paths';
+import type { IndexStore } from '../../index/store';
+import { ensureSymbolTables } from '../../index/symbolTables';
+import { languageOfPath } from '../language';
+import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
+import type { DocumentSymbolNode, HierarchyItem, IncomingCall, OutgoingCall, ReferenceLocation, SemanticLocation, SourcePosition, Span, SymbolKindName, WorkspaceSymbolRow } from '../types';
+import { baseTypeNames, identifierAt, looksLikeCall, NOT_CALLS, wordOccurrences } from './identifiers';
+
+export const HEURISTIC_PROVIDER_ID = 'heuristic';
+
+/** A declaration row of the symbols table with its file path. */
+export interface SymbolRow {
+  path: string;
+  symbolId: string;
+  name: string;
+  kind: string;
+  container: string;
+  qualifiedName: string;
+  signature: string;
+  line: number;
+  endLine: number;
+  column: number;
+  endColumn: number;
+  nameLine: number;
+  nameColumn: number;
+  fileId: number;
+  ordinal: number;
+  parent: number;
+}
+
+const SELECT = `SELECT f.path, s.symbol_id, s.name, s.kind, s.container, s.qualified_name, s.signature, s.line, s.end_line, s.col, s.end_col,
+  s.name_line, s.name_col, s.file_id, s.ordinal, s.parent FROM symbols s JOIN files f ON f.id = s.file_id`;
+
+const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'record', 'enum', 'trait']);
+const CALLABLE_KINDS = new Set(['method', 'constructor', 'function', 'operator', 'destructor', 'test', 'property', 'indexer']);
+
+const KIND_MAP: Record<string, SymbolKindName> = {
+  record: 'class', delegate: 'class', typeAlias: 'class', trait: 'interface', impl: 'class', testSuite: 'class',
+  indexer: 'property', destructor: 'method', test: 'method', macro: 'function',
+};
+
+export interface HeuristicProviderOptions {
+  store: IndexStore;
+  /** Canonical workspace root. */
+  root: string;
+  /** Languages answered (default: every language with syntax symbols). */
+  languages?: readonly string[];
+}
+
+export class HeuristicProvider implements SemanticProvider {
+  readonly id = HEURISTIC_PROVIDER_ID;
+  readonly precision = 'heuristic' as const;
+
+  constructor(private readonly o: HeuristicProviderOptions) {}
+
+  supports(language: string): boolean {
+    return this.o.languages ? this.o.languages.includes(language) : true;
+  }
+
+  availability(): ProviderAvailability {
+    return { state: 'ready', detail: 'name matching over the syntax index (never exact)', started: true };
+  }
+
+  async request<K extends SemanticOp>(op: K, _language: string, args: OpArgs<K>, ctx: CallContext): Promise<ProviderOutcome<OpResult<K>>> {
+    ensureSymbolTables(this.o.store);
+    const q = new Query(this.o, ctx);
+    const value = await q.run(op, args);
+    return { kind: 'ok', value: value as OpResult<K>, ...(q.gaps.length ? { gaps: q.gaps } : {}) };
+  }
+
+  async dispose(): Promise<void> {
+    /* nothing held */
+  }
+
+  /** Declarations by symbol id (partials: several rows), for target resolution. */
+  static rowsById(store: IndexStore, symbolId: string): SymbolRow[] {
+    ensureSymbolTables(store);
+    return store.rows(`${SELECT} WHERE s.symbol_id = ? ORDER BY f.path, s.ordinal`, [symbolId]).map(toRow);
+  }
+
+  /** Declarations by qualified name. */
+  static rowsByQualifiedName(store: IndexStore, qualifiedName: string): SymbolRow[] {
+    ensureSymbolTables(store);
+    return store.rows(`${SELECT} WHERE s.qualified_name = ? ORDER BY f.path, s.ordinal`, [qualifiedName]).map(toRow);
+  }
+
+  /** The innermost declaration whose span contains a position (any kind). */
+  static enclosing(store: IndexStore, rel: string, line: number, filter?: (r: SymbolRow) => boolean): SymbolRow | undefined {
+    ensureSymbolTables(store);
+    const rows = store.rows(`${SELECT} WHERE f.path = ? AND s.line <= ? AND s.end_line >= ? ORDER BY s.depth DESC, s.line DESC`, [rel, line, line]).map(toRow);
+    return rows.find((r) => !filter || filter(r));
+  }
+
+  /** The declaration whose name token is at a position. */
+  static declaredAt(store: IndexStore, rel: string, line: number, column: number): SymbolRow | undefined {
+    ensureSymbolTables(store);
+    const rows = store.rows(`${SELECT} WHERE f.path = ? AND s.name_line = ?`, [rel, line]).map(toRow);
+    return rows.find((r) => column >= r.nameColumn && column <= r.nameColumn + r.name.length);
+  }
+}
+
+function toRow(r: unknown[]): SymbolRow {
+  return {
+    path: r[0] as string, symbolId: r[1] as string, name: r[2] as string, kind: r[3] as string, container: r[4] as string,
+    qualifiedName: r[5] as string, signature: r[6] as string, line: r[7] as number, endLine: r[8] as number, column: r[9] as number,
+    endColumn: r[10] as number, nameLine: r[11] as number, nameColumn: r[12] as number, fileId: r[13] as number, ordinal: r[14] as number, parent: r[15] as number,
+  };
+}
+
+/** One request's work, with a per-request file cache and the gaps it found. */
+class Query {
+  readonly gaps: string[] = [];
+  private readonly lines = new Map<string, string[] | null>();
+
+  constructor(private readonly o: HeuristicProviderOptions, private readonly ctx: CallContext) {}
+
+  run(op: SemanticOp, args: unknown): Promise<unknown> | unknown {
+    switch (op) {
+      case 'definition':
+        return this.definition(args as SourcePosition);
+      case 'references':
+        return this.references(args as OpArgs<'references'>);
+      case 'implementation':
+        return this.implementation(args as SourcePosition);
+      case 'prepareCallHierarchy':
+        return this.prepare(args as SourcePosition, CALLABLE_KINDS);
+      case 'prepareTypeHierarchy':
+        return this.prepare(args as SourcePosition, TYPE_KINDS);
+      case 'incomingCalls':
+        return this.incoming(args as HierarchyItem);
+      case 'outgoingCalls':
+        return this.outgoing(args as HierarchyItem);
+      case 'supertypes':
+        return this.supertypes(args as HierarchyItem);
+      case 'subtypes':
+        return this.subtypes((args as HierarchyItem).name).map((r) => this.item(r));
+      case 'documentSymbols':
+        return this.documentSymbols((args as { path: string }).path);
+      case 'workspaceSymbols':
+        return this.workspaceSymbols((args as { query: string }).query);
+    }
+  }
+
+  private expired(): boolean {
+    return this.ctx.signal.aborted || Date.now() > this.ctx.deadline - 50;
+  }
+
+  private fileLines(rel: string): string[] | null {
+    if (this.lines.has(rel)) return this.lines.get(rel)!;
+    let out: string[] | null = null;
+    try {
+      out = readWithOneHandle(path.join(this.o.root, rel), rel, MAX_FILE_BYTES).bytes.toString('utf8').split(/\r?\n/);
+    } catch {
+      out = null;
+    }
+    this.lines.set(rel, out);
+    return out;
+  }
+
+  /** The name at a position (snapped to the nearest identifier on the line). */
+  private nameAt(p: SourcePosition): string | undefined {
+    const text = this.fileLines(p.path)?.[p.line - 1];
+    if (text === undefined) return undefined;
+    const id = identifierAt(text, p.column);
+    if (id?.snapped) this.gaps.push(`position ${p.line}:${p.column} is not on an identifier; used '${id.name}' at column ${id.column}`);
+    return id?.name;
+  }
+
+  private rowsNamed(name: string, kinds?: ReadonlySet<string>): SymbolRow[] {
+    const rows = this.o.store.rows(`${SELECT} WHERE s.name = ? ORDER BY f.path, s.ordinal`, [name]).map(toRow);
+    return kinds ? rows.filter((r) => kinds.has(r.kind)) : rows;
+  }
+
+  private definition(p: SourcePosition): SemanticLocation[] {
+    const here = HeuristicProvider.declaredAt(this.o.store, p.path, p.line, p.column);
+    if (here) return this.rowsWithId(here.symbolId).map(loc);
+    const name = this.nameAt(p);
+    if (!name) return [];
+    const rows = this.rowsNamed(name).filter((r) => r.kind !== 'namespace');
+    // Prefer declarations in the same language as the query file.
+    const lang = languageOfPath(p.path);
+    const same = rows.filter((r) => languageOfPath(r.path) === lang);
+    return (same.length ? same : rows).map(loc);
+  }
+
+  private rowsWithId(id: string): SymbolRow[] {
+    return this.o.store.rows(`${SELECT} WHERE s.symbol_id = ? ORDER BY f.path, s.ordinal`, [id]).map(toRow);
+  }
+
+  /** Whole-word occurrences of a name in the files the text index says mention it. */
+  private occurrences(name: string): { path: string; line: number; column: number; text: string }[] {
+    const token = name.toLowerCase().replace(/"/g, '');
+    let ids: number[] = [];
+    try {
+      const r = this.o.store.db.exec('SELECT docid FROM file_text WHERE file_text MATCH ?', [`"${token}"`]);
+      ids = (r[0]?.values ?? []).map((v) => v[0] as number);
+    } catch {
+      ids = [];
+    }
+    if (ids.length > MAX_VERIFIED_FILES_PER_QUERY) {
+      this.gaps.push(`${ids.length} files mention '${name}'; only the first ${MAX_VERIFIED_FILES_PER_QUERY} were read`);
+      ids = ids.slice(0, MAX_VERIFIED_FILES_PER_QUERY);
+    }
+    const paths = ids.length
+      ? this.o.store.rows(`SELECT path FROM files WHERE id IN (${ids.map(() => '?').join(',')}) ORDER BY path`, ids).map((r) => r[0] as string)
+      : [];
+    const out: { path: string; line: number; column: number; text: string }[] = [];
+    let skipped = 0;
+    for (const rel of paths) {
+      if (this.expired()) {
+        skipped++;
+        continue;
+      }
+      const lines = this.fileLines(rel);
+      if (!lines) continue;
+      lines.forEach((text, i) => {
+        for (const column of wordOccurrences(text, name)) out.push({ path: rel, line: i + 1, column, text });
+      });
+    }
+    if (skipped) this.gaps.push(`${skipped} file(s) mentioning '${name}' were not read before the deadline`);
+    return out;
+  }
+
+  private references(q: OpArgs<'references'>): ReferenceLocation[] {
+    const here = HeuristicProvider.declaredAt(this.o.store, q.path, q.line, q.column);
+    const name = here?.name ?? this.nameAt(q);
+    if (!name) return [];
+    const decls = new Set(this.rowsNamed(name).map((r) => `${r.path}:${r.nameLine}:${r.nameColumn}`));
+    const out: ReferenceLocation[] = [];
+    for (const o of this.occurrences(name)) {
+      const isDeclaration = decls.has(`${o.path}:${o.line}:${o.column}`);
+      if (isDeclaration && !q.includeDeclaration) continue;
+      const r: ReferenceLocation = { path: o.path, line: o.line, column: o.column, endLine: o.line, endColumn: o.column + name.length };
+      if (isDeclaration) r.isDeclaration = true;
+      out.push(r);
+    }
+    return out;
+  }
+
+  /** Types whose base list names `typeName` (direct). */
+  private subtypes(typeName: string): SymbolRow[] {
+    const rows = this.o.store
+      .rows(`${SELECT} WHERE s.signature LIKE ? ORDER BY f.path, s.ordinal`, [`%${typeName.replace(/[%_]/g, '')}%`])
+      .map(toRow)
+      .filter((r) => TYPE_KINDS.has(r.kind) && baseTypeNames(r.signature).includes(typeName));
+    return dedupeById(rows);
+  }
+
+  private implementation(p: SourcePosition): SemanticLocation[] {
+    const here = HeuristicProvider.declaredAt(this.o.store, p.path, p.line, p.column);
+    const name = here?.name ?? this.nameAt(p);
+    if (!name) return [];
+    const target = here ?? this.rowsNamed(name)[0];
+    if (!target) return [];
+    if (TYPE_KINDS.has(target.kind)) return this.allSubtypes(name).flatMap((r) => this.rowsWithId(r.symbolId)).map(loc);
+    // A member: same-named members of the (transitive) subtypes of its containing type.
+    const container = target.container.split('.').pop() ?? '';
+    if (!container) return [];
+    const subs = new Set(this.allSubtypes(container).map((r) => r.qualifiedName));
+    return this.rowsNamed(name)
+      .filter((r) => r.kind === target.kind && subs.has(r.qualifiedName.slice(0, r.qualifiedName.length - r.name.length - 1)))
+      .map(loc);
+  }
+
+  private allSubtypes(typeName: string): SymbolRow[] {
+    const out: SymbolRow[] = [];
+    const seen = new Set<string>();
+    let frontier = [typeName];
+    while (frontier.length && out.length < TYPE_HIERARCHY_MAX_NODES && !this.expired()) {
+      const next: string[] = [];
+      for (const t of frontier) {
+        for (const r of this.subtypes(t)) {
+          if (seen.has(r.symbolId)) continue;
+          seen.add(r.symbolId);
+          out.push(r);
+          next.push(r.name);
+        }
+      }
+      frontier = next;
+    }
+    return out;
+  }
+
+  private prepare(p: SourcePosition, kinds: ReadonlySet<string>): HierarchyItem[] {
+    const here = HeuristicProvider.declaredAt(this.o.store, p.path, p.line, p.column);
+    if (here && kinds.has(here.kind)) return [this.item(here)];
+    const name = this.nameAt(p);
+    const named = name ? this.rowsNamed(name, kinds) : [];
+    if (named.length) return dedupeById(named).map((r) => this.item(r));
+    // Not on a name: the enclosing declaration of that kind.
+    const enc = HeuristicProvider.enclosing(this.o.store, p.path, p.line, (r) => kinds.has(r.kind));
+    return enc ? [this.item(enc)] : [];
+  }
+
+  private item(r: SymbolRow): HierarchyItem {
+    const item: HierarchyItem = { ...loc(r), name: r.name, kind: kindName(r.kind), origin: HEURISTIC_PROVIDER_ID, data: { symbolId: r.symbolId } };
+    if (r.container) item.detail = r.container;
+    return item;
+  }
+
+  private rowOf(item: HierarchyItem): SymbolRow | undefined {
+    const id = (item.data as { symbolId?: string } | undefined)?.symbolId;
+    if (item.origin === HEURISTIC_PROVIDER_ID && id) return this.rowsWithId(id)[0];
+    return HeuristicProvider.declaredAt(this.o.store, item.path, item.line, item.column) ?? this.rowsNamed(item.name.replace(/\(.*$/, ''))[0];
+  }
+
+  private incoming(item: HierarchyItem): IncomingCall[] {
+    const name = item.name.replace(/\(.*$/, '');
+    const byCaller = new Map<string, IncomingCall>();
+    for (const o of this.occurrences(name)) {
+      if (!looksLikeCall(o.text, o.column, name)) continue;
+      const caller = HeuristicProvider.enclosing(this.o.store, o.path, o.line, (r) => CALLABLE_KINDS.has(r.kind));
+      if (!caller) continue;
+      if (caller.nameLine === o.line && caller.nameColumn === o.column) continue; // the declaration itself
+      const key = `${caller.symbolId}@${caller.path}`;
+      let call = byCaller.get(key);
+      if (!call) byCaller.set(key, (call = { from: this.item(caller), sites: [] }));
+      call.sites.push({ line: o.line, column: o.column, endLine: o.line, endColumn: o.column + name.length });
+    }
+    return [...byCaller.values()];
+  }
+
+  private outgoing(item: HierarchyItem): OutgoingCall[] {
+    const row = this.rowOf(item);
+    if (!row) return [];
+    const lines = this.fileLines(row.path);
+    if (!lines) return [];
+    const byCallee = new Map<string, OutgoingCall>();
+    const re = /([\p{L}_$][\p{L}\p{N}_$]*)\s*(?:<[^<>()]*>)?\s*\(/gu;
+    for (let ln = row.nameLine; ln <= row.endLine; ln++) {
+      const text = lines[ln - 1] ?? '';
+      for (const m of text.matchAll(re)) {
+        const name = m[1]!;
+        const column = (m.index ?? 0) + 1;
+        if (NOT_CALLS.has(name) || (ln === row.nameLine && column === row.nameColumn)) continue;
+        const target = this.rowsNamed(name, CALLABLE_KINDS)[0] ?? this.rowsNamed(name, TYPE_KINDS)[0];
+        if (!target) continue;
+        const key = target.symbolId;
+        let call = byCallee.get(key);
+        if (!call) byCallee.set(key, (call = { to: this.item(target), sites: [] }));
+        call.sites.push({ line: ln, column, endLine: ln, endColumn: column + name.length });
+      }
+    }
+    return [...byCallee.values()];
+  }
+
+  private supertypes(item: HierarchyItem): HierarchyItem[] {
+    const row = this.rowOf(item);
+    if (!row) return [];
+    const names = new Set(this.rowsWithId(row.symbolId).flatMap((r) => baseTypeNames(r.signature)));
+    return [...names].flatMap((n) => dedupeById(this.rowsNamed(n, TYPE_KINDS)).map((r) => this.item(r)));
+  }
+
+  private documentSymbols(rel: string): DocumentSymbolNode[] {
+    const rows = this.o.store.rows(`${SELECT} WHERE f.path = ? ORDER BY s.ordinal`, [rel]).map(toRow);
+    const nodes = new Map<number, DocumentSymbolNode>();
+    const roots: DocumentSymbolNode[] = [];
+    for (const r of rows) {
+      const node: DocumentSymbolNode = {
+        name: r.name,
+        kind: kindName(r.kind),
+        span: { line: r.line, column: r.column, endLine: r.endLine, endColumn: r.endColumn },
+        selection: nameSpan(r),
+        children: [],
+      };
+      if (r.signature) node.detail = r.signature;
+      nodes.set(r.ordinal, node);
+      const parent = nodes.get(r.parent);
+      if (parent) parent.children.push(node);
+      else roots.push(node);
+    }
+    return roots;
+  }
+
+  private workspaceSymbols(query: string): WorkspaceSymbolRow[] {
+    const rows = this.o.store.rows(`${SELECT} WHERE s.name LIKE ? ORDER BY length(s.name), f.path LIMIT 100`, [`${query.replace(/[%_]/g, '')}%`]).map(toRow);
+    return rows.map((r) => {
+      const row: WorkspaceSymbolRow = { name: r.name, kind: kindName(r.kind), location: loc(r) };
+      if (r.container) row.containerName = r.container;
+      return row;
+    });
+  }
+}
+
+function kindName(kind: string): SymbolKindName {
+  return KIND_MAP[kind] ?? (kind as SymbolKindName);
+}
+
+function nameSpan(r: SymbolRow): Span {
+  return { line: r.nameLine, column: r.nameColumn, endLine: r.nameLine, endColumn: r.nameColumn + r.name.length };
+}
+
+function loc(r: SymbolRow): SemanticLocation {
+  return { path: r.path, ...nameSpan(r), fullSpan: { line: r.line, column: r.column, endLine: r.endLine, endColumn: r.endColumn } };
+}
+
+function dedupeById(rows: SymbolRow[]): SymbolRow[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => (seen.has(r.symbolId) ? false : (seen.add(r.symbolId), true)));
+}
