@@ -1,0 +1,124 @@
+/**
+ * The heuristic path: no language server, answers from the syntax index + text index over a copy
+ * of the C# fixture, always labelled heuristic_no_precise with the reason. Also: a provider that
+ * returns 100,000 references gives a bounded, grouped, counted answer.
+ */
+import * as assert from 'node:assert/strict';
+import { DEFAULT_RESPONSE_BYTES } from '../../../server/src/core/limits';
+import { callTool } from '../../../server/src/mcp/server';
+import { ALL_TOOLS } from '../../../server/src/mcp/tools';
+import { Engine } from '../../../server/src/nav/engine';
+import { callsQuery, definitionQuery, implementationsQuery, referencesQuery, typeHierarchyQuery } from '../../../server/src/nav/semanticQueries';
+import { disposeSemanticService, semanticService } from '../../../server/src/nav/semanticService';
+import type { CallContext, OpArgs, OpResult, ProviderOutcome, SemanticOp, SemanticProvider } from '../../../server/src/semantic/provider';
+import type { ReferenceLocation } from '../../../server/src/semantic/types';
+import { copyFixture, removeDir } from '../../integration/semantic/fixture';
+
+describe('semantic: heuristic provider (no language server)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let engine: Engine;
+
+  before(async () => {
+    dir = copyFixture('csharp');
+    engine = await Engine.open({ workspaceRoot: dir, indexRoot: '' });
+    await engine.refresh();
+    semanticService(engine, { noLsp: true });
+  });
+
+  after(async () => {
+    await disposeSemanticService(engine);
+    await engine.close();
+    removeDir(dir);
+  });
+
+  const loc = (r: { path: string; line: number; column: number }) => `${r.path}:${r.line}:${r.column}`;
+
+  it('definition by name is labelled heuristic with the reason', async () => {
+    const a = await definitionQuery(engine, { path: 'src/App/Program.cs', line: 10, column: 33 });
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'heuristic_no_precise');
+    assert.equal(a.reason, 'no precise provider for csharp');
+    assert.deepEqual(a.rows.map(loc), ['src/Geometry/ShapeMath.cs:5:21']);
+    assert.equal(a.rows[0]!.confidence, 'heuristic');
+  });
+
+  it('references by name come from the text index, verified on the live files', async () => {
+    const a = await referencesQuery(engine, { qualifiedName: 'Geometry.Circle' }, { includeDefinition: false });
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'heuristic_no_precise');
+    assert.deepEqual(a.rows.map(loc).sort(), ['src/App/Program.cs:9:45', 'tests/Geometry.Tests/CircleTests.cs:13:47', 'tests/Geometry.Tests/CircleTests.cs:9:26']);
+    assert.equal(a.counts.testProjects, 1);
+  });
+
+  it('implementations from base lists in declaration signatures (transitive)', async () => {
+    const types = await implementationsQuery(engine, { symbolId: 'T:Geometry.IShape' });
+    assert.ok(!('ambiguous' in types));
+    assert.deepEqual(types.rows.map((r) => r.name).sort(), ['Circle', 'Shape', 'Square', 'Square', 'Triangle']);
+    const members = await implementationsQuery(engine, { symbolId: 'M:Geometry.Shape.Area' });
+    assert.ok(!('ambiguous' in members));
+    assert.deepEqual(members.rows.map(loc).sort(), ['src/Geometry/Circle.cs:9:28', 'src/Geometry/Square.cs:9:28']);
+  });
+
+  it('callers by call-shaped occurrences, with availability heuristic', async () => {
+    const a = await callsQuery(engine, { symbolId: 'M:Geometry.ShapeMath.TotalArea(IEnumerable{IShape})' }, 'incoming', 1, 50);
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.availability, 'heuristic');
+    assert.deepEqual(a.edges.map((e) => `${e.caller.name} -> ${e.callee.name}`), ['Build -> TotalArea']);
+    assert.equal(a.edges[0]!.confidence, 'heuristic');
+  });
+
+  it('type hierarchy from base lists', async () => {
+    const a = await typeHierarchyQuery(engine, { qualifiedName: 'Geometry.Shape' }, 'both', 2, 50);
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'heuristic_no_precise');
+    assert.deepEqual(a.nodes.map((n) => `${n.relation}:${n.name}`).sort(), ['self:Shape', 'subtype:Circle', 'subtype:Square', 'supertype:IShape']);
+  });
+
+  it('a provider returning 100,000 references gives a bounded, grouped, counted answer', async () => {
+    const files = ['src/App/Program.cs', 'src/Geometry/Circle.cs', 'tests/Geometry.Tests/CircleTests.cs'];
+    const flood: SemanticProvider = {
+      id: 'editor',
+      precision: 'precise',
+      supports: () => true,
+      availability: () => ({ state: 'ready', detail: 'test flood', started: true }),
+      async request<K extends SemanticOp>(op: K, _l: string, _a: OpArgs<K>, _c: CallContext): Promise<ProviderOutcome<OpResult<K>>> {
+        if (op !== 'references') return { kind: 'unavailable', state: 'unsupported', reason: 'flood serves references only' };
+        const value: ReferenceLocation[] = [];
+        for (let i = 0; i < 100_000; i++) value.push({ path: files[i % 3]!, line: 1 + (i % 400), column: 1, endLine: 1 + (i % 400), endColumn: 5 });
+        return { kind: 'ok', value } as ProviderOutcome<OpResult<K>>;
+      },
+      dispose: async () => undefined,
+    };
+    const remove = semanticService(engine).registerEditor(flood);
+    try {
+      const tool = ALL_TOOLS.find((t) => t.name === 'references')!;
+      const t0 = Date.now();
+      const r = await callTool(engine, ALL_TOOLS, tool, 'references', { target: { qualifiedName: 'Geometry.Circle' } }, 10_000);
+      const took = Date.now() - t0;
+      assert.ok(!r.isError, JSON.stringify(r.content));
+      const s = r.structuredContent as {
+        summary: string;
+        items: { group: string; count: number; locations: unknown[]; more: number }[];
+        counts: { total: number };
+        completeness: { total: number; returned: number; reason?: string };
+        nextCursor?: string;
+      };
+      assert.equal(s.counts.total, 100_000);
+      assert.equal(s.summary, '100000 references to Circle across 3 projects (2 production, 1 test).');
+      assert.equal(s.completeness.total, 3, 'three groups');
+      assert.deepEqual(s.items.map((g) => g.count), [33_334, 33_333, 33_333].slice(0, s.items.length));
+      // Whatever did not fit the byte budget is counted and reachable with the cursor.
+      if (s.items.length < 3) {
+        assert.equal(s.completeness.reason, 'budget');
+        assert.ok(s.nextCursor);
+      }
+      assert.ok(s.items.every((g) => g.locations.length <= 10 && g.more === g.count - g.locations.length));
+      assert.ok(Buffer.byteLength(JSON.stringify(s)) <= DEFAULT_RESPONSE_BYTES);
+      assert.ok(Buffer.byteLength((r.content[0] as { text: string }).text) <= DEFAULT_RESPONSE_BYTES);
+      assert.ok(took < 5_000, `took ${took} ms`);
+    } finally {
+      remove();
+    }
+  });
+});
