@@ -27,6 +27,31 @@ export class SymbolNames {
     else this.byLower.set(l, [name]);
   }
 
+  private readonly initialsCache: (string | undefined)[] = [];
+  private readonly wordsCache: (string[] | undefined)[] = [];
+
+  /** Lower-cased words of name `i` (GetRequiredService → get|required|service), cached. */
+  wordsAt(i: number): string[] {
+    let w = this.wordsCache[i];
+    if (!w) {
+      w = splitWords(this.names[i] ?? '').map((x) => x.toLowerCase());
+      this.wordsCache[i] = w;
+    }
+    return w;
+  }
+
+  /** First letters of the words of name `i`, lower case (GetRequiredService → grs), cached. */
+  initialsAt(i: number): string {
+    let s = this.initialsCache[i];
+    if (s === undefined) {
+      s = this.wordsAt(i)
+        .map((w) => w[0] ?? '')
+        .join('');
+      this.initialsCache[i] = s;
+    }
+    return s;
+  }
+
   /** Declared spellings equal to `name` ignoring case. */
   spellings(name: string): readonly string[] {
     return this.byLower.get(name.toLowerCase()) ?? [];
@@ -56,4 +81,17 @@ export function noteSymbolNames(store: IndexStore, names: Iterable<string>): voi
   const n = cache.get(store);
   if (!n) return;
   for (const name of names) n.add(name);
+}
+
+/** Splits an identifier into words: GetRequiredService → Get|Required|Service, XMLHttpRequest → XML|Http|Request, get_x → get|x. */
+export function splitWords(name: string): string[] {
+  const out: string[] = [];
+  const re = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
+  for (const part of name.split(/[_\-$@.\s]+/)) {
+    if (!part) continue;
+    const m = part.match(re);
+    if (m) out.push(...m);
+    else out.push(part);
+  }
+  return out;
 }

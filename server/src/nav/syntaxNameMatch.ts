@@ -2,7 +2,14 @@
  * Name matching for search_symbol: every matcher returns a tier (lower is better) and a score
  * within the tier, or undefined for no match. Tiers: 0 exact (same case), 1 exact (other case),
  * 2 prefix, 3 camelCase / substring / regex, 4 fuzzy.
+ *
+ * camelCase follows IDE conventions: the query is cut into chunks before each capital letter
+ * (GRS → G|R|S, GetReqSer → Get|Req|Ser, reqSer → req|Ser); every chunk is a prefix of a word of
+ * the name, words in order, and a lower-case run may continue into the next word (grs → G|R|S).
+ * Word splits and initials of the declared names are cached by the name dictionary, and a name
+ * whose initials do not contain the query's chunk initials in order is rejected before matching.
  */
+import { splitWords, type SymbolNames } from '../index/symbolNames';
 
 export interface NameMatch {
   tier: number;
@@ -10,54 +17,62 @@ export interface NameMatch {
   score: number;
 }
 
-/** Splits an identifier into words: GetRequiredService → Get|Required|Service, XMLHttpRequest → XML|Http|Request, get_x → get|x. */
-export function words(name: string): string[] {
-  const out: string[] = [];
-  const re = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
-  for (const part of name.split(/[_\-$@.\s]+/)) {
-    if (!part) continue;
-    const m = part.match(re);
-    if (m) out.push(...m);
-    else out.push(part);
-  }
-  return out;
+/** A query prepared once per search. */
+export interface PreparedQuery {
+  q: string;
+  ql: string;
+  /** Lower-cased first letters of the query's capitalised chunks (GetReqSer → grs). */
+  chunkInitials: string;
 }
 
-function exactOrPrefix(name: string, lower: string, q: string, ql: string): NameMatch | undefined {
-  if (name === q) return { tier: 0, score: 0 };
-  if (lower === ql) return { tier: 1, score: 0 };
-  if (lower.startsWith(ql)) return { tier: 2, score: name.length - q.length + (name.startsWith(q) ? 0 : 0.5) };
+export function prepareQuery(q: string): PreparedQuery {
+  const chunks = q.match(/[A-Z][^A-Z]*|^[^A-Z]+/g) ?? [q];
+  return { q, ql: q.toLowerCase(), chunkInitials: chunks.map((c) => (c[0] ?? '').toLowerCase()).join('') };
+}
+
+export type Matcher = (dict: SymbolNames, i: number, p: PreparedQuery) => NameMatch | undefined;
+
+function exactOrPrefix(name: string, lower: string, p: PreparedQuery): NameMatch | undefined {
+  if (name === p.q) return { tier: 0, score: 0 };
+  if (lower === p.ql) return { tier: 1, score: 0 };
+  if (lower.startsWith(p.ql)) return { tier: 2, score: name.length - p.q.length + (name.startsWith(p.q) ? 0 : 0.5) };
   return undefined;
 }
 
-export function matchExact(name: string, lower: string, q: string, ql: string): NameMatch | undefined {
-  const m = exactOrPrefix(name, lower, q, ql);
-  return m && m.tier <= 1 ? m : undefined;
+export const matchExact: Matcher = (d, i, p) => {
+  const name = d.names[i] ?? '';
+  if (name === p.q) return { tier: 0, score: 0 };
+  if ((d.lower[i] ?? '') === p.ql) return { tier: 1, score: 0 };
+  return undefined;
+};
+
+export const matchPrefix: Matcher = (d, i, p) => exactOrPrefix(d.names[i] ?? '', d.lower[i] ?? '', p);
+
+export const matchSubstring: Matcher = (d, i, p) => {
+  const lower = d.lower[i] ?? '';
+  const at = lower.indexOf(p.ql);
+  if (at < 0) return undefined;
+  const name = d.names[i] ?? '';
+  return exactOrPrefix(name, lower, p) ?? { tier: 3, score: at + (name.length - p.q.length) / 100 };
+};
+
+function isSubsequence(needle: string, hay: string): boolean {
+  let j = 0;
+  for (let k = 0; k < hay.length && j < needle.length; k++) if (hay[k] === needle[j]) j++;
+  return j === needle.length;
 }
 
-export function matchPrefix(name: string, lower: string, q: string, ql: string): NameMatch | undefined {
-  return exactOrPrefix(name, lower, q, ql);
-}
+export const matchCamel: Matcher = (d, i, p) => {
+  const lower = d.lower[i] ?? '';
+  const name = d.names[i] ?? '';
+  if (lower.charCodeAt(0) === p.ql.charCodeAt(0) && lower.startsWith(p.ql)) return exactOrPrefix(name, lower, p);
+  if (!isSubsequence(p.chunkInitials, d.initialsAt(i))) return undefined;
+  const skipped = camelSkips(d.wordsAt(i), p.ql);
+  return skipped === undefined ? undefined : { tier: 3, score: skipped + name.length / 1000 };
+};
 
-export function matchSubstring(name: string, lower: string, q: string, ql: string): NameMatch | undefined {
-  const m = exactOrPrefix(name, lower, q, ql);
-  if (m) return m;
-  const at = lower.indexOf(ql);
-  return at >= 0 ? { tier: 3, score: at + (name.length - q.length) / 100 } : undefined;
-}
-
-/**
- * camelCase: the query is split into chunks, each a prefix of a word, words in order
- * (GRS, GetReqServ, reqServ → GetRequiredService). Score: words skipped before and between chunks.
- */
-export function matchCamel(name: string, lower: string, q: string, ql: string): NameMatch | undefined {
-  const m = exactOrPrefix(name, lower, q, ql);
-  if (m) return m;
-  const ws = words(name).map((w) => w.toLowerCase());
-  if (ws.length === 0) return undefined;
-  // Cheap reject: the query's first character must start some word.
-  const c0 = ql[0];
-  if (!ws.some((w) => w[0] === c0)) return undefined;
+/** Words skipped by the best camelCase decomposition of `ql` over `words`, or undefined. */
+export function camelSkips(words: readonly string[], ql: string): number | undefined {
   let best = Infinity;
   let steps = 0;
   const go = (qi: number, wi: number, skipped: number): void => {
@@ -66,34 +81,38 @@ export function matchCamel(name: string, lower: string, q: string, ql: string): 
       best = skipped;
       return;
     }
-    for (let w = wi; w < ws.length; w++) {
-      const word = ws[w] ?? '';
+    for (let w = wi; w < words.length; w++) {
+      const word = words[w] ?? '';
       const skip = skipped + (w - wi);
       if (skip >= best) return;
       let k = 0;
       while (k < word.length && qi + k < ql.length && word[k] === ql[qi + k]) k++;
-      // try the longest chunk first, then shorter ones (a chunk may end early: GReS)
       for (let len = k; len >= 1; len--) go(qi + len, w + 1, skip);
     }
   };
   go(0, 0, 0);
-  return best === Infinity ? undefined : { tier: 3, score: best + name.length / 1000 };
+  return best === Infinity ? undefined : best;
 }
 
-/** Fuzzy: the query's characters appear in order; consecutive runs and word starts score better. */
-export function matchFuzzy(name: string, lower: string, q: string, ql: string): NameMatch | undefined {
-  const m = matchCamel(name, lower, q, ql);
-  if (m) return m;
+export const matchFuzzy: Matcher = (d, i, p) => {
+  const lower = d.lower[i] ?? '';
+  if (lower.indexOf(p.ql[0] ?? '') < 0) return undefined;
   let qi = 0;
   let gaps = 0;
   let last = -1;
-  for (let i = 0; i < lower.length && qi < ql.length; i++) {
-    if (lower[i] === ql[qi]) {
-      if (last >= 0 && i > last + 1) gaps++;
-      last = i;
+  for (let k = 0; k < lower.length && qi < p.ql.length; k++) {
+    if (lower[k] === p.ql[qi]) {
+      if (last >= 0 && k > last + 1) gaps++;
+      last = k;
       qi++;
     }
   }
-  if (qi < ql.length) return undefined;
-  return { tier: 4, score: gaps * 10 + (name.length - q.length) / 100 };
-}
+  if (qi < p.ql.length) return undefined;
+  const better = matchCamel(d, i, p);
+  if (better) return better;
+  const name = d.names[i] ?? '';
+  return { tier: 4, score: gaps * 10 + (name.length - p.q.length) / 100 };
+};
+
+/** Words of an arbitrary identifier (for callers without a dictionary index). */
+export const words = splitWords;

@@ -13,7 +13,7 @@ import { symbolNamesFor } from '../index/symbolNames';
 import { ensureSymbolTables, SYMBOL_FLAG_GENERATED, SYMBOL_FLAG_TEST } from '../index/symbolTables';
 import { TYPE_KINDS, type SymbolKind } from '../syntax/types';
 import type { Engine } from './engine';
-import { matchCamel, matchExact, matchFuzzy, matchPrefix, matchSubstring, type NameMatch } from './syntaxNameMatch';
+import { matchCamel, matchExact, matchFuzzy, matchPrefix, matchSubstring, prepareQuery, type Matcher, type NameMatch } from './syntaxNameMatch';
 
 export type SymbolMatchMode = 'auto' | 'exact' | 'prefix' | 'substring' | 'camelCase' | 'fuzzy' | 'regex' | 'qualified';
 
@@ -76,6 +76,7 @@ interface Candidate {
 /** Rows read per query at most (after name matching); beyond, totals are lower bounds. */
 const MAX_ROWS = 20_000;
 
+
 export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResult {
   const store = engine.store;
   ensureSymbolTables(store);
@@ -93,7 +94,6 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
     const ql = query.toLowerCase();
     qualifiedFilter = docId ? (_qn, id) => id === query || id.startsWith(query + '(') || id.replace(/\(.*$/, '') === query : (qn) => qn.toLowerCase() === ql || qn.toLowerCase().endsWith('.' + ql);
   }
-  const ql = nameQuery.toLowerCase();
   let timedOut = false;
 
   // 1. candidate names
@@ -103,15 +103,15 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   if (mode === 'exact' || mode === 'qualified') {
     for (const n of dict.spellings(nameQuery)) cands.push({ name: n, m: n === nameQuery ? { tier: 0, score: 0 } : { tier: 1, score: 0 } });
   } else {
-    const names = dict.names;
-    const lower = dict.lower;
-    for (let i = 0; i < names.length; i++) {
-      if ((i & 4095) === 0 && Date.now() > q.deadlineAt) {
+    const prepared = prepareQuery(nameQuery);
+    const n = dict.size;
+    for (let i = 0; i < n; i++) {
+      if ((i & 16383) === 0 && Date.now() > q.deadlineAt) {
         timedOut = true;
         break;
       }
-      const m = matcher(names[i] ?? '', lower[i] ?? '', nameQuery, ql);
-      if (m) cands.push({ name: names[i] ?? '', m });
+      const m = matcher(dict, i, prepared);
+      if (m) cands.push({ name: dict.names[i] ?? '', m });
     }
   }
   cands.sort((a, b) => a.m.tier - b.m.tier || a.m.score - b.m.score || a.name.length - b.name.length);
@@ -121,56 +121,61 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   }
   const byName = new Map(cands.map((c) => [c.name, c]));
 
-  // 2. rows of those names
+  // 2. rows of those names, best names first, filtered and grouped as they arrive; stop once the
+  //    page (with a margin for ranking) is certainly filled — the total is then a lower bound.
   const catalog = engine.catalog();
   const glob = q.pathGlob ? picomatch(q.pathGlob, { dot: true, nocase: true }) : undefined;
   const projectPaths = q.project ? projectFiles(engine, q.project) : undefined;
   const kindSql = q.kinds && q.kinds.length ? ` AND kind IN (${q.kinds.map(() => '?').join(',')})` : '';
   interface Row { fileId: number; symbolId: string; name: string; qn: string; kind: SymbolKind; signature: string; line: number; endLine: number; col: number; flags: number; ext: string | null }
-  const rows: Row[] = [];
-  for (let i = 0; i < cands.length && rows.length < MAX_ROWS; i += 500) {
+  interface Group { hit: SymbolHit; rank: number[]; spans: SymbolSpan[] }
+  const groups = new Map<string, Group>();
+  const enough = (q.offset + q.limit) * 2 + 20;
+  let rowsRead = 0;
+  let stoppedEarly = false;
+  const CHUNK = 200;
+  for (let i = 0; i < cands.length; i += CHUNK) {
+    if (groups.size >= enough || rowsRead >= MAX_ROWS) {
+      stoppedEarly = true;
+      break;
+    }
     if (Date.now() > q.deadlineAt) {
       timedOut = true;
       break;
     }
-    const chunk = cands.slice(i, i + 500).map((c) => c.name);
+    const chunk = cands.slice(i, i + CHUNK).map((c) => c.name);
     const sql = `SELECT file_id, symbol_id, name, qualified_name, kind, signature, line, end_line, col, flags, extended_type FROM symbols WHERE name IN (${chunk.map(() => '?').join(',')})${kindSql}`;
-    for (const r of store.rows(sql, [...chunk, ...(q.kinds ?? [])])) {
-      rows.push({ fileId: r[0] as number, symbolId: r[1] as string, name: r[2] as string, qn: r[3] as string, kind: r[4] as SymbolKind, signature: r[5] as string, line: r[6] as number, endLine: r[7] as number, col: r[8] as number, flags: r[9] as number, ext: (r[10] as string | null) ?? null });
+    for (const x of store.rows(sql, [...chunk, ...(q.kinds ?? [])])) {
+      rowsRead++;
+      const r: Row = { fileId: x[0] as number, symbolId: x[1] as string, name: x[2] as string, qn: x[3] as string, kind: x[4] as SymbolKind, signature: x[5] as string, line: x[6] as number, endLine: x[7] as number, col: x[8] as number, flags: x[9] as number, ext: (x[10] as string | null) ?? null };
+      const file = catalog.get(r.fileId);
+      if (!file) continue;
+      if (glob && !glob(file.path)) continue;
+      if (projectPaths && !projectPaths.has(file.path)) continue;
+      if (qualifiedFilter && !qualifiedFilter(r.qn, r.symbolId)) continue;
+      const isTest = (r.flags & SYMBOL_FLAG_TEST) !== 0 || file.fileClass === 'test';
+      const isGenerated = (r.flags & SYMBOL_FLAG_GENERATED) !== 0 || file.fileClass === 'generated';
+      if (q.scope === 'production' && isTest) continue;
+      if (q.scope === 'test' && !isTest) continue;
+      if (q.generated === 'exclude' && isGenerated) continue;
+      if (q.generated === 'only' && !isGenerated) continue;
+      const c = byName.get(r.name);
+      if (!c) continue;
+      const rank = [c.m.tier, c.m.score, TYPE_KINDS.has(r.kind) ? 0 : 1, isGenerated ? 1 : 0, isTest ? 1 : 0, r.qn.length];
+      const g = groups.get(r.symbolId);
+      if (g) {
+        const cmp = compareRank(rank, g.rank);
+        if (cmp < 0 || (cmp === 0 && (file.path < g.hit.path || (file.path === g.hit.path && r.line < g.hit.line)))) {
+          g.spans.push({ path: g.hit.path, line: g.hit.line, endLine: g.hit.endLine });
+          g.hit = makeHit(r, file.path, file.fileClass, c.m, mode, isTest, isGenerated);
+          g.rank = rank;
+        } else g.spans.push({ path: file.path, line: r.line, endLine: r.endLine });
+        continue;
+      }
+      groups.set(r.symbolId, { hit: makeHit(r, file.path, file.fileClass, c.m, mode, isTest, isGenerated), rank, spans: [] });
     }
   }
-  if (rows.length >= MAX_ROWS) capped = true;
-
-  // 3. filter, group by symbol id, rank
-  interface Group { hit: SymbolHit; rank: number[]; spans: SymbolSpan[] }
-  const groups = new Map<string, Group>();
-  for (const r of rows) {
-    const file = catalog.get(r.fileId);
-    if (!file) continue;
-    if (glob && !glob(file.path)) continue;
-    if (projectPaths && !projectPaths.has(file.path)) continue;
-    if (qualifiedFilter && !qualifiedFilter(r.qn, r.symbolId)) continue;
-    const isTest = (r.flags & SYMBOL_FLAG_TEST) !== 0 || file.fileClass === 'test';
-    const isGenerated = (r.flags & SYMBOL_FLAG_GENERATED) !== 0 || file.fileClass === 'generated';
-    if (q.scope === 'production' && isTest) continue;
-    if (q.scope === 'test' && !isTest) continue;
-    if (q.generated === 'exclude' && isGenerated) continue;
-    if (q.generated === 'only' && !isGenerated) continue;
-    const c = byName.get(r.name);
-    if (!c) continue;
-    const rank = [c.m.tier, c.m.score, TYPE_KINDS.has(r.kind) ? 0 : 1, isGenerated ? 1 : 0, isTest ? 1 : 0, r.qn.length];
-    const g = groups.get(r.symbolId);
-    const span = { path: file.path, line: r.line, endLine: r.endLine };
-    if (g) {
-      if (compareRank(rank, g.rank) < 0 || (compareRank(rank, g.rank) === 0 && (file.path < g.hit.path || (file.path === g.hit.path && r.line < g.hit.line)))) {
-        g.spans.push({ path: g.hit.path, line: g.hit.line, endLine: g.hit.endLine });
-        g.hit = makeHit(r, file.path, file.fileClass, c.m, mode, isTest, isGenerated);
-        g.rank = rank;
-      } else g.spans.push(span);
-      continue;
-    }
-    groups.set(r.symbolId, { hit: makeHit(r, file.path, file.fileClass, c.m, mode, isTest, isGenerated), rank, spans: [] });
-  }
+  if (stoppedEarly) capped = true;
   const ranked = [...groups.values()].sort((a, b) => compareRank(a.rank, b.rank) || (a.hit.path < b.hit.path ? -1 : a.hit.path > b.hit.path ? 1 : a.hit.line - b.hit.line));
   const page = ranked.slice(q.offset, q.offset + q.limit).map((g) => {
     if (g.spans.length) g.hit.otherSpans = g.spans.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line)).slice(0, MAX_SPANS_PER_SYMBOL);
@@ -196,8 +201,6 @@ function compareRank(a: number[], b: number[]): number {
   return 0;
 }
 
-type Matcher = (name: string, lower: string, q: string, ql: string) => NameMatch | undefined;
-
 function matcherFor(mode: SymbolMatchMode, query: string): Matcher {
   switch (mode) {
     case 'exact':
@@ -220,9 +223,10 @@ function matcherFor(mode: SymbolMatchMode, query: string): Matcher {
       } catch (e) {
         throw new ToolError('INVALID_REGEX', `Invalid regex: ${(e as Error).message}`, 'use JavaScript regex syntax, e.g. ^Get.*Async$');
       }
-      return (name, lower, q, ql) => {
+      return (d, i, p) => {
+        const name = d.names[i] ?? '';
         if (!re.test(name)) return undefined;
-        return matchExact(name, lower, q, ql) ?? { tier: 3, score: name.length / 100 };
+        return matchExact(d, i, p) ?? { tier: 3, score: name.length / 100 };
       };
     }
   }
