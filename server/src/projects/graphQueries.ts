@@ -39,6 +39,15 @@ interface Index {
   out: Map<string, ProjectEdge[]>;
   in: Map<string, ProjectEdge[]>;
   sortedIds: string[];
+  /** Dense numbering of every edge endpoint (projects and packages) for the graph walk. */
+  num: Map<string, number>;
+  names: string[];
+  isPackage: Uint8Array;
+  /** Per node: outgoing / incoming non-solution edges and the neighbour numbers, aligned. */
+  outE: ProjectEdge[][];
+  outN: number[][];
+  inE: ProjectEdge[][];
+  inN: number[][];
 }
 
 const cache = new WeakMap<ProjectGraph, Index>();
@@ -49,12 +58,41 @@ function index(g: ProjectGraph): Index {
   const byId = new Map(g.projects.map((p) => [p.id, p]));
   const out = new Map<string, ProjectEdge[]>();
   const inn = new Map<string, ProjectEdge[]>();
+  const num = new Map<string, number>();
+  const names: string[] = [];
+  const n = (id: string) => {
+    let k = num.get(id);
+    if (k === undefined) {
+      k = names.length;
+      num.set(id, k);
+      names.push(id);
+    }
+    return k;
+  };
+  for (const p of g.projects) n(p.id);
   for (const e of g.edges) {
     if (e.kind === 'solutionMembership') continue;
     push(out, e.from, e);
     push(inn, e.to, e);
+    n(e.from);
+    n(e.to);
   }
-  ix = { byId, out, in: inn, sortedIds: [...byId.keys()].sort() };
+  const outE: ProjectEdge[][] = names.map(() => []);
+  const outN: number[][] = names.map(() => []);
+  const inE: ProjectEdge[][] = names.map(() => []);
+  const inN: number[][] = names.map(() => []);
+  for (const e of g.edges) {
+    if (e.kind === 'solutionMembership') continue;
+    const a = num.get(e.from)!;
+    const b = num.get(e.to)!;
+    outE[a]!.push(e);
+    outN[a]!.push(b);
+    inE[b]!.push(e);
+    inN[b]!.push(a);
+  }
+  const isPackage = new Uint8Array(names.length);
+  names.forEach((id, i) => (isPackage[i] = id.startsWith(PACKAGE_ID_PREFIX) ? 1 : 0));
+  ix = { byId, out, in: inn, sortedIds: [...byId.keys()].sort(), num, names, isPackage, outE, outN, inE, inN };
   cache.set(g, ix);
   return ix;
 }
@@ -74,56 +112,95 @@ export function findProjects(g: ProjectGraph, query: string): ProjectNode[] {
   return g.projects.filter((p) => p.name.toLowerCase() === q || p.assemblyName?.toLowerCase() === q);
 }
 
-/** Breadth-first walk from `starts` along project references (and package edges when asked), bounded. */
+/**
+ * Breadth-first walk from `starts` along project references (and package edges when asked), bounded.
+ * Edges returned are those between returned nodes (the induced subgraph); `cut` counts the nodes
+ * reached but not returned and the edges among reached nodes that were left out.
+ */
 export function graphAround(g: ProjectGraph, starts: string[], opts: GraphAroundOptions): GraphAround {
   const ix = index(g);
-  const dist = new Map<string, number>();
-  const order: string[] = [];
-  let frontier: string[] = [];
+  const dist = new Int32Array(ix.names.length).fill(-1);
+  const order: number[] = [];
+  let frontier: number[] = [];
+  const unknownStarts: string[] = [];
   for (const s of starts) {
-    if (!dist.has(s)) {
-      dist.set(s, 0);
-      order.push(s);
-      frontier.push(s);
+    const k = ix.num.get(s);
+    if (k === undefined) {
+      if (!unknownStarts.includes(s)) unknownStarts.push(s);
+      continue;
+    }
+    if (dist[k] === -1) {
+      dist[k] = 0;
+      order.push(k);
+      frontier.push(k);
     }
   }
+  const pk = opts.includePackages;
+  const follow = (e: ProjectEdge) => e.kind === 'projectReference' || (pk && e.kind === 'packageReference');
+  const down = opts.direction !== 'dependents';
+  const up = opts.direction !== 'dependencies';
   let depthLimited = false;
-  const edgeSet = new Set<ProjectEdge>();
-  const follow = (e: ProjectEdge) => e.kind === 'projectReference' || (opts.includePackages && e.kind === 'packageReference');
   for (let d = 0; frontier.length > 0; d++) {
-    const next: string[] = [];
-    for (const v of frontier) {
-      const adj: [ProjectEdge, string][] = [];
-      if (opts.direction !== 'dependents') for (const e of ix.out.get(v) ?? []) if (follow(e)) adj.push([e, e.to]);
-      if (opts.direction !== 'dependencies') for (const e of ix.in.get(v) ?? []) if (follow(e)) adj.push([e, e.from]);
-      for (const [e, w] of adj) {
-        if (d >= opts.depth) {
-          if (!dist.has(w)) depthLimited = true;
-          else edgeSet.add(e);
-          continue;
+    if (d >= opts.depth) {
+      // Only find out whether anything lies beyond.
+      outer: for (const v of frontier) {
+        if (down) {
+          const es = ix.outE[v]!;
+          const ns = ix.outN[v]!;
+          for (let i = 0; i < es.length; i++) if (dist[ns[i]!] === -1 && follow(es[i]!)) { depthLimited = true; break outer; }
         }
-        edgeSet.add(e);
-        if (!dist.has(w)) {
-          dist.set(w, d + 1);
+        if (up) {
+          const es = ix.inE[v]!;
+          const ns = ix.inN[v]!;
+          for (let i = 0; i < es.length; i++) if (dist[ns[i]!] === -1 && follow(es[i]!)) { depthLimited = true; break outer; }
+        }
+      }
+      break;
+    }
+    const next: number[] = [];
+    for (const v of frontier) {
+      for (let side = 0; side < 2; side++) {
+        if (side === 0 ? !down : !up) continue;
+        const es = side === 0 ? ix.outE[v]! : ix.inE[v]!;
+        const ns = side === 0 ? ix.outN[v]! : ix.inN[v]!;
+        for (let i = 0; i < es.length; i++) {
+          const w = ns[i]!;
+          if (dist[w] !== -1 || !follow(es[i]!)) continue;
+          dist[w] = d + 1;
           order.push(w);
-          if (!w.startsWith(PACKAGE_ID_PREFIX)) next.push(w);
+          if (!ix.isPackage[w]) next.push(w);
         }
       }
     }
     frontier = next;
   }
-  const kept = order.slice(0, Math.max(opts.maxNodes, starts.length));
-  const keptSet = new Set(kept);
-  const inner = [...edgeSet].filter((e) => keptSet.has(e.from) && keptSet.has(e.to));
-  const edges = inner.slice(0, opts.maxEdges);
-  const nodes = kept.map((id): GraphNodeRef => {
-    if (id.startsWith(PACKAGE_ID_PREFIX)) return { id, kind: 'package', name: id.slice(PACKAGE_ID_PREFIX.length), distance: dist.get(id)! };
+  const keep = Math.max(opts.maxNodes, starts.length);
+  const kept = order.slice(0, keep);
+  const keptMark = new Uint8Array(ix.names.length);
+  for (const k of kept) keptMark[k] = 1;
+  let reachedEdges = 0;
+  const edges: ProjectEdge[] = [];
+  for (const v of order) {
+    if (ix.isPackage[v]) continue;
+    const es = ix.outE[v]!;
+    const ns = ix.outN[v]!;
+    for (let i = 0; i < es.length; i++) {
+      const w = ns[i]!;
+      if (dist[w] === -1 || !follow(es[i]!)) continue;
+      reachedEdges++;
+      if (edges.length < opts.maxEdges && keptMark[v] && keptMark[w]) edges.push(es[i]!);
+    }
+  }
+  const nodes = kept.map((k): GraphNodeRef => {
+    const id = ix.names[k]!;
+    if (ix.isPackage[k]) return { id, kind: 'package', name: id.slice(PACKAGE_ID_PREFIX.length), distance: dist[k]! };
     const p = ix.byId.get(id);
     return p
-      ? { id, kind: p.kind, name: p.name, distance: dist.get(id)!, isTest: p.isTest, status: p.status }
-      : { id, kind: 'csharp', name: id, distance: dist.get(id)!, status: 'failed' };
+      ? { id, kind: p.kind, name: p.name, distance: dist[k]!, isTest: p.isTest, status: p.status }
+      : { id, kind: 'csharp', name: id, distance: dist[k]!, status: 'failed' };
   });
-  return { nodes, edges, cut: { nodes: order.length - kept.length, edges: edgeSet.size - edges.length, depthLimited } };
+  for (const s of unknownStarts) nodes.unshift({ id: s, kind: 'csharp', name: s, distance: 0, status: 'failed' });
+  return { nodes, edges, cut: { nodes: order.length - kept.length, edges: reachedEdges - edges.length, depthLimited } };
 }
 
 export interface ContainingProject {

@@ -173,4 +173,41 @@ describe('projects: MSBuild evaluation', () => {
       ws.dispose();
     }
   });
+
+  it('Exists() in PropertyGroup/Import conditions is relative to the file, elsewhere to the project (as MSBuild)', () => {
+    const ws = graphWorkspace({
+      'marker.props': '<Project><PropertyGroup><FromMarker>yes</FromMarker></PropertyGroup></Project>',
+      'a/imp.props': `<Project>
+  <PropertyGroup Condition="Exists('../marker.props')"><GroupSawFile>true</GroupSawFile></PropertyGroup>
+  <PropertyGroup><PropSawProject Condition="Exists('../../marker.props')">true</PropSawProject></PropertyGroup>
+  <Import Project="../marker.props" Condition="Exists('../marker.props')" />
+</Project>`,
+      'a/b/P.csproj': sdkProject(`<Import Project="../imp.props" />
+  <PropertyGroup Condition="'$(GroupSawFile)$(PropSawProject)$(FromMarker)' == 'truetrueyes'"><AssemblyName>AllThree</AssemblyName></PropertyGroup>`),
+    });
+    try {
+      assert.equal(ws.project('a/b/P.csproj').assemblyName, 'AllThree');
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('an environment-dependent group condition taints only what it sets: unused, the project stays complete', () => {
+    const ws = graphWorkspace({
+      'Directory.Build.props': `<Project>
+  <PropertyGroup Condition="'$(TF_BUILD)' == 'true'"><ContinuousIntegrationBuild>true</ContinuousIntegrationBuild></PropertyGroup>
+  <PropertyGroup Condition="'$(CI)' == 'true'"><ExtraDir>ci/</ExtraDir></PropertyGroup>
+</Project>`,
+      'A/A.csproj': sdkProject(),
+      'B/B.csproj': sdkProject('<ItemGroup><Compile Include="$(ExtraDir)Gen.cs" /></ItemGroup>'),
+    });
+    try {
+      assert.equal(ws.project('A/A.csproj').status, 'complete');
+      const b = ws.project('B/B.csproj');
+      assert.equal(b.status, 'partial');
+      assert.match(b.reasons.join('\n'), /Compile Include "\$\(ExtraDir\)Gen\.cs" depends on PropertyGroup condition "'\$\(CI\)' == 'true'" depends on \$\(CI\) is an environment variable/);
+    } finally {
+      ws.dispose();
+    }
+  });
 });

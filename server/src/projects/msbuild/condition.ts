@@ -13,6 +13,14 @@ import { absPath, clip, expand, relInside, TOOLSET_ROOT, Unevaluable, versionPar
  */
 export function evaluateCondition(cond: string | undefined, host: ExpansionHost, taint: Taint, toolsetExists: (abs: string) => boolean, relativeToFile = false): boolean {
   if (cond === undefined || cond.trim() === '') return true;
+  const simple = simpleComparison(cond);
+  if (simple) {
+    // '$(Name)' == 'text' (most conditions, the SDK model's included): no parse needed.
+    const v = host.lookup(simple.name);
+    if (v?.unknown && !taint.unknown) taint.unknown = v.unknown;
+    const eq = (v?.value ?? '').toLowerCase() === simple.value;
+    return simple.op === '==' ? eq : !eq;
+  }
   const p = new ConditionParser(cond, relativeToFile ? { ...host, projectDir: host.thisFileDir } : host, taint, toolsetExists);
   const v = p.parseOr();
   p.ws();
@@ -21,6 +29,20 @@ export function evaluateCondition(cond: string | undefined, host: ExpansionHost,
 }
 
 type Node = { kind: 'bool'; v: boolean } | { kind: 'str'; v: string };
+
+const SIMPLE = /^\s*'\$\(([A-Za-z_][\w-]*)\)'\s*(==|!=)\s*'([^'$%@()]*)'\s*$/;
+const simpleCache = new Map<string, { name: string; op: '==' | '!='; value: string } | null>();
+
+/** Recognises `'$(Name)' == 'text'` / `!=` where text is not a number (numbers compare numerically). */
+function simpleComparison(cond: string): { name: string; op: '==' | '!='; value: string } | undefined {
+  let c = simpleCache.get(cond);
+  if (c === undefined) {
+    const m = SIMPLE.exec(cond);
+    c = m && !/^\s*[-+]?(\d|0x)/i.test(m[3]!) ? { name: m[1]!, op: m[2] as '==' | '!=', value: m[3]!.toLowerCase() } : null;
+    if (simpleCache.size < 10_000) simpleCache.set(cond, c);
+  }
+  return c ?? undefined;
+}
 
 class ConditionParser {
   private pos = 0;

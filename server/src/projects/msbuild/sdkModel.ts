@@ -24,8 +24,12 @@ export const MODELLED_SDKS = new Set(
   ].map((s) => s.toLowerCase()),
 );
 
-/** SDKs that only add to a Microsoft.NET.Sdk project and do not change compile items. */
-export const ADDITIVE_SDKS = new Set(['aspire.apphost.sdk', 'microsoft.net.sdk.publish', 'microsoft.docker.sdk'].map((s) => s.toLowerCase()));
+/**
+ * SDKs that ship with the .NET SDK and only add publishing targets to a Microsoft.NET.Sdk project.
+ * Any other SDK (NuGet-delivered ones such as Aspire.AppHost.Sdk included) is not read: the
+ * project is then `partial`.
+ */
+export const ADDITIVE_SDKS = new Set(['microsoft.net.sdk.publish']);
 
 /** The lookup Microsoft.Common.props/targets and NuGet.props do, with MSBuild's own property names (projects read them). */
 const lookupDirFile = (prop: string, importFlag: string, fileName: string, fileProp: string, basePathProp: string) => `
