@@ -62,7 +62,9 @@ describe('MCP over stdio: syntax tools', function () {
     for (const n of ['outline', 'search_symbol', 'symbol_at', 'inspect_syntax_tree', 'search_structural']) assert.ok(tools.some((t) => t.name === n), `missing ${n}`);
     const caps = await call(c.client, 'server_capabilities', {});
     assert.equal(caps.largeFileThreshold.lines, 400);
-    assert.equal(caps.layers.find((l: { layer: string }) => l.layer === 'syntax').status, 'available');
+    const syntax = caps.layers.find((l: { layer: string }) => l.layer === 'syntax');
+    assert.equal(syntax.status, 'available');
+    assert.ok(syntax.languages.includes('csharp') && syntax.languages.includes('rust'));
   });
 
   it('outline lists namespaces, types and members with spans and signatures, from the index', async function () {

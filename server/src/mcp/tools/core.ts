@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import * as L from '../../core/limits';
 import { repoOverview } from '../../nav/overview';
+import { supportedLanguageIds } from '../../syntax/languageConfig';
 import { overviewProjects, projectsOverviewSchema } from './projects';
 import { defineTool } from '../tool';
 
@@ -33,7 +34,7 @@ export const serverCapabilities = defineTool({
       extra: {
         layers: [
           { layer: 'text' as const, languages: langs, status: 'available' },
-          { layer: 'syntax' as const, languages: [], status: hasSyntax ? 'available' : 'not in this build' },
+          { layer: 'syntax' as const, languages: hasSyntax ? supportedLanguageIds() : [], status: hasSyntax ? 'available' : 'not in this build' },
           { layer: 'semantic' as const, languages: [], status: hasSemantic ? 'available' : 'not in this build' },
         ],
         budgets: {
