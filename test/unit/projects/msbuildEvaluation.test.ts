@@ -210,4 +210,41 @@ describe('projects: MSBuild evaluation', () => {
       ws.dispose();
     }
   });
+
+  it('item transforms and item functions: @(X -> template), ->Exists(), ->Distinct()', () => {
+    const ws = graphWorkspace({
+      'App/App.csproj': sdkProject(`<ItemGroup>
+    <Component Include="Alpha;Beta;Alpha;Missing" />
+    <_Candidate Include="@(Component->Distinct()->'../%(Identity)/%(Identity).csproj')" />
+    <ProjectReference Include="@(_Candidate->Exists())" />
+  </ItemGroup>`),
+      'Alpha/Alpha.csproj': sdkProject(),
+      'Beta/Beta.csproj': sdkProject(),
+    });
+    try {
+      const app = ws.project('App/App.csproj');
+      assert.equal(app.status, 'complete', app.reasons.join('; '));
+      const refs = ws.graph.edges.filter((e) => e.from === 'App/App.csproj' && e.kind === 'projectReference').map((e) => e.to).sort();
+      assert.deepEqual(refs, ['Alpha/Alpha.csproj', 'Beta/Beta.csproj']);
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('after an SDK that is not read, undefined properties are unknown rather than empty', () => {
+    const ws = graphWorkspace({
+      'Directory.Build.props': '<Project><Import Project="Sdk.props" Sdk="Acme.Build.Sdk" /></Project>',
+      'App/App.csproj': sdkProject('<Import Project="$(RepoEngDir)Common.targets" />'),
+    });
+    try {
+      const app = ws.project('App/App.csproj');
+      assert.equal(app.status, 'partial');
+      assert.deepEqual(app.reasons.slice(0, 2), [
+        "SDK 'Acme.Build.Sdk' is not modelled (its props and targets are not read)",
+        'Import "$(RepoEngDir)Common.targets" depends on $(RepoEngDir) may be set by SDK \'Acme.Build.Sdk\', which is not read; not read',
+      ]);
+    } finally {
+      ws.dispose();
+    }
+  });
 });

@@ -114,6 +114,8 @@ class ProjectEvaluator {
   private readonly projectAbs: string;
   private readonly projectDir: string;
   private sdks: string[] = [];
+  /** SDKs named by the project or an import whose props/targets are not read. */
+  private readonly unreadSdks: string[] = [];
 
   constructor(
     private readonly ctx: EvaluationContext,
@@ -156,7 +158,10 @@ class ProjectEvaluator {
     const modelled = this.sdks.filter((s) => MODELLED_SDKS.has(s.toLowerCase()));
     for (const s of this.sdks) {
       const l = s.toLowerCase();
-      if (!MODELLED_SDKS.has(l) && !ADDITIVE_SDKS.has(l)) this.reason(`SDK '${s}' is not modelled (its props and targets are not read)`);
+      if (!MODELLED_SDKS.has(l) && !ADDITIVE_SDKS.has(l)) {
+        this.reason(`SDK '${s}' is not modelled (its props and targets are not read)`);
+        this.unreadSdks.push(s);
+      }
     }
     const usesNetSdk = modelled.length > 0 || this.sdks.some((s) => s.toLowerCase().startsWith('microsoft.net.sdk'));
     if (usesNetSdk) {
@@ -197,6 +202,7 @@ class ProjectEvaluator {
       msbuildthisfilename: base.slice(0, base.length - ext.length),
       msbuildthisfileextension: ext,
     };
+    const inToolset = abs.startsWith(TOOLSET_ROOT + '/');
     const lookup = (name: string): PropertyValue | undefined => {
       const l = name.toLowerCase();
       const t = thisFile[l];
@@ -204,7 +210,11 @@ class ProjectEvaluator {
       const p = this.props.get(l);
       if (p) return p;
       const u = UNKNOWN_PROPERTIES[l];
-      return u ? { value: '', unknown: `$(${name}) is ${u}` } : undefined;
+      if (u) return { value: '', unknown: `$(${name}) is ${u}` };
+      // After an SDK that is not read, an undefined property may well be one it sets. (The SDK
+      // model's own files keep MSBuild's defaults: they run as if that SDK set nothing.)
+      if (this.unreadSdks.length > 0 && !inToolset) return { value: '', unknown: `$(${name}) may be set by SDK '${this.unreadSdks[0]}', which is not read` };
+      return undefined;
     };
     const host: ExpansionHost = { root: this.ctx.root, files: this.ctx.files, projectDir: this.projectDir, thisFileDir: dir, lookup };
     const itemHost: ExpansionHost = {
@@ -213,7 +223,7 @@ class ProjectEvaluator {
         const l = type.toLowerCase();
         const taint = this.itemTaint.get(l);
         if (taint) throw new Unevaluable(taint);
-        return this.items.get(l)?.map((i) => i.spec);
+        return this.items.get(l);
       },
     };
     return { abs, dir, host, itemHost };
@@ -340,6 +350,7 @@ class ProjectEvaluator {
       const l = name.toLowerCase();
       if (!MODELLED_SDKS.has(l) && !ADDITIVE_SDKS.has(l)) {
         this.reason(`SDK '${name}' is not modelled (its props and targets are not read)`);
+        if (!this.unreadSdks.includes(name)) this.unreadSdks.push(name);
         return;
       }
       if (ADDITIVE_SDKS.has(l)) return;
@@ -425,7 +436,7 @@ class ProjectEvaluator {
   /** Tracked item types plus every type they reach through @(...) (other items are not evaluated). */
   private neededItemTypes(): Set<string> {
     const needed = new Set(TRACKED_ITEMS);
-    const refs = /@\(\s*([A-Za-z_][\w.-]*)/g;
+    const refs = /@\(\s*([A-Za-z_](?:\w|-(?!>))*)/g;
     for (let changed = true; changed; ) {
       changed = false;
       for (const q of this.itemQueue) {

@@ -31,8 +31,16 @@ export interface ExpansionHost {
   /** Directory of the file holding the expression being expanded (for GetPathOfFileAbove). */
   readonly thisFileDir: string;
   lookup(name: string): PropertyValue | undefined;
-  /** Item values by type, only in the item pass (property values keep `@(...)` literally). */
-  items?(type: string): string[] | undefined;
+  /** Items by type, only in the item pass (property values keep `@(...)` literally). */
+  items?(type: string): ItemView[] | undefined;
+}
+
+/** What an item reference sees of an item. */
+export interface ItemView {
+  spec: string;
+  /** Normalised absolute path of the spec (relative to the project folder). */
+  abs: string;
+  metadata: Map<string, string>;
 }
 
 /** A mutable record of taint collected while expanding one string. */
@@ -106,13 +114,73 @@ export function matchParen(s: string, open: number): number {
   return -1;
 }
 
+/**
+ * `@(Type)`, `@(Type, 'sep')`, item functions `->Exists()` / `->Distinct()` / `->DistinctWithCase()` /
+ * `->Reverse()`, and transforms `->'template'` using well-known or custom metadata.
+ */
 function expandItemRef(inner: string, host: ExpansionHost, taint: Taint): string {
-  const m = /^\s*([A-Za-z_][\w.-]*)\s*(?:,\s*'([^']*)'\s*)?$/.exec(inner);
-  if (!m) throw new Unevaluable(`item transform @(${clip(inner)}) is not evaluated`);
-  const values = host.items!(m[1]!);
-  if (values === undefined) return '';
-  const sep = m[2] !== undefined ? expand(m[2], host, taint) : ';';
-  return values.join(sep);
+  const m = /^\s*([A-Za-z_](?:\w|-(?!>))*)\s*((?:->\s*(?:[A-Za-z]+\(\s*\)|'[^']*')\s*)*)(?:,\s*'([^']*)'\s*)?$/.exec(inner);
+  if (!m) throw new Unevaluable(`item expression @(${clip(inner)}) is not evaluated`);
+  let items = host.items!(m[1]!) ?? [];
+  let values: string[] | undefined;
+  for (const step of m[2]!.matchAll(/->\s*(?:([A-Za-z]+)\(\s*\)|'([^']*)')/g)) {
+    if (values) throw new Unevaluable(`chained item transform @(${clip(inner)}) is not evaluated`);
+    const fn = step[1]?.toLowerCase();
+    if (fn === 'exists') {
+      items = items.filter((i) => {
+        const rel = relInside(host, i.abs);
+        return rel !== undefined && (host.files.has(rel) || host.files.hasDir(rel));
+      });
+    } else if (fn === 'distinct' || fn === 'distinctwithcase') {
+      const seen = new Set<string>();
+      items = items.filter((i) => {
+        const k = fn === 'distinct' ? i.spec.toLowerCase() : i.spec;
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
+      });
+    } else if (fn === 'reverse') items = [...items].reverse();
+    else if (fn !== undefined) throw new Unevaluable(`item function ->${step[1]}() is not evaluated`);
+    else {
+      // Properties in the template expand now; %(metadata) is filled per item.
+      const { items: _items, ...propertiesOnly } = host;
+      void _items;
+      const template = expand(step[2]!, propertiesOnly, taint);
+      values = items.map((i) => transformItem(template, i, inner));
+    }
+  }
+  const sep = m[3] !== undefined ? expand(m[3], host, taint) : ';';
+  return (values ?? items.map((i) => i.spec)).join(sep);
+}
+
+function transformItem(template: string, item: ItemView, inner: string): string {
+  return template.replace(/%\(\s*([\w.-]+)\s*\)/g, (_m, name: string) => {
+    const base = path.posix.basename(item.abs);
+    const ext = path.posix.extname(base);
+    switch (name.toLowerCase()) {
+      case 'identity':
+        return item.spec;
+      case 'filename':
+        return base.slice(0, base.length - ext.length);
+      case 'extension':
+        return ext;
+      case 'fullpath':
+        return item.abs;
+      case 'directory':
+        return path.posix.dirname(item.abs).replace(/^\//, '') + '/';
+      case 'rootdir':
+        return '/';
+      case 'recursivedir':
+        return item.metadata.get('recursivedir') ?? '';
+      default: {
+        const v = item.metadata.get(name.toLowerCase());
+        if (v === undefined && /^(relativedir|modifiedtime|createdtime|accessedtime|definingproject\w*)$/i.test(name)) {
+          throw new Unevaluable(`metadata %(${name}) in @(${clip(inner)}) is not evaluated`);
+        }
+        return v ?? '';
+      }
+    }
+  });
 }
 
 // ---- property expressions -------------------------------------------------------------------
