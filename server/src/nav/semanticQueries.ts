@@ -45,6 +45,8 @@ export interface NavRow {
 
 /** What every navigation answer carries besides its rows. */
 export interface NavMeta {
+  /** The identifier at the target. */
+  name: string;
   mode: NavigationMode;
   provider?: string;
   /** Why the answer is not precise. */
@@ -350,7 +352,7 @@ function confidenceOf(mode: NavigationMode): Confidence {
 }
 
 function meta(a: SemanticAnswer<unknown>, t: ResolvedTarget): NavMeta {
-  const m: NavMeta = { mode: a.mode, gaps: a.gaps, target_selection: t.selection, elapsedMs: a.elapsedMs };
+  const m: NavMeta = { name: t.name, mode: a.mode, gaps: a.gaps, target_selection: t.selection, elapsedMs: a.elapsedMs };
   if (a.provider) m.provider = a.provider;
   if (a.reason) m.reason = a.reason;
   return m;

@@ -120,10 +120,10 @@ export class SemanticRegistry {
       }
       // Keep time for a heuristic provider further down the list.
       const laterHeuristic = candidates.slice(i + 1).some((p) => p.precision === 'heuristic' && safeSupports(p, language, op));
-      const share =
-        provider.precision === 'precise' && laterHeuristic
-          ? Math.max(remaining - Math.min(SEMANTIC_HEURISTIC_RESERVE_MS, remaining / 4), remaining / 2)
-          : remaining;
+      // The reserve grows with the budget (a long wait for a loading server must still leave the
+      // heuristic enough time when the event loop is busy, e.g. while indexing).
+      const reserve = Math.min(Math.max(SEMANTIC_HEURISTIC_RESERVE_MS, remaining * 0.2), remaining / 2);
+      const share = provider.precision === 'precise' && laterHeuristic ? remaining - reserve : remaining;
       const attemptStart = Date.now();
       const outcome = await runAttempt(provider, op, language, args, {
         budgetMs: share,
@@ -198,7 +198,9 @@ async function runAttempt<K extends SemanticOp>(
   const ctx: CallContext = {
     signal: controller.signal,
     deadline,
-    waitForReadyMs: Math.min(o.waitForReadyMs, o.budgetMs),
+    // Give up waiting for readiness a little before the attempt's deadline, so a loading server
+    // reports `loading` instead of running into the deadline.
+    waitForReadyMs: Math.max(0, Math.min(o.waitForReadyMs, o.budgetMs - 250)),
     ...(o.project !== undefined ? { project: o.project } : {}),
   };
   const work = (async (): Promise<AttemptResult<OpResult<K>>> => {

@@ -157,7 +157,7 @@ describe('semantic registry', () => {
     r.register(provider('heuristic', 'heuristic', ok([here])), 'heuristic');
     const a = await r.request('definition', 'csharp', args, { deadlineMs: 2_000 });
     assert.equal(a.mode, 'heuristic_no_precise');
-    assert.ok(lspBudget <= 1_500 && lspBudget > 1_000, `lsp budget ${lspBudget}`);
+    assert.ok(lspBudget <= 1_000 && lspBudget > 800, `lsp budget ${lspBudget}`);
   });
 
   it('availability lists every provider with its precision', () => {

@@ -158,7 +158,7 @@ export const definitionTool = defineTool({
     const a = await definitionQuery(env.engine, toTarget(args.target), { deadlineAt: env.deadlineAt, ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}) });
     if ('ambiguous' in a) return ambiguous(a);
     const first = a.rows[0];
-    const what = a.target_selection.symbol?.name ?? first?.name ?? 'the target';
+    const what = a.target_selection.symbol?.name ?? a.name;
     const summary =
       a.rows.length === 0
         ? `No definition found for ${what}.${modeNote(a)}`
@@ -212,7 +212,7 @@ export const referencesTool = defineTool({
     });
     if ('ambiguous' in a) return ambiguous(a);
     const c = a.counts;
-    const what = a.target_selection.symbol?.name ?? 'the target';
+    const what = a.target_selection.symbol?.name ?? a.name;
     const split = c.generated > 0 ? `; ${c.generated} in generated files` : '';
     const summary = `${c.total} reference${c.total === 1 ? '' : 's'} to ${what} across ${c.projects} project${c.projects === 1 ? '' : 's'} (${c.productionProjects} production, ${c.testProjects} test)${split}.${modeNote(a)}`;
     const extra = { ...metaFields(a), counts: c };
@@ -253,7 +253,7 @@ export const implementationsTool = defineTool({
   async handle(env, args, p) {
     const a = await implementationsQuery(env.engine, toTarget(args.target), { deadlineAt: env.deadlineAt, ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}) });
     if ('ambiguous' in a) return ambiguous(a);
-    const what = a.target_selection.symbol?.name ?? 'the target';
+    const what = a.target_selection.symbol?.name ?? a.name;
     const pg = page(a.rows, p);
     return {
       summary: `${a.rows.length} implementation${a.rows.length === 1 ? '' : 's'} of ${what}.${modeNote(a)}`,
@@ -306,7 +306,7 @@ function callTool(direction: 'incoming' | 'outgoing') {
         ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}),
       });
       if ('ambiguous' in a) return ambiguous(a);
-      const what = a.root?.name ?? a.target_selection.symbol?.name ?? 'the target';
+      const what = a.target_selection.symbol?.name ?? a.root?.name ?? a.name;
       const pg = page(a.edges, p);
       const extra: Record<string, unknown> = { ...metaFields(a), availability: a.availability };
       if (direction === 'outgoing') extra.trust = 'provisional';
@@ -367,7 +367,7 @@ export const typeHierarchyTool = defineTool({
       summary:
         a.availability === 'unavailable'
           ? `Type hierarchy unavailable: ${a.reason ?? 'no provider'}.`
-          : `${self?.name ?? 'the target'}: ${sup} supertype${sup === 1 ? '' : 's'}, ${sub} subtype${sub === 1 ? '' : 's'}.${modeNote(a)}`,
+          : `${self?.name ?? a.name}: ${sup} supertype${sup === 1 ? '' : 's'}, ${sub} subtype${sub === 1 ? '' : 's'}.${modeNote(a)}`,
       items: pg.items,
       total: pg.total,
       offset: pg.offset,
