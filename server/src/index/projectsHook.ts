@@ -7,12 +7,14 @@ import * as path from 'node:path';
 import { log } from '../core/log';
 import { buildProjectGraph } from '../projects/buildProjectGraph';
 import type { ProjectGraph } from '../projects/ProjectGraph';
-import { serializeProjectGraph } from '../projects/serializeProjectGraph';
+import { PROJECT_GRAPH_FORMAT, serializeProjectGraph } from '../projects/serializeProjectGraph';
 import type { IndexHook, RefreshContext } from './indexer';
 import type { IndexStore } from './store';
 
 /** Blob key of the serialized graph. */
 export const PROJECT_GRAPH_BLOB = 'project_graph';
+/** Meta key that changes whenever the stored graph does. */
+export const PROJECT_GRAPH_STAMP = 'project_graph_stamp';
 
 const PROJECT_INPUT = /\.(csproj|fsproj|vbproj|shproj|projitems|props|targets|sln|slnx|slnf)$/i;
 
@@ -40,13 +42,16 @@ export function projectsHook(): IndexHook {
         Number(stored) !== fileCount ||
         ctx.deletedPaths.length > 0 ||
         ctx.changedPaths.some(isProjectInput) ||
-        store.getBlobText(PROJECT_GRAPH_BLOB) === undefined;
+        store.getMeta('project_graph_format') !== String(PROJECT_GRAPH_FORMAT);
       if (!needed) return;
       // Files discovery skipped as too large still exist: the graph reports such project files as failed.
       const files = [...ctx.discovery.files.map((f) => f.path), ...ctx.discovery.skippedTooLarge];
       const graph = buildProjectGraph({ root: ctx.root, files });
       store.transaction(() => writeGraph(store, graph));
       store.setMeta('project_graph_files', String(fileCount));
+      store.setMeta('project_graph_format', String(PROJECT_GRAPH_FORMAT));
+      // Readers cache the graph by this stamp (a rebuild can happen without a new index generation).
+      store.setMeta(PROJECT_GRAPH_STAMP, `${Date.now()}-${graph.projects.length}`);
       log.info('project graph rebuilt', { projects: graph.projects.length, edges: graph.edges.length, ms: graph.buildMs });
     },
   };

@@ -4,7 +4,7 @@
  * projects under a folder, the project of a file row, and the repo_overview section.
  */
 import { ToolError } from '../core/errors';
-import { PROJECT_GRAPH_BLOB } from '../index/projectsHook';
+import { PROJECT_GRAPH_BLOB, PROJECT_GRAPH_STAMP } from '../index/projectsHook';
 import { dependencyPaths, findProjects, graphAround, projectsContaining, projectsUnder, type Direction, type GraphAround } from '../projects/graphQueries';
 import { PACKAGE_ID_PREFIX, type ProjectEdge, type ProjectGraph, type ProjectNode } from '../projects/ProjectGraph';
 import { deserializeProjectGraph } from '../projects/serializeProjectGraph';
@@ -24,11 +24,12 @@ export interface ProjectRow {
   files: number;
 }
 
+/** The graph last loaded per engine, keyed by the stamp the index hook writes with it. */
 const loaded = new WeakMap<Engine, { version: string; graph: ProjectGraph | undefined }>();
 
-/** The stored graph for the engine's current index version, or undefined before the first build. */
+/** The stored graph (reloaded when the index hook stored a new one), or undefined before the first build. */
 export function projectGraph(engine: Engine): ProjectGraph | undefined {
-  const version = engine.version;
+  const version = engine.store.getMeta(PROJECT_GRAPH_STAMP) ?? 'none';
   const hit = loaded.get(engine);
   if (hit && hit.version === version) return hit.graph;
   const text = engine.store.getBlobText(PROJECT_GRAPH_BLOB);

@@ -4,17 +4,18 @@
  */
 import type { ProjectFileEntry, ProjectGraph } from './ProjectGraph';
 
-const FORMAT = 1;
+/** Bumped whenever the stored shape changes; a stored graph of another format is rebuilt. */
+export const PROJECT_GRAPH_FORMAT = 1;
 
 export function serializeProjectGraph(g: ProjectGraph): string {
-  return JSON.stringify({ format: FORMAT, root: g.root, projects: g.projects, edges: g.edges, solutions: g.solutions, files: [...g.files], buildMs: g.buildMs });
+  return JSON.stringify({ format: PROJECT_GRAPH_FORMAT, root: g.root, projects: g.projects, edges: g.edges, solutions: g.solutions, files: [...g.files], buildMs: g.buildMs });
 }
 
 /** The graph, or undefined when the text is not a graph of this format. */
 export function deserializeProjectGraph(text: string): ProjectGraph | undefined {
   try {
     const o = JSON.parse(text) as { format?: number; files?: [string, ProjectFileEntry[]][] } & Omit<ProjectGraph, 'files'>;
-    if (o.format !== FORMAT || !Array.isArray(o.projects) || !Array.isArray(o.files)) return undefined;
+    if (o.format !== PROJECT_GRAPH_FORMAT || !Array.isArray(o.projects) || !Array.isArray(o.files)) return undefined;
     return { root: o.root, projects: o.projects, edges: o.edges, solutions: o.solutions, files: new Map(o.files), buildMs: o.buildMs };
   } catch {
     return undefined;
