@@ -9,8 +9,10 @@ import { runEngineHost } from './engineHost';
 import { log, redirectConsoleToStderr } from './core/log';
 import type { RefreshProgress, RefreshStats } from './index/indexer';
 import { INDEX_FILE, loadSqlJs } from './index/store';
-import { runToolOnce, serveStdio, toolNames } from './mcp/main';
-import { Engine } from './nav/engine';
+import { busyError, claimEngineFor, runMcp, runToolOnce, runToolRemote, toolNames } from './mcp/main';
+import { buildServer, SERVER_VERSION } from './mcp/server';
+import { startSharedEndpoint } from './mcp/transport/sharedEndpoint';
+import { Engine, indexRootFor } from './nav/engine';
 import { ripgrepPath } from './nav/ripgrep';
 import { LspProvider } from './semantic/lsp/lspProvider';
 import { readGitState } from './workspace/gitState';
@@ -118,7 +120,17 @@ function printSummary(engine: Engine, s: RefreshStats): void {
 }
 
 async function cmdIndex(a: Args): Promise<number> {
-  const engine = await Engine.open(engineOptions(a));
+  const opts = engineOptions(a);
+  // One writer per index: while an engine serves this index it keeps it fresh itself.
+  const claim = await claimEngineFor(opts, 0);
+  if (claim.kind !== 'owner') {
+    const pid = claim.kind === 'attach' ? claim.server.pid : claim.owner.pid;
+    throw new ToolError('INDEX_UNAVAILABLE', `A Sextant engine (pid ${pid}) is serving this index and keeps it fresh`, 'query it with sextant query, or stop it before re-indexing');
+  }
+  const engine = await Engine.open(opts).catch((e: unknown) => {
+    claim.lock?.release();
+    throw e;
+  });
   try {
     const stats = await engine.refresh(progressPrinter(process.stderr.isTTY && !a.flags.has('json')));
     if (a.flags.has('json')) process.stdout.write(JSON.stringify(summaryJson(engine, stats)) + '\n');
@@ -126,44 +138,55 @@ async function cmdIndex(a: Args): Promise<number> {
     return 0;
   } finally {
     await engine.close();
+    claim.lock?.release();
   }
 }
 
 async function cmdMcp(a: Args): Promise<number> {
   redirectConsoleToStderr();
-  const engine = await Engine.open(engineOptions(a));
-  // Serve at once from the stored index; refresh in the background (answers say `building`/`stale`).
-  void engine.refresh().then(
-    () => engine.watch(),
-    (e) => log.error('initial refresh failed', { error: (e as Error).message }),
-  );
-  await serveStdio(engine);
-  await engine.close();
+  // The engine (stdio + shared HTTP endpoint), or a proxy to the engine already serving this index.
+  await runMcp(engineOptions(a));
   return 0;
 }
 
 async function cmdServe(a: Args): Promise<number> {
-  const engine = await Engine.open(engineOptions(a));
-  const stats = await engine.refresh(progressPrinter(process.stderr.isTTY));
-  printSummary(engine, stats);
-  engine.watch();
-  const cli = path.resolve(__dirname, '..', 'bin', 'sextant.js');
-  const ws = engine.root;
-  process.stderr.write(
-    `\nAttach an agent (stdio):\n` +
-      `  Claude Code:  claude mcp add sextant -- node ${cli} mcp --workspace-root ${ws}\n` +
-      `  VS Code (.vscode/mcp.json):\n` +
-      JSON.stringify({ servers: { sextant: { type: 'stdio', command: 'node', args: [cli, 'mcp', '--workspace-root', ws] } } }, null, 2)
-        .split('\n')
-        .map((l) => '    ' + l)
-        .join('\n') +
-      `\n\nKeeping the index fresh while files change (Ctrl-C to stop).\n`,
-  );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
-  await engine.close();
+  const opts = engineOptions(a);
+  const claim = await claimEngineFor(opts);
+  if (claim.kind === 'attach') {
+    process.stderr.write(`A Sextant engine (pid ${claim.server.pid}) already serves this index at ${claim.server.url}; attach to it (sextant mcp does so).\n`);
+    return 2;
+  }
+  if (claim.kind === 'busy') throw busyError(claim, indexRootFor(opts));
+  let engine: Engine | undefined;
+  try {
+    engine = await Engine.open(opts);
+    const e = engine;
+    const shared = claim.lock ? await startSharedEndpoint(claim.lock, () => buildServer(e), { workspaceRoot: e.root, version: SERVER_VERSION }) : undefined;
+    const stats = await e.refresh(progressPrinter(process.stderr.isTTY));
+    printSummary(e, stats);
+    e.watch();
+    const cli = path.resolve(__dirname, '..', 'bin', 'sextant.js');
+    const ws = e.root;
+    process.stderr.write(
+      (shared ? `\nMCP over HTTP: ${shared.url} (bearer token in ${shared.serverJson}, owner-only)\n` : '') +
+        `\nAttach an agent (stdio; attaches to this engine while it runs):\n` +
+        `  Claude Code:  claude mcp add sextant -- node ${cli} mcp --workspace-root ${ws}\n` +
+        `  VS Code (.vscode/mcp.json):\n` +
+        JSON.stringify({ servers: { sextant: { type: 'stdio', command: 'node', args: [cli, 'mcp', '--workspace-root', ws] } } }, null, 2)
+          .split('\n')
+          .map((l) => '    ' + l)
+          .join('\n') +
+        `\n\nKeeping the index fresh while files change (Ctrl-C to stop).\n`,
+    );
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    await shared?.close();
+  } finally {
+    claim.lock?.release();
+    await engine?.close();
+  }
   return 0;
 }
 
@@ -180,19 +203,29 @@ async function cmdQuery(a: Args): Promise<number> {
     }
   }
   const opts = engineOptions({ ...a, positional: a.positional.slice(1) });
-  const engine = await Engine.open(opts);
+  const claim = await claimEngineFor(opts, 0);
+  if (claim.kind === 'attach') return printToolResult(await runToolRemote(claim.server, tool, args));
+  if (claim.kind === 'busy') throw busyError(claim, indexRootFor(opts));
+  const engine = await Engine.open(opts).catch((e: unknown) => {
+    claim.lock?.release();
+    throw e;
+  });
   try {
     await engine.refresh();
-    const r = await runToolOnce(engine, tool, args);
-    if (!r.ok) {
-      process.stderr.write(r.error + '\n');
-      return 2;
-    }
-    process.stdout.write(JSON.stringify(r.structured, null, 2) + '\n');
-    return 0;
+    return printToolResult(await runToolOnce(engine, tool, args));
   } finally {
     await engine.close();
+    claim.lock?.release();
   }
+}
+
+function printToolResult(r: { ok: true; structured: unknown } | { ok: false; error: string }): number {
+  if (!r.ok) {
+    process.stderr.write(r.error + '\n');
+    return 2;
+  }
+  process.stdout.write(JSON.stringify(r.structured, null, 2) + '\n');
+  return 0;
 }
 
 async function cmdStats(a: Args): Promise<number> {

@@ -178,6 +178,8 @@ export const GRAPH_MAX_EDGES = 400;
 export const CALL_GRAPH_MAX_DEPTH = 3;
 /** A lock file that cannot be parsed is left alone this long (its creator may be writing it). */
 export const LOCK_WRITE_GRACE_MS = 2_000;
+/** A second `sextant mcp` waits this long for a starting engine to publish its endpoint. */
+export const ENGINE_ATTACH_WAIT_MS = 30_000;
 /** `namespace` declarations namespace_layout collects through the text layer before reporting a lower bound. */
 export const MAX_NAMESPACE_SCAN_HITS = 20_000;
 /** Text hits config_lookup examines (before structural filtering) before reporting a lower bound. */

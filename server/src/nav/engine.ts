@@ -43,6 +43,12 @@ export interface EngineOptions extends DiscoveryOptions {
   watch?: boolean;
 }
 
+/** The index root an engine with these options uses ('' = in memory): `<workspace>/.sextant` by default. */
+export function indexRootFor(opts: Pick<EngineOptions, 'workspaceRoot' | 'indexRoot'>): string {
+  if (opts.indexRoot === '') return '';
+  return path.resolve(opts.indexRoot ?? path.join(fs.realpathSync(path.resolve(opts.workspaceRoot)), '.sextant'));
+}
+
 export class Engine {
   readonly root: string;
   readonly policy: PathPolicy;
@@ -76,7 +82,7 @@ export class Engine {
 
   static async open(opts: EngineOptions): Promise<Engine> {
     const root = fs.realpathSync(path.resolve(opts.workspaceRoot));
-    const indexRoot = opts.indexRoot === '' ? '' : path.resolve(opts.indexRoot ?? path.join(root, '.sextant'));
+    const indexRoot = indexRootFor(opts);
     const store = indexRoot === '' ? await IndexStore.inMemory() : await IndexStore.open(indexRoot);
     const engine = new Engine(store, { ...opts, workspaceRoot: root });
     if (!store.getMeta('index_id')) store.setMeta('index_id', crypto.randomBytes(4).toString('hex'));
