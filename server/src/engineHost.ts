@@ -4,6 +4,7 @@
  * projects and graphs for the views, agent activity from every MCP client, and the `editor`
  * semantic provider that asks the extension's language services. Argument parsing stays in cli.ts.
  */
+import * as path from 'node:path';
 import {
   ACTIVITY_ARG_CHARS,
   ACTIVITY_LOCATIONS,
@@ -12,12 +13,17 @@ import {
   GRAPH_MAX_EDGES,
   GRAPH_MAX_NODES,
   STATUS_NOTIFY_INTERVAL_MS,
+  TOOL_DEADLINE_MS,
 } from './core/limits';
 import { log, redirectConsoleToStderr } from './core/log';
 import type { RefreshProgress } from './index/indexer';
-import type { ToolCallRecord } from './mcp/server';
-import { Engine } from './nav/engine';
-import { buildProjectGraph } from './projects/buildProjectGraph';
+import { claimEngineFor } from './mcp/main';
+import { buildServer, SERVER_VERSION, type ToolCallRecord } from './mcp/server';
+import { startSharedEndpoint, type SharedEndpoint } from './mcp/transport/sharedEndpoint';
+import { Engine, type EngineOptions } from './nav/engine';
+import { projectGraph } from './nav/projects';
+import { callsQuery, type NavRow } from './nav/semanticQueries';
+import { disposeSemanticService, semanticService } from './nav/semanticService';
 import type { ProjectGraph } from './projects/ProjectGraph';
 import { graphAround } from './projects/graphQueries';
 import { ExtensionConnection } from './protocol/ExtensionConnection';
@@ -48,7 +54,6 @@ import {
   type SolutionNode,
 } from './protocol/protocol';
 import { EditorProvider } from './semantic/editor/EditorProvider';
-import type { HierarchyItem } from './semantic/types';
 
 /** Runs until the extension disconnects. Resolves with the process exit code. */
 export async function runEngineHost(): Promise<number> {
@@ -71,22 +76,67 @@ export class EngineHost {
   private endpoint: McpEndpoint | undefined;
   private readonly activity: AgentActivity[] = [];
   private seq = 0;
-  private graph: { version: string; graph: ProjectGraph } | undefined;
   private lastNotify = 0;
   private notifyTimer: NodeJS.Timeout | undefined;
+  private shared: SharedEndpoint | undefined;
+  private attached: { pid: number } | undefined;
+  private lastRefreshAt: string | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private unregisterEditor: (() => void) | undefined;
   readonly editor: EditorProvider;
 
   constructor(private readonly conn: ExtensionConnection) {
     this.editor = new EditorProvider((query, signal) => conn.request(EditorQueryRequest.type, query, signal));
     conn.onInitialize(async ({ options }) => {
       this.options = options;
-      this.engine = await Engine.open({
+      const opts: EngineOptions = {
         workspaceRoot: options.workspaceRoot,
         indexRoot: options.indexRoot,
         ...(options.exclude.length > 0 ? { exclude: options.exclude } : {}),
+      };
+      // One engine per index root: a running engine (e.g. `sextant serve` in a terminal) is attached to.
+      const claim = await claimEngineFor(opts);
+      if (claim.kind === 'attach') {
+        const s = claim.server;
+        this.attached = { pid: s.pid };
+        this.endpoint = { url: s.url, token: s.token, serverJson: path.join(options.indexRoot, 'server.json'), pid: s.pid };
+        this.state = 'ready';
+        this.error = `attached to the Sextant engine (pid ${s.pid}) that already serves this index; views and the editor bridge need an engine started by this window (stop the other one and run Sextant: Restart Engine)`;
+        setImmediate(() => this.scheduleStatus());
+        return { protocolVersion: options.protocolVersion, endpoint: this.endpoint };
+      }
+      if (claim.kind === 'busy') throw new Error(`another Sextant engine (pid ${claim.owner.pid}) owns the index at ${options.indexRoot} but publishes no endpoint`);
+      const engine = await Engine.open(opts).catch((e: unknown) => {
+        claim.lock?.release();
+        throw e;
       });
+      this.engine = engine;
+      // The semantic registry: the editor slot first (this window's language services), then the
+      // engine's own language servers (per-language command lines from the settings), then heuristics.
+      const servers = Object.entries(options.lspCommands).map(([language, cmd]) => `${language}=${cmd.join(' ')}`);
+      const semantic = semanticService(engine, servers.length > 0 ? { servers } : {});
+      if (options.useEditorProviders) this.unregisterEditor = semantic.registerEditor(this.editor);
+      if (claim.lock) {
+        this.shared = await startSharedEndpoint(claim.lock, () => this.createMcpServer(engine), {
+          ...(options.httpPort > 0 ? { port: options.httpPort } : {}),
+          workspaceRoot: engine.root,
+          version: SERVER_VERSION,
+        });
+        this.endpoint = { url: this.shared.url, token: this.shared.token, serverJson: this.shared.serverJson, pid: process.pid };
+      }
       // Serve at once from the stored index; refresh in the background.
       setImmediate(() => void this.refresh());
+      // The watcher re-indexes changed files inside the engine: tell the views when the index moved.
+      let seen = '';
+      this.poll = setInterval(() => {
+        const m = engine.meta();
+        const now = `${m.version} ${m.status} ${m.dirty}`;
+        if (now !== seen) {
+          seen = now;
+          this.scheduleStatus();
+        }
+      }, STATUS_NOTIFY_INTERVAL_MS * 4);
+      this.poll.unref();
       return { protocolVersion: options.protocolVersion, ...(this.endpoint ? { endpoint: this.endpoint } : {}) };
     });
     conn.onShutdown(async () => {
@@ -108,8 +158,19 @@ export class EngineHost {
     conn.handle(CallGraphRequest.type, async (p, signal) => this.callGraph(p, signal));
   }
 
+  /** One MCP protocol server per HTTP session; its calls are recorded as agent activity. */
+  private createMcpServer(engine: Engine) {
+    const server = buildServer(engine, {
+      onCall: (r) => {
+        const info = server.getClientVersion();
+        this.recordCall(info?.name ? `http:${info.name}` : 'http', r);
+      },
+    });
+    return server;
+  }
+
   /** Records one MCP tool call (from any transport) and tells the extension. */
-  recordCall(client: string, r: ToolCallRecord, structured?: unknown): void {
+  recordCall(client: string, r: ToolCallRecord): void {
     const row: AgentActivity = {
       seq: ++this.seq,
       time: new Date(Date.now() - r.durationMs).toISOString(),
@@ -118,7 +179,7 @@ export class EngineHost {
       args: trimArgs(r.args),
       bytes: r.bytes,
       durationMs: r.durationMs,
-      locations: locationsOf(structured),
+      locations: locationsOf(r.structured),
       ...(r.mode ? { mode: r.mode } : {}),
       ...(r.error ? { error: r.error } : {}),
     };
@@ -129,9 +190,16 @@ export class EngineHost {
 
   async dispose(): Promise<void> {
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
+    if (this.poll) clearInterval(this.poll);
     const e = this.engine;
+    const shared = this.shared;
     this.engine = undefined;
+    this.shared = undefined;
+    await shared?.close().catch(() => undefined);
+    this.unregisterEditor?.();
+    this.unregisterEditor = undefined;
     await this.editor.dispose();
+    if (e) await disposeSemanticService(e).catch(() => undefined);
     await e?.close().catch(() => undefined);
   }
 
@@ -149,6 +217,7 @@ export class EngineHost {
         this.conn.notify(IndexProgressNotification.type, { phase: p.phase, done: p.done, total: p.total });
       });
       engine.watch();
+      this.lastRefreshAt = new Date().toISOString();
       this.state = 'ready';
       this.error = undefined;
       this.conn.notify(IndexProgressNotification.type, { phase: 'done', done: stats.files, total: stats.files });
@@ -175,13 +244,16 @@ export class EngineHost {
     const engine = this.engine;
     const o = this.options;
     const meta = engine?.meta();
+    // Which provider serves each language now: the first ready one in registry order.
+    const svc = engine ? semanticService(engine) : undefined;
     const languages: LanguageProviderStatus[] = (o?.languages ?? []).map((language) => {
-      const a = this.editor.availability(language);
-      return a.state === 'absent'
-        ? { language, provider: 'heuristic', state: 'ready', detail: `no editor provider (${a.detail}); syntax and text layers answer` }
-        : { language, provider: 'editor', state: a.state, detail: a.detail };
+      const all = svc?.registry.availability(language) ?? [];
+      const best = all.find((a) => a.state === 'ready') ?? all.find((a) => a.state === 'loading') ?? all[0];
+      return best
+        ? { language, provider: best.provider, state: best.state, detail: best.detail }
+        : { language, provider: 'none', state: 'absent', detail: 'the engine has not started its semantic layer' };
     });
-    const projects = engine && this.graph ? this.graph.graph.projects : [];
+    const projects = this.projectGraphNow()?.projects ?? [];
     return {
       state: this.state,
       pid: process.pid,
@@ -193,7 +265,7 @@ export class EngineHost {
         ...(meta?.head ? { head: meta.head } : {}),
         ...(meta ? { dirty: meta.dirty } : {}),
         files: engine ? engine.catalog().size : 0,
-        ...(engine?.lastRefresh ? { lastRefresh: new Date().toISOString() } : {}),
+        ...(this.lastRefreshAt ? { lastRefresh: this.lastRefreshAt } : {}),
       },
       projects: projects.map((p) => ({
         project: p.path,
@@ -203,7 +275,8 @@ export class EngineHost {
       languages,
       ...(this.endpoint ? { endpoint: this.endpoint } : {}),
       ...(this.error ? { error: this.error } : {}),
-      clients: 1,
+      clients: 1 + (this.shared?.http.stats().sessions ?? 0),
+      ...(this.attached ? { attachedTo: this.attached } : {}),
     };
   }
 
@@ -217,14 +290,9 @@ export class EngineHost {
     }, wait);
   }
 
+  /** The project graph stored with the current index version (built by the index's projects hook). */
   private projectGraphNow(): ProjectGraph | undefined {
-    const engine = this.engine;
-    if (!engine) return undefined;
-    if (this.graph?.version !== engine.version) {
-      const files = engine.catalog().all().map((f) => f.path);
-      this.graph = { version: engine.version, graph: buildProjectGraph({ root: engine.root, files, policy: engine.policy }) };
-    }
-    return this.graph.graph;
+    return this.engine ? projectGraph(this.engine) : undefined;
   }
 
   private projectList(): { solutions: SolutionNode[]; projects: ProjectNode[]; partial: boolean } {
@@ -291,70 +359,58 @@ export class EngineHost {
     };
   }
 
+  /** The call graph around a position, through the semantic registry (editor → lsp → heuristic). */
   private async callGraph(p: CallGraphParams, signal: AbortSignal): Promise<GraphData> {
-    const language = languageOf(p.position.path);
-    if (!language || !this.editor.supports(language, 'prepareCallHierarchy')) {
-      return { nodes: [], edges: [], truncated: false, mode: 'unavailable_no_precise', summary: `no call hierarchy provider for ${language ?? 'this file'} in the editor` };
-    }
-    const deadline = Date.now() + 10_000;
-    const ctx = { signal, deadline, waitForReadyMs: 2_000 };
-    const prep = await this.editor.request('prepareCallHierarchy', language, p.position, ctx);
-    if (prep.kind !== 'ok' || prep.value.length === 0) {
-      return { nodes: [], edges: [], truncated: false, mode: 'unavailable_no_precise', summary: prep.kind === 'ok' ? 'no symbol with calls at the cursor' : prep.reason };
-    }
-    const gaps: string[] = [...(prep.gaps ?? [])];
+    const engine = this.engine;
+    if (!engine) return { nodes: [], edges: [], truncated: false, mode: 'unavailable_no_precise', summary: this.error ?? 'the engine is not initialised' };
+    const depth = Math.max(1, Math.min(p.depth, CALL_GRAPH_MAX_DEPTH));
+    const directions: ('incoming' | 'outgoing')[] = p.direction === 'both' ? ['incoming', 'outgoing'] : [p.direction];
     const nodes = new Map<string, GraphNode>();
     const edges = new Map<string, GraphEdge>();
-    const idOf = (i: HierarchyItem): string => `${i.path}:${i.line}:${i.column}:${i.name}`;
-    const add = (i: HierarchyItem, root = false): string => {
-      const id = idOf(i);
-      if (!nodes.has(id)) nodes.set(id, { id, label: i.name, kind: i.kind, path: i.path, line: i.line, column: i.column, ...(root ? { root: true } : {}) });
+    const modes: string[] = [];
+    const reasons: string[] = [];
+    let truncated = false;
+    let rootName = '';
+    const add = (r: NavRow, root = false): string => {
+      const id = `${r.path}:${r.line}:${r.column}`;
+      const known = nodes.get(id);
+      if (known) {
+        if (root) known.root = true;
+        return id;
+      }
+      nodes.set(id, { id, label: r.name ?? `${r.path}:${r.line}`, kind: r.kind ?? 'function', path: r.path, line: r.line, column: r.column, isTest: r.isTest, ...(root ? { root: true } : {}) });
       return id;
     };
-    const depth = Math.max(1, Math.min(p.depth, CALL_GRAPH_MAX_DEPTH));
-    let truncated = false;
-    let frontier = prep.value.map((i) => ({ item: i, id: add(i, true) }));
-    for (let d = 0; d < depth && frontier.length > 0 && !signal.aborted; d++) {
-      const next: { item: HierarchyItem; id: string }[] = [];
-      for (const { item, id } of frontier) {
-        if (nodes.size >= GRAPH_MAX_NODES) {
-          truncated = true;
-          break;
-        }
-        if (p.direction !== 'outgoing') {
-          const r = await this.editor.request('incomingCalls', language, item, ctx);
-          if (r.kind === 'ok') {
-            gaps.push(...(r.gaps ?? []));
-            for (const c of r.value) {
-              const known = nodes.has(idOf(c.from));
-              const from = add(c.from);
-              edges.set(`${from}>${id}`, { from, to: id, kind: 'calls' });
-              if (!known) next.push({ item: c.from, id: from });
-            }
-          } else gaps.push(r.reason);
-        }
-        if (p.direction !== 'incoming') {
-          const r = await this.editor.request('outgoingCalls', language, item, ctx);
-          if (r.kind === 'ok') {
-            gaps.push(...(r.gaps ?? []));
-            for (const c of r.value) {
-              const known = nodes.has(idOf(c.to));
-              const to = add(c.to);
-              edges.set(`${id}>${to}`, { from: id, to, kind: 'calls' });
-              if (!known) next.push({ item: c.to, id: to });
-            }
-          } else gaps.push(r.reason);
-        }
+    for (const direction of directions) {
+      if (signal.aborted) break;
+      const a = await callsQuery(engine, { path: p.position.path, line: p.position.line, column: p.position.column }, direction, depth, GRAPH_MAX_EDGES, {
+        deadlineAt: Date.now() + TOOL_DEADLINE_MS,
+      });
+      if ('ambiguous' in a) {
+        const names = (a.target_selection.candidates ?? []).slice(0, 5).map((c) => c.qualifiedName);
+        return { nodes: [], edges: [], truncated: false, mode: 'unavailable_no_precise', summary: `the cursor matches several symbols: ${names.join(', ')}` };
       }
-      frontier = next;
+      modes.push(a.mode);
+      if (a.reason) reasons.push(a.reason);
+      reasons.push(...a.gaps);
+      rootName ||= a.name;
+      if (a.root) add(a.root, true);
+      if (a.truncated) truncated = true;
+      for (const e of a.edges) {
+        const from = add(e.caller);
+        const to = add(e.callee);
+        edges.set(`${from}>${to}`, { from, to, kind: e.confidence === 'exact' ? 'calls' : `calls (${e.confidence})` });
+      }
     }
-    const root = prep.value[0]!;
+    const order = ['precise', 'precise_partial', 'heuristic_no_precise', 'unavailable_no_precise'];
+    const mode = modes.reduce((w, m) => (order.indexOf(m) > order.indexOf(w) ? m : w), 'precise');
+    const why = mode === 'precise' ? '' : ` (${[...new Set(reasons)].join('; ') || mode})`;
     return {
-      nodes: [...nodes.values()],
-      edges: [...edges.values()].slice(0, GRAPH_MAX_EDGES),
-      truncated: truncated || edges.size > GRAPH_MAX_EDGES,
-      mode: gaps.length > 0 ? 'precise_partial' : 'precise',
-      summary: `calls around ${root.name} (${root.path}:${root.line}), depth ${depth}: ${nodes.size} functions, ${edges.size} calls`,
+      nodes: [...nodes.values()].slice(0, GRAPH_MAX_NODES),
+      edges: [...edges.values()],
+      truncated: truncated || nodes.size > GRAPH_MAX_NODES,
+      mode,
+      summary: nodes.size === 0 ? `no calls found around ${rootName || 'the cursor'}${why}` : `calls around ${rootName}, depth ${depth}: ${nodes.size} functions, ${edges.size} calls${why}`,
     };
   }
 }
@@ -363,23 +419,6 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   const l = m.get(k);
   if (l) l.push(v);
   else m.set(k, [v]);
-}
-
-function languageOf(path: string): string | undefined {
-  const ext = path.slice(path.lastIndexOf('.')).toLowerCase();
-  return (
-    {
-      '.cs': 'csharp',
-      '.ts': 'typescript',
-      '.mts': 'typescript',
-      '.cts': 'typescript',
-      '.tsx': 'typescriptreact',
-      '.js': 'javascript',
-      '.mjs': 'javascript',
-      '.cjs': 'javascript',
-      '.jsx': 'javascriptreact',
-    } as Record<string, string>
-  )[ext];
 }
 
 function trimArgs(args: unknown): Record<string, unknown> {
@@ -402,8 +441,9 @@ function locationsOf(structured: unknown): ActivityLocation[] {
       return;
     }
     const o = v as Record<string, unknown>;
-    if (typeof o.path === 'string' && typeof o.line === 'number') {
-      out.push({ path: o.path, line: o.line, ...(typeof o.column === 'number' ? { column: o.column } : {}) });
+    if (typeof o.path === 'string' && !o.path.includes('://')) {
+      // A row with a place (search hits, definitions) or a whole file (find_file: line 1).
+      out.push({ path: o.path, line: typeof o.line === 'number' ? o.line : 1, ...(typeof o.column === 'number' ? { column: o.column } : {}) });
       return;
     }
     for (const k of ['items', 'nodes', 'locations', 'groups', 'sites']) if (k in o) visit(o[k], depth + 1);

@@ -61,7 +61,8 @@ export class IndexView implements vscode.TreeDataProvider<Row>, vscode.Disposabl
       children.push({ label: 'Engine', description: e.failure ?? e.state, icon: e.state === 'failed' ? 'error' : 'loading~spin' });
       return { label: e.folder.name, icon: 'root-folder', children };
     }
-    children.push({ label: 'Engine', description: `${s.state} (pid ${s.pid})`, icon: stateIcon(s), ...(s.error ? { tooltip: s.error } : {}) });
+    const engineText = s.attachedTo ? `attached to the running engine (pid ${s.attachedTo.pid})` : `${s.state} (pid ${s.pid})`;
+    children.push({ label: 'Engine', description: engineText, icon: s.attachedTo ? 'plug' : stateIcon(s), ...(s.error ? { tooltip: s.error } : {}) });
     children.push({
       label: 'Index',
       description: `${s.index.status}, ${s.index.files} files${s.index.dirty ? `, ${s.index.dirty} changed` : ''}`,

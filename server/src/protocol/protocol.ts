@@ -105,8 +105,10 @@ export interface EngineStatus {
   endpoint?: McpEndpoint;
   /** One line when `state` is `error`. */
   error?: string;
-  /** How many MCP clients are attached (HTTP sessions + stdio attachments). */
+  /** How many MCP clients are attached (this window + HTTP sessions). */
   clients: number;
+  /** Set when another engine already served this index root and this one only relays its endpoint. */
+  attachedTo?: { pid: number };
 }
 
 /**

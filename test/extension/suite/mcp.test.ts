@@ -1,0 +1,100 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { at, readyEngine, sextant, waitFor } from './helpers';
+
+/** VS Code names MCP tools `mcp_<server>_<tool>` (the exact prefix is VS Code's choice). */
+const toolNamed = (name: string): vscode.LanguageModelToolInformation | undefined => vscode.lm.tools.find((t) => t.name === name || t.name.endsWith(`_${name}`));
+
+/** Calls a Sextant tool through VS Code's MCP client; VS Code hands back the structuredContent JSON. */
+async function callTool(name: string, input: object): Promise<Record<string, unknown>> {
+  const tool = await waitFor(`the ${name} tool`, () => toolNamed(name), 30_000);
+  const result = await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
+  const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new Error(`${name} answered no JSON: ${text.slice(0, 500)}`);
+  }
+}
+
+interface Row {
+  path: string;
+  line: number;
+  column: number;
+  name?: string;
+}
+const where = (r: Row): string => `${r.path}:${r.line}:${r.column}`;
+
+describe('MCP for agent mode', () => {
+  it('the provider gives VS Code an HTTP server definition for the engine endpoint, with the bearer token', async () => {
+    const api = await sextant();
+    const engine = await readyEngine();
+    const defs = await waitFor('an MCP server definition', () => {
+      const d = api.mcpDefinitions();
+      return d.length > 0 ? d : undefined;
+    });
+    assert.equal(defs.length, 1);
+    const def = defs[0]!;
+    assert.equal(def.label, 'Sextant');
+    assert.match(def.uri.toString(), /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    assert.equal(def.uri.toString(), engine.endpoint?.url);
+    assert.match(def.headers.Authorization ?? '', /^Bearer [A-Za-z0-9_-]{43,}$/);
+    // The endpoint refuses a request without the token.
+    const res = await fetch(def.uri.toString(), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    assert.equal(res.status, 401);
+  });
+
+  it("VS Code's own MCP client starts the server and lists Sextant's tools", async () => {
+    await readyEngine();
+    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { promptType: 'never', autoTrustChanges: true, waitForLiveTools: true });
+    const names = ['repo_overview', 'find_file', 'search_text', 'source_context'];
+    await waitFor(`tools ${names.join(', ')} in vscode.lm.tools`, () => names.every((n) => toolNamed(n)), 30_000);
+    const t = toolNamed('search_text')!;
+    assert.ok(t.description.length > 20, t.description);
+  });
+
+  it('a tool call from the editor appears in Agent activity with the locations it returned', async () => {
+    const api = await sextant();
+    await readyEngine();
+    const tool = await waitFor('the search_text tool', () => toolNamed('search_text'), 30_000);
+    const result = await vscode.lm.invokeTool(tool.name, { input: { query: 'totalArea' }, toolInvocationToken: undefined });
+    const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    assert.match(text, /totalArea/);
+    const row = await waitFor('the call in the Agent activity view', () => api.activity.calls().find((c) => c.tool === 'search_text' && c.args.query === 'totalArea'));
+    assert.match(row.client, /^http/);
+    assert.ok(row.bytes > 0 && row.durationMs >= 0);
+    const places = row.locations.map((l) => `${l.path}:${l.line}`);
+    assert.ok(places.includes('src/shapes.ts:12'), places.join(', '));
+    assert.ok(places.includes('src/main.ts:5'), places.join(', '));
+  });
+
+  it('definition from agent mode is answered by the editor bridge: precise, the exact declaration', async () => {
+    await readyEngine();
+    const a = await callTool('definition', { target: at('src/main.ts', 'totalArea(shapes)') });
+    assert.equal(a.mode, 'precise', String(a.summary));
+    assert.equal(a.provider, 'editor');
+    assert.deepEqual((a.items as Row[]).map(where), [where(at('src/shapes.ts', 'totalArea'))]);
+  });
+
+  it('references from agent mode: precise, the declaration, the import and both constructor calls', async () => {
+    await readyEngine();
+    const a = await callTool('references', { target: at('src/shapes.ts', 'Square'), group_by: 'none' });
+    assert.equal(a.mode, 'precise', String(a.summary));
+    assert.equal(a.provider, 'editor');
+    const expected = [at('src/shapes.ts', 'Square'), at('src/main.ts', 'Square'), at('src/main.ts', 'Square', 1), at('src/main.ts', 'Square', 2)].map(where).sort();
+    assert.deepEqual((a.items as Row[]).map(where).sort(), expected);
+  });
+
+  it('callers from agent mode: precise, report calls totalArea at its exact call site', async () => {
+    await readyEngine();
+    const a = await callTool('callers', { target: at('src/shapes.ts', 'totalArea') });
+    assert.equal(a.mode, 'precise', String(a.summary));
+    assert.equal(a.provider, 'editor');
+    assert.equal(a.availability, 'available');
+    const edges = a.items as { caller: Row; callee: Row; sites: { line: number; column: number }[] }[];
+    assert.deepEqual(
+      edges.map((e) => ({ caller: `${e.caller.name}@${where(e.caller)}`, callee: e.callee.name, sites: e.sites.map((x) => `${x.line}:${x.column}`) })),
+      [{ caller: `report@${where(at('src/main.ts', 'report'))}`, callee: 'totalArea', sites: [`${at('src/main.ts', 'totalArea(shapes)').line}:${at('src/main.ts', 'totalArea(shapes)').column}`] }],
+    );
+  });
+});
