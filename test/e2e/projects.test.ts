@@ -155,6 +155,14 @@ describe('MCP over stdio: project tools', function () {
     assert.deepEqual(t.items[0].projects, ['src/Core/Core.csproj']);
   });
 
+  it('find_file and search_text filter by project (compiled files, linked ones included)', async function () {
+    const f = await call(c.client, 'find_file', { query: '*.cs', project: 'src/Core/Core.csproj', limit: 50 });
+    assert.deepEqual(f.items.map((i: { path: string }) => i.path).sort(), ['shared/Linked.cs', 'src/Core/Legacy/Old.cs', 'src/Core/Scratch/Scratch.cs', 'src/Core/Sub/Deep/Deep.cs', 'src/Core/Widget.cs']);
+    const t = await call(c.client, 'search_text', { query: 'namespace Fixtures', project: 'Multi', limit: 50 });
+    assert.deepEqual([...new Set(t.items.map((i: { path: string }) => i.path))].sort(), ['shared/Gen/Extra.cs', 'src/Multi/Api.cs', 'src/Multi/Modern/Span8.cs', 'src/Multi/Polyfills/Local.cs', 'tools/Gen/Polyfill.cs']);
+    assert.match(await callError(c.client, 'find_file', { query: 'x', project: 'Nope' }), /^Error \[PROJECT_NOT_FOUND\]/);
+  });
+
   it('bad project arguments answer with codes and hints', async function () {
     assert.match(await callError(c.client, 'project_graph', { project: 'NoSuchProject' }), /^Error \[PROJECT_NOT_FOUND\]: .*Hint: /);
     assert.match(await callError(c.client, 'project_graph', { project: 'Core', prefix: 'src' }), /^Error \[INVALID_ARGUMENT\]: Pass exactly one of project or prefix/);

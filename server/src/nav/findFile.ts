@@ -13,6 +13,8 @@ export interface FileQuery {
   query: string;
   classes?: readonly FileClass[] | undefined;
   languages?: readonly string[] | undefined;
+  /** Only these paths (e.g. the files of a project). */
+  paths?: ReadonlySet<string> | undefined;
   offset: number;
   limit: number;
 }
@@ -51,6 +53,7 @@ export function findFiles(engine: Engine, q: FileQuery): { hits: FileHit[]; tota
   for (const row of engine.catalog().all()) {
     if (classSet && !classSet.has(row.fileClass)) continue;
     if (langSet && !langSet.has(row.language ?? '')) continue;
+    if (q.paths && !q.paths.has(row.path)) continue;
     let kind: FileMatchKind | undefined;
     if (globMatch) {
       if (globMatch(row.path)) kind = 'glob';

@@ -142,6 +142,34 @@ export function under(engine: Engine, prefix: string): ProjectNode[] {
   return projectsUnder(requireGraph(engine), prefix);
 }
 
+const filesCache = new WeakMap<ProjectGraph, Map<string, Set<string>>>();
+
+/**
+ * The files a project compiles or contains, plus the files under its folder (project files,
+ * configuration) — the `project` filter of find_file and search_text.
+ */
+export function filesOfProject(engine: Engine, project: string): { project: ProjectNode; paths: Set<string> } {
+  const g = requireGraph(engine);
+  const p = resolveProject(g, project);
+  let byProject = filesCache.get(g);
+  if (!byProject) {
+    byProject = new Map();
+    for (const [file, entries] of g.files) {
+      for (const e of entries) {
+        const set = byProject.get(e.project) ?? new Set<string>();
+        set.add(file);
+        byProject.set(e.project, set);
+      }
+    }
+    filesCache.set(g, byProject);
+  }
+  const paths = new Set(byProject.get(p.id) ?? []);
+  const slash = p.id.lastIndexOf('/');
+  const dir = slash < 0 ? '' : p.id.slice(0, slash + 1);
+  for (const row of engine.catalog().all()) if (row.path.startsWith(dir)) paths.add(row.path);
+  return { project: p, paths };
+}
+
 /** Project ids of a file (for `project` on find_file / search_text rows); empty when none or no graph. */
 export function projectsOfFile(engine: Engine, path: string): string[] {
   const g = projectGraph(engine);

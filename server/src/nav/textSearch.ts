@@ -24,6 +24,8 @@ export interface TextQuery {
   caseMode: CaseMode;
   pathGlob?: string | undefined;
   classes?: readonly FileClass[] | undefined;
+  /** Only these paths (e.g. the files of a project). */
+  paths?: ReadonlySet<string> | undefined;
   offset: number;
   limit: number;
   deadlineAt: number;
@@ -59,7 +61,7 @@ export async function searchText(engine: Engine, q: TextQuery): Promise<TextSear
   const insensitive = q.caseMode === 'insensitive' || (q.caseMode === 'smart' && q.query === q.query.toLowerCase());
   const globMatch = q.pathGlob ? picomatch(q.pathGlob, { dot: true, nocase: false }) : undefined;
   const classSet = q.classes && q.classes.length > 0 ? new Set(q.classes) : undefined;
-  const admit = (p: string, cls: FileClass) => (!globMatch || globMatch(p)) && (!classSet || classSet.has(cls));
+  const admit = (p: string, cls: FileClass) => (!globMatch || globMatch(p)) && (!classSet || classSet.has(cls)) && (!q.paths || q.paths.has(p));
 
   if (q.mode === 'regex') {
     if (q.query.length > MAX_REGEX_CHARS) {

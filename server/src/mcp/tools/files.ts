@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_QUERY_CHARS, MAX_SPANS_PER_CALL, DEFAULT_RESPONSE_BYTES } from '../../core/limits';
 import { findFiles } from '../../nav/findFile';
-import { projectsOfFile } from '../../nav/projects';
+import { filesOfProject, projectsOfFile } from '../../nav/projects';
 import { readSpans, type SourceSlice } from '../../nav/sourceContext';
 import { fileClassEnum, pagingArgs, pathArg } from '../schemas';
 import { defineTool } from '../tool';
@@ -16,13 +16,15 @@ export const findFile = defineTool({
     query: z.string().min(1).max(MAX_QUERY_CHARS).describe('File name, part of a path, or a glob'),
     classes: z.array(fileClassEnum).max(7).optional().describe('Only these file classes'),
     languages: z.array(z.string().max(40)).max(20).optional().describe('Only these languages, e.g. ["csharp"]'),
+    project: z.string().min(1).max(MAX_QUERY_CHARS).optional().describe('Only files of this project (project file path or name)'),
     ...pagingArgs,
   }),
   item: z.object({ path: z.string(), fileClass: z.string(), language: z.string().optional(), lines: z.number(), size: z.number(), match: z.string(), projects: z.array(z.string()).optional().describe('Projects that compile or contain the file') }),
   paged: true,
   row: (i: { path: string; fileClass: string; lines: number; match: string }) => `${i.path} (${i.fileClass}, ${i.lines} lines, ${i.match})`,
   async handle(env, args, page) {
-    const r = findFiles(env.engine, { query: args.query, classes: args.classes, languages: args.languages, offset: page.offset, limit: page.limit });
+    const paths = args.project !== undefined ? filesOfProject(env.engine, args.project).paths : undefined;
+    const r = findFiles(env.engine, { query: args.query, classes: args.classes, languages: args.languages, paths, offset: page.offset, limit: page.limit });
     const items = r.hits
       .map((h) => (h.language ? h : { ...h, language: undefined }))
       .map(({ language, ...rest }) => (language ? { ...rest, language } : rest))

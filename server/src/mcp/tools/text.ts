@@ -1,7 +1,7 @@
 /** search_text: the indexed text layer. */
 import { z } from 'zod';
 import { MAX_QUERY_CHARS } from '../../core/limits';
-import { projectsOfFile } from '../../nav/projects';
+import { filesOfProject, projectsOfFile } from '../../nav/projects';
 import { searchText } from '../../nav/textSearch';
 import { fileClassEnum, pagingArgs } from '../schemas';
 import { defineTool } from '../tool';
@@ -17,6 +17,7 @@ export const searchTextTool = defineTool({
     case: z.enum(['smart', 'sensitive', 'insensitive']).optional().describe('smart (default: insensitive unless the query has capitals)'),
     pathGlob: z.string().max(500).optional().describe('Only paths matching this glob, e.g. src/**/*.cs'),
     classes: z.array(fileClassEnum).max(7).optional().describe('Only these file classes, e.g. ["source"]'),
+    project: z.string().min(1).max(MAX_QUERY_CHARS).optional().describe('Only files of this project (project file path or name)'),
     ...pagingArgs,
   }),
   item: z.object({ path: z.string(), line: z.number(), column: z.number(), endColumn: z.number(), preview: z.string(), fileClass: z.string(), changedSinceIndex: z.boolean(), projects: z.array(z.string()).optional().describe('Projects that compile or contain the file') }),
@@ -34,6 +35,7 @@ export const searchTextTool = defineTool({
       caseMode: args.case ?? 'smart',
       pathGlob: args.pathGlob,
       classes: args.classes,
+      paths: args.project !== undefined ? filesOfProject(env.engine, args.project).paths : undefined,
       offset: page.offset,
       limit: page.limit,
       deadlineAt: env.deadlineAt,
