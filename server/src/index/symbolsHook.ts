@@ -1,10 +1,16 @@
 /**
  * The syntax layer's index hook: changed files are parsed (in the parse worker pool for larger
  * batches, in this thread for a handful) and their declarations replace the file's old rows in
- * `symbols` and `syntax_files`, inside the batch's transaction. Unchanged files are not re-parsed.
+ * `symbols` and `syntax_files`. Unchanged files are not re-parsed.
+ *
+ * Worker batches are pipelined: `prepare(batch N)` starts parsing N and returns the writer for
+ * batch N-1, so the indexing thread reads, hashes and tokenises batch N+1 while the workers parse
+ * N. The rows of a batch therefore land in the next batch's transaction (the last batch's in
+ * `finish`, in its own transaction); until then a file's symbols are those of its previous version.
  * The worker pool lives for one refresh and is disposed in `finish`.
  */
 import { PARSE_WORKER_MIN_FILES } from '../core/limits';
+import { log } from '../core/log';
 import { languageById } from '../syntax/languageConfig';
 import { parseBatch } from '../syntax/parseBatch';
 import { ParsePool } from '../syntax/parsePool';
@@ -19,8 +25,16 @@ export interface SymbolsHookOptions {
   workers?: number;
 }
 
+/** Parsed rows waiting for a transaction. */
+interface Parsed {
+  replaced: number[];
+  ids: number[];
+  results: FileSyntax[];
+}
+
 export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
   let pool: ParsePool | undefined;
+  let inflight: Promise<Parsed> | undefined;
   return {
     name: 'symbols',
     async prepare(batch: ChangedFile[]) {
@@ -32,26 +46,48 @@ export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
         ids.push(f.id);
       }
       const replaced = batch.filter((f) => f.replaced).map((f) => f.id);
-      if (reqs.length === 0 && replaced.length === 0) return undefined;
-      let results: FileSyntax[] = [];
-      if (reqs.length >= PARSE_WORKER_MIN_FILES && options.workers !== 0) {
-        pool ??= new ParsePool(options.workers === undefined ? {} : { workers: options.workers });
-        results = await pool.parseFiles(reqs);
-      } else if (reqs.length > 0) {
-        results = await parseBatch(reqs);
+      const previous = inflight;
+      inflight = undefined;
+      const useWorkers = reqs.length >= PARSE_WORKER_MIN_FILES && options.workers !== 0;
+      if (useWorkers) {
+        const p = (pool ??= new ParsePool(options.workers === undefined ? {} : { workers: options.workers }));
+        inflight = settle(p.parseFiles(reqs), replaced, ids);
       }
-      return (store) => writeSymbols(store, replaced, ids, results);
+      const ready: Parsed[] = [];
+      if (previous) ready.push(await previous);
+      if (!useWorkers && (reqs.length > 0 || replaced.length > 0)) ready.push(await settle(parseBatch(reqs), replaced, ids));
+      if (ready.length === 0) return undefined;
+      return (store) => {
+        for (const r of ready) writeSymbols(store, r.replaced, r.ids, r.results);
+      };
     },
     deleteFiles(store, fileIds) {
       ensureSymbolTables(store);
       deleteRows(store, fileIds);
     },
-    async finish() {
+    async finish(store) {
+      const last = inflight;
+      inflight = undefined;
+      if (last) {
+        const r = await last;
+        store.transaction(() => writeSymbols(store, r.replaced, r.ids, r.results));
+      }
       const p = pool;
       pool = undefined;
       await p?.dispose();
     },
   };
+}
+
+/** A parse that never rejects: on failure the old rows of replaced files are still removed. */
+function settle(p: Promise<FileSyntax[]>, replaced: number[], ids: number[]): Promise<Parsed> {
+  return p.then(
+    (results) => ({ replaced, ids, results }),
+    (e: unknown) => {
+      log.error('parsing a batch for the symbol index failed', { error: (e as Error).message });
+      return { replaced, ids: [], results: [] };
+    },
+  );
 }
 
 function deleteRows(store: IndexStore, fileIds: number[]): void {
