@@ -505,6 +505,7 @@ class ProjectEvaluator {
   private itemElement(el: XmlElement, type: string, file: FileCtx, tracked: boolean): void {
     const cond = attr(el, 'Condition');
     if (cond !== undefined && !this.itemCondition(cond, file, tracked ? `${el.name} item` : undefined, type)) return;
+    if (attr(el, 'MatchOnMetadata') !== undefined) throw new Unevaluable(`${el.name} with MatchOnMetadata is not evaluated`);
     const include = attr(el, 'Include');
     const remove = attr(el, 'Remove');
     const update = attr(el, 'Update');
