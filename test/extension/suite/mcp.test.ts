@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { at, readyEngine, sextant, waitFor } from './helpers';
+import { at, readyEngine, screenshot, sextant, waitFor } from './helpers';
 
 /** VS Code names MCP tools `mcp_<server>_<tool>` (the exact prefix is VS Code's choice). */
 const toolNamed = (name: string): vscode.LanguageModelToolInformation | undefined => vscode.lm.tools.find((t) => t.name === name || t.name.endsWith(`_${name}`));
@@ -96,5 +96,17 @@ describe('MCP for agent mode', () => {
       edges.map((e) => ({ caller: `${e.caller.name}@${where(e.caller)}`, callee: e.callee.name, sites: e.sites.map((x) => `${x.line}:${x.column}`) })),
       [{ caller: `report@${where(at('src/main.ts', 'report'))}`, callee: 'totalArea', sites: [`${at('src/main.ts', 'totalArea(shapes)').line}:${at('src/main.ts', 'totalArea(shapes)').column}`] }],
     );
+  });
+
+  it('the Sextant views show projects, index status and the agent calls (screenshot)', async () => {
+    const api = await sextant();
+    await readyEngine();
+    await vscode.commands.executeCommand('workbench.view.extension.sextant');
+    for (const view of ['sextant.projects', 'sextant.index', 'sextant.activity']) await vscode.commands.executeCommand(`${view}.focus`);
+    assert.ok(api.activity.calls().length >= 4, `${api.activity.calls().length} calls in the view`);
+    assert.ok(api.projects.projectCount() >= 2);
+    await new Promise((r) => setTimeout(r, 800));
+    const shot = await screenshot('sextant-views');
+    if (shot) assert.ok(shot.distinctColors > 20, `the screenshot looks blank: ${shot.distinctColors} colours`);
   });
 });
