@@ -73,6 +73,7 @@ export class Sextant implements vscode.Disposable {
       engines: () => [...this.engines.values()],
       engineFor: (folder) => this.engines.get(folder.uri.toString()),
       mcpDefinitions: () => this.mcp.provideMcpServerDefinitions(),
+      mcp: this.mcp,
       projects: this.projects,
       index: this.index,
       activity: this.activity,

@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import type { EngineClient } from './engine/EngineClient';
 import type { GraphPanel } from './graph/GraphPanel';
+import type { McpProvider } from './mcp/McpProvider';
 import type { StatusBar } from './StatusBar';
 import type { ActivityView } from './views/ActivityView';
 import type { IndexView } from './views/IndexView';
@@ -15,6 +16,8 @@ export interface SextantApi {
   engineFor(folder: vscode.WorkspaceFolder): EngineClient | undefined;
   /** What the MCP provider gives VS Code now. */
   mcpDefinitions(): vscode.McpHttpServerDefinition[];
+  /** The MCP server definition provider itself. */
+  mcp: McpProvider;
   projects: ProjectsView;
   index: IndexView;
   activity: ActivityView;

@@ -54,14 +54,29 @@ describe('engine over node IPC', () => {
     }
   });
 
-  it('restarts the engine after it is killed and serves again', async () => {
+  it('restarts the engine after it is killed, serves again, and re-announces its MCP endpoint', async () => {
+    const api = await sextant();
     const engine = await readyEngine();
     const oldPid = engine.pid!;
-    process.kill(oldPid, 'SIGKILL');
-    await waitFor('a new engine process', () => engine.pid !== undefined && engine.pid !== oldPid && engine.status?.state === 'ready', 60_000);
-    const status = await engine.request(EngineStatusRequest.type);
-    assert.notEqual(status.pid, oldPid);
-    assert.equal(status.state, 'ready');
-    assert.throws(() => process.kill(oldPid, 0), 'the killed engine is gone');
+    const oldUrl = await waitFor('the MCP endpoint', () => api.mcpDefinitions()[0]?.uri.toString());
+    let changes = 0;
+    const sub = api.mcp.onDidChangeMcpServerDefinitions(() => changes++);
+    try {
+      process.kill(oldPid, 'SIGKILL');
+      await waitFor('a new engine process', () => engine.pid !== undefined && engine.pid !== oldPid && engine.status?.state === 'ready', 60_000);
+      const status = await engine.request(EngineStatusRequest.type);
+      assert.notEqual(status.pid, oldPid);
+      assert.equal(status.state, 'ready');
+      assert.throws(() => process.kill(oldPid, 0), 'the killed engine is gone');
+      // The new engine took over the stale lock and listens on a new port; VS Code is told.
+      const newUrl = await waitFor('a new MCP endpoint', () => {
+        const u = api.mcpDefinitions()[0]?.uri.toString();
+        return u && u !== oldUrl ? u : undefined;
+      });
+      assert.equal(newUrl, engine.endpoint?.url);
+      assert.ok(changes >= 1, 'onDidChangeMcpServerDefinitions fired');
+    } finally {
+      sub.dispose();
+    }
   });
 });
