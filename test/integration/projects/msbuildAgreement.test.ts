@@ -20,7 +20,8 @@ const NOISE: Record<string, string[]> = {
   edgecases: ['Outer/obj/o.cs', 'Outer/Inner/bin/b.cs', 'Funcs/.git/g.cs'],
 };
 
-async function agreementFor(fixture: string): Promise<Agreement> {
+/** `batch`: one MSBuild process for the whole fixture; otherwise one `dotnet msbuild <proj> -getItem…` per evaluation. */
+async function agreementFor(fixture: string, batch: boolean): Promise<Agreement> {
   const root = copyFixture(path.join(FIXTURES, fixture), `sextant-msbuild-${fixture}-`);
   try {
     for (const f of NOISE[fixture] ?? []) {
@@ -31,10 +32,10 @@ async function agreementFor(fixture: string): Promise<Agreement> {
     const files = new WorkspaceFiles(list);
     const readXml = (rel: string) => parseXml(fs.readFileSync(path.join(root, rel), 'utf8'));
     const projects = list.filter((f) => /\.(csproj|fsproj|vbproj)$/.test(f)).map((p) => readMsbuildProject({ root, files, readXml }, p));
-    const r = await compareWithMsbuild(root, projects, 2);
+    const r = await compareWithMsbuild(root, projects, 2, batch);
     const avg = r.msbuildMs.reduce((a, b) => a + b, 0) / Math.max(1, r.msbuildMs.length);
     console.log(
-      `      ${fixture}: ${r.projects} projects, ${r.evaluations} msbuild evaluations (avg ${Math.round(avg)} ms each); ` +
+      `      ${fixture}: ${r.projects} projects, ${r.evaluations} msbuild evaluations (${batch ? 'one process' : `avg ${Math.round(avg)} ms each`}); ` +
         `compile ${r.compile.agreed}/${r.compile.compared}, references ${r.projectReferences.agreed}/${r.projectReferences.compared}, ` +
         `frameworks ${r.targetFrameworks.agreed}/${r.targetFrameworks.compared}, names ${r.names.agreed}/${r.names.compared}`,
     );
@@ -56,14 +57,14 @@ describe('projects: agreement with dotnet msbuild', function () {
   this.timeout(300_000);
 
   it('tricky fixture: multi-targeting with conditions, linked files, Compile Remove, nested props, central packages, legacy, VB, F#, Web', async () => {
-    const r = await agreementFor('tricky');
+    const r = await agreementFor('tricky', false);
     assertFullAgreement(r);
     assert.equal(r.projects, 9);
     assert.ok(r.evaluations >= 11, 'multi-targeting projects are compared per framework');
   });
 
   it('edge cases: wildcard imports, Directory.Build.targets items, nested project folders, Choose, property functions, Update', async () => {
-    const r = await agreementFor('edgecases');
+    const r = await agreementFor('edgecases', true);
     assertFullAgreement(r);
     assert.equal(r.projects, 6);
   });

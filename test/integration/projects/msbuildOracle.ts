@@ -74,6 +74,94 @@ export function askMsbuild(root: string, projectRel: string, targetFramework?: s
   });
 }
 
+/**
+ * Many evaluations in one MSBuild process: a driver project calls the MSBuild task on every
+ * (project, framework) pair with a target injected through CustomAfterMicrosoftCommon(CrossTargeting)Targets
+ * that writes the evaluated Compile / ProjectReference items and properties to a file. The target
+ * depends on nothing, so the items are exactly the evaluation's. Projects MSBuild cannot evaluate
+ * come back with `error`.
+ */
+export async function askMsbuildBatch(root: string, jobs: { project: string; targetFramework?: string }[]): Promise<{ answers: OracleAnswer[]; ms: number }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-oracle-'));
+  try {
+    const out = path.join(dir, 'out.txt');
+    const dump = path.join(dir, 'dump.targets');
+    fs.writeFileSync(
+      dump,
+      `<Project>
+  <Target Name="SxDump">
+    <PropertyGroup><_SxKey>$(MSBuildProjectFullPath)|$(SxJob)</_SxKey></PropertyGroup>
+    <ItemGroup>
+      <_SxLine Include="$(_SxKey)|P|TargetFramework|$([MSBuild]::Escape($(TargetFramework)))" />
+      <_SxLine Include="$(_SxKey)|P|TargetFrameworks|$([MSBuild]::Escape($(TargetFrameworks)))" />
+      <_SxLine Include="$(_SxKey)|P|AssemblyName|$([MSBuild]::Escape($(AssemblyName)))" />
+      <_SxLine Include="$(_SxKey)|P|RootNamespace|$([MSBuild]::Escape($(RootNamespace)))" />
+      <_SxLine Include="@(Compile->'$(_SxKey)|C|%(FullPath)')" />
+      <_SxLine Include="@(ProjectReference->'$(_SxKey)|R|%(FullPath)')" />
+    </ItemGroup>
+    <WriteLinesToFile File="${out}" Lines="@(_SxLine)" Overwrite="false" />
+  </Target>
+</Project>
+`,
+    );
+    const items = jobs
+      .map((j, i) => {
+        const props = [`SxJob=${i}`, ...(j.targetFramework ? [`TargetFramework=${j.targetFramework}`] : [])].join(';');
+        return `    <_SxProject Include="${escapeXml(path.join(root, j.project))}" AdditionalProperties="${escapeXml(props)}" />`;
+      })
+      .join('\n');
+    const driver = path.join(dir, 'driver.proj');
+    fs.writeFileSync(
+      driver,
+      `<Project>
+  <ItemGroup>
+${items}
+  </ItemGroup>
+  <Target Name="Run">
+    <MSBuild Projects="@(_SxProject)" Targets="SxDump" BuildInParallel="false" ContinueOnError="true"
+             Properties="CustomAfterMicrosoftCommonTargets=${dump};CustomAfterMicrosoftCommonCrossTargetingTargets=${dump}" />
+  </Target>
+</Project>
+`,
+    );
+    const started = performance.now();
+    const log = await new Promise<string>((resolve) => {
+      execFile('dotnet', ['msbuild', driver, '-nologo', '-t:Run', '-m:1', '-nr:false', '-v:q', '-clp:ErrorsOnly;NoSummary'], { env: ENV, cwd: dir, maxBuffer: 256 * 1024 * 1024, timeout: 1_800_000 }, (_err, stdout) =>
+        resolve(stdout),
+      );
+    });
+    const ms = performance.now() - started;
+    const answers: OracleAnswer[] = jobs.map(() => ({ properties: {}, compile: [], projectReferences: [], ms: ms / Math.max(1, jobs.length) }));
+    const seen = new Set<number>();
+    const rel = (p: string) => {
+      const r = path.relative(root, p).split(path.sep).join('/');
+      return r.startsWith('..') ? p : r;
+    };
+    const text = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
+    for (const line of text.split(/\r?\n/)) {
+      if (!line) continue;
+      const [, job, kind, a, b] = line.split('|');
+      const i = Number(job);
+      const ans = answers[i];
+      if (!ans) continue;
+      seen.add(i);
+      if (kind === 'P') ans.properties[a!] = b ?? '';
+      else if (kind === 'C') ans.compile.push(rel(a!));
+      else if (kind === 'R') ans.projectReferences.push(rel(a!));
+    }
+    jobs.forEach((j, i) => {
+      if (!seen.has(i)) answers[i]!.error = `MSBuild did not evaluate ${j.project}${j.targetFramework ? ` (${j.targetFramework})` : ''}: ${log.split('\n').filter((l) => l.includes(j.project.split('/').pop()!)).slice(0, 2).join(' ').slice(0, 500)}`;
+    });
+    return { answers, ms };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function escapeXml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
 /** Runs tasks with at most `n` in flight. */
 export async function pool<T, R>(items: T[], n: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -109,13 +197,15 @@ export interface Agreement {
 }
 
 /** Compares model projects with MSBuild's evaluation of each (per target framework for multi-targeting). */
-export async function compareWithMsbuild(root: string, projects: MsbuildProject[], parallel = 2): Promise<Agreement> {
+export async function compareWithMsbuild(root: string, projects: MsbuildProject[], parallel = 2, batch = false): Promise<Agreement> {
   const jobs: { p: MsbuildProject; tfm?: string }[] = [];
   for (const p of projects) {
     jobs.push({ p });
     if (p.targetFrameworks.length > 1) for (const tfm of p.targetFrameworks) jobs.push({ p, tfm });
   }
-  const answers = await pool(jobs, parallel, (j) => askMsbuild(root, j.p.path, j.tfm));
+  const answers = batch
+    ? (await askMsbuildBatch(root, jobs.map((j) => (j.tfm ? { project: j.p.path, targetFramework: j.tfm } : { project: j.p.path })))).answers
+    : await pool(jobs, parallel, (j) => askMsbuild(root, j.p.path, j.tfm));
   const result: Agreement = {
     projects: projects.length,
     evaluations: jobs.length,
