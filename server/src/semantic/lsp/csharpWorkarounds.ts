@@ -38,21 +38,29 @@ export interface CascadeInfo {
 export type Derived<T> = { value: T; gaps: string[] } | null;
 
 /** References both ways plus the definition; null when csharp-ls has no document for the file. */
-export async function cascadeInfo(s: Session, p: SourcePosition): Promise<CascadeInfo | null> {
-  const [withDecl, noDecl, defs] = await Promise.all([s.references(p, true), s.references(p, false), s.definition(p)]);
+export async function cascadeInfo(s: Session, p: SourcePosition, includeDeclaration = true): Promise<CascadeInfo | null> {
+  const defs = await s.definition(p);
+  const ownDefinitions = (defs ?? []).filter((d) => !d.external);
+  const ownKeys = new Set(ownDefinitions.map(locationKey));
+  const target = ownDefinitions[0] ? await s.symbolAt(ownDefinitions[0]) : undefined;
+  if (target && TYPE_KINDS.has(target.symbol.kind)) {
+    // A type cascades only to its constructors, whose uses name the type: one request is enough;
+    // its declarations are the type's own spans (constructor declarations count as references).
+    const withDecl = await s.references(p, includeDeclaration);
+    if (withDecl === null) return null;
+    return { withDeclarations: withDecl, declarationKeys: new Set(ownKeys), ownDefinitions, ownKeys, relatedDeclarations: [], target };
+  }
+  const [withDecl, noDecl] = await Promise.all([s.references(p, true), s.references(p, false)]);
   if (withDecl === null) return null;
   const useKeys = new Set((noDecl ?? []).map(locationKey));
   const declarationKeys = new Set(withDecl.map(locationKey).filter((k) => !useKeys.has(k)));
-  const ownDefinitions = (defs ?? []).filter((d) => !d.external);
-  const ownKeys = new Set(ownDefinitions.map(locationKey));
   const relatedDeclarations = withDecl.filter((l) => declarationKeys.has(locationKey(l)) && !ownKeys.has(locationKey(l)));
-  const target = ownDefinitions[0] ? await s.symbolAt(ownDefinitions[0]) : undefined;
   return { withDeclarations: withDecl, declarationKeys, ownDefinitions, ownKeys, relatedDeclarations, target };
 }
 
 /** Exact references of the target (related rows only on request, labelled). */
 export async function csharpReferences(s: Session, q: ReferenceQuery): Promise<Derived<ReferenceLocation[]>> {
-  const info = await cascadeInfo(s, q);
+  const info = await cascadeInfo(s, q, q.includeDeclaration);
   if (!info) return null;
   const gaps: string[] = [];
   const rows: ReferenceLocation[] = info.withDeclarations.map((l) => {
