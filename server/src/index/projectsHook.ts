@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { log } from '../core/log';
-import { buildProjectGraph } from '../projects/buildProjectGraph';
+import { buildProjectGraphAsync } from '../projects/buildProjectGraph';
 import type { ProjectGraph } from '../projects/ProjectGraph';
 import { PROJECT_GRAPH_FORMAT, serializeProjectGraph } from '../projects/serializeProjectGraph';
 import type { IndexHook, RefreshContext } from './indexer';
@@ -33,7 +33,7 @@ export function projectsHook(): IndexHook {
     deleteFiles() {
       /* the graph is rebuilt in finish() when files disappear */
     },
-    finish(store: IndexStore, ctx: RefreshContext) {
+    async finish(store: IndexStore, ctx: RefreshContext) {
       const fileCount = ctx.discovery.files.length + ctx.discovery.skippedTooLarge.length;
       const stored = store.getMeta('project_graph_files');
       const needed =
@@ -46,7 +46,8 @@ export function projectsHook(): IndexHook {
       if (!needed) return;
       // Files discovery skipped as too large still exist: the graph reports such project files as failed.
       const files = [...ctx.discovery.files.map((f) => f.path), ...ctx.discovery.skippedTooLarge];
-      const graph = buildProjectGraph({ root: ctx.root, files });
+      // Yields to the event loop while evaluating, so tool calls are answered during a rebuild.
+      const graph = await buildProjectGraphAsync({ root: ctx.root, files });
       store.transaction(() => writeGraph(store, graph));
       store.setMeta('project_graph_files', String(fileCount));
       store.setMeta('project_graph_format', String(PROJECT_GRAPH_FORMAT));

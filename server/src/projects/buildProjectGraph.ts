@@ -27,6 +27,32 @@ export interface ProjectGraphInput {
 
 /** Reads every project and solution in the file list into one graph. */
 export function buildProjectGraph(input: ProjectGraphInput): ProjectGraph {
+  const steps = graphSteps(input);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * The same, yielding to the event loop every `sliceMs` of work so a server stays responsive while a
+ * large workspace is evaluated.
+ */
+export async function buildProjectGraphAsync(input: ProjectGraphInput, sliceMs = 25): Promise<ProjectGraph> {
+  const steps = graphSteps(input);
+  let sliceStart = performance.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** The build as steps: one per MSBuild project evaluated (the expensive part), then the rest. */
+function* graphSteps(input: ProjectGraphInput): Generator<void, ProjectGraph> {
   const started = performance.now();
   const policy = input.policy ?? new PathPolicy(input.root);
   const root = toPosix(policy.root);
@@ -80,6 +106,7 @@ export function buildProjectGraph(input: ProjectGraphInput): ProjectGraph {
       p = { ...emptyMsbuild(rel), status: 'failed', reasons: [`internal error while evaluating: ${(e as Error).message}`] };
     }
     msbuild.push(p);
+    yield;
   }
   for (const p of msbuild) {
     const node: ProjectNode = {

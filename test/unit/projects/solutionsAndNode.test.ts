@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
-import { buildProjectGraph } from '../../../server/src/projects/buildProjectGraph';
+import { buildProjectGraph, buildProjectGraphAsync } from '../../../server/src/projects/buildProjectGraph';
 import { graphWorkspace, sdkProject } from './graphWorkspace';
 
 const FIXTURE = path.resolve(__dirname, '../../fixtures/projects/tricky');
@@ -27,6 +27,18 @@ describe('projects: solutions', () => {
     const slnf = g.solutions.find((s) => s.path === 'Tricky.Core.slnf')!;
     assert.equal(slnf.baseSolution, 'Tricky.sln');
     assert.deepEqual(slnf.projects, ['src/Core/Core.csproj', 'tests/Core.Tests/Core.Tests.csproj']);
+  });
+
+  it('the async build (yielding to the event loop) gives the same graph as the sync one', async () => {
+    const listing = require('node:fs').readdirSync(FIXTURE, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[];
+    const files = listing.filter((d) => d.isFile()).map((d) => path.relative(FIXTURE, path.join(d.parentPath, d.name)).split(path.sep).join('/'));
+    const a = buildProjectGraph({ root: FIXTURE, files });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const b = await buildProjectGraphAsync({ root: FIXTURE, files }, 0);
+    clearInterval(timer);
+    assert.deepEqual({ ...b, buildMs: 0 }, { ...a, buildMs: 0 });
+    assert.ok(ticks > 0, 'the event loop ran during the build');
   });
 
   it('a workspace with no solution still has every project', () => {
