@@ -92,6 +92,7 @@ export class EngineHost {
       const opts: EngineOptions = {
         workspaceRoot: options.workspaceRoot,
         indexRoot: options.indexRoot,
+        maxFileBytes: options.maxFileBytes,
         ...(options.exclude.length > 0 ? { exclude: options.exclude } : {}),
       };
       // One engine per index root: a running engine (e.g. `sextant serve` in a terminal) is attached to.
@@ -160,7 +161,9 @@ export class EngineHost {
 
   /** One MCP protocol server per HTTP session; its calls are recorded as agent activity. */
   private createMcpServer(engine: Engine) {
+    const o = this.options;
     const server = buildServer(engine, {
+      ...(o ? { deadlineMs: o.budget.toolDeadlineMs, defaults: { limit: o.budget.itemLimit, maxBytes: o.budget.responseBytes } } : {}),
       onCall: (r) => {
         const info = server.getClientVersion();
         this.recordCall(info?.name ? `http:${info.name}` : 'http', r);

@@ -38,6 +38,14 @@ export interface BuildServerOptions {
   /** Called after every tool call (agent activity view, logs). */
   onCall?: (record: ToolCallRecord) => void;
   deadlineMs?: number;
+  /** Defaults when a call gives no `limit` / `maxBytes` (the VS Code settings `sextant.budget.*`). */
+  defaults?: CallDefaults;
+}
+
+/** Per-server defaults for a call's row limit and byte budget. */
+export interface CallDefaults {
+  limit?: number;
+  maxBytes?: number;
 }
 
 const INSTRUCTIONS = [
@@ -72,7 +80,7 @@ export function buildServer(engine: Engine, opts: BuildServerOptions = {}): Serv
     const started = Date.now();
     const name = req.params.name;
     const rawArgs = req.params.arguments ?? {};
-    const result = await callTool(engine, tools, byName.get(name), name, rawArgs, opts.deadlineMs ?? TOOL_DEADLINE_MS);
+    const result = await callTool(engine, tools, byName.get(name), name, rawArgs, opts.deadlineMs ?? TOOL_DEADLINE_MS, opts.defaults);
     const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
     const record: ToolCallRecord = { tool: name, args: rawArgs, ok: !result.isError, bytes: bytesOf(text), durationMs: Date.now() - started };
     const sc = result.structuredContent as { mode?: string } | undefined;
@@ -89,7 +97,7 @@ export function buildServer(engine: Engine, opts: BuildServerOptions = {}): Serv
   return server;
 }
 
-export async function callTool(engine: Engine, tools: readonly AnyTool[], tool: AnyTool | undefined, name: string, rawArgs: unknown, deadlineMs: number): Promise<CallToolResult> {
+export async function callTool(engine: Engine, tools: readonly AnyTool[], tool: AnyTool | undefined, name: string, rawArgs: unknown, deadlineMs: number, defaults: CallDefaults = {}): Promise<CallToolResult> {
   try {
     if (!tool) {
       throw new ToolError('INVALID_ARGUMENT', `Unknown tool '${String(name).slice(0, 80)}'`, `call one of: ${tools.map((t) => t.name).join(', ')}`);
@@ -103,8 +111,8 @@ export async function callTool(engine: Engine, tools: readonly AnyTool[], tool: 
       throw new ToolError('INVALID_ARGUMENT', `Invalid arguments for ${tool.name}: ${issues}`, 'check the tool input schema (tools/list); unknown fields are rejected');
     }
     const args = parsed.data as Record<string, unknown>;
-    const limit = typeof args.limit === 'number' ? args.limit : DEFAULT_ITEM_LIMIT;
-    const maxBytes = typeof args.maxBytes === 'number' ? args.maxBytes : DEFAULT_RESPONSE_BYTES;
+    const limit = typeof args.limit === 'number' ? args.limit : (defaults.limit ?? DEFAULT_ITEM_LIMIT);
+    const maxBytes = typeof args.maxBytes === 'number' ? args.maxBytes : (defaults.maxBytes ?? DEFAULT_RESPONSE_BYTES);
     const offset = typeof args.cursor === 'string' ? decodeCursor(args.cursor, tool.name, engine.version, args) : 0;
     const deadlineAt = Date.now() + deadlineMs;
     const env: ToolEnv = { engine, deadlineAt, tools };

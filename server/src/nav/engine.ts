@@ -69,6 +69,7 @@ export class Engine {
   private hooks: IndexHook[];
   private recoveryNote: string | undefined;
   private disposed = false;
+  private readonly closers: (() => Promise<void> | void)[] = [];
 
   private constructor(readonly store: IndexStore, readonly opts: EngineOptions) {
     this.policy = new PathPolicy(opts.workspaceRoot);
@@ -120,6 +121,7 @@ export class Engine {
       if (this.opts.include) opts.include = this.opts.include;
       if (this.opts.useGitignore !== undefined) opts.useGitignore = this.opts.useGitignore;
       if (this.opts.maxFiles !== undefined) opts.maxFiles = this.opts.maxFiles;
+      if (this.opts.maxFileBytes !== undefined) opts.maxFileBytes = this.opts.maxFileBytes;
       const stats = await refreshIndex(this.store, this.dict, this.root, opts);
       this.catalogDirty = true;
       this.git = await readGitState(this.root);
@@ -198,8 +200,20 @@ export class Engine {
     }
   }
 
+  /** Registers a cleanup that `close()` runs (language servers, caches owned by other modules). */
+  onClose(fn: () => Promise<void> | void): void {
+    this.closers.push(fn);
+  }
+
   async close(): Promise<void> {
     this.disposed = true;
+    for (const fn of this.closers.splice(0)) {
+      try {
+        await fn();
+      } catch (e) {
+        log.warn('a close handler failed', { error: (e as Error).message });
+      }
+    }
     if (this.watchTimer) clearTimeout(this.watchTimer);
     this.watcher?.close();
     this.watcher = undefined;

@@ -9,10 +9,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { EngineHost } from '../../../server/src/engineHost';
 import { ExtensionConnection } from '../../../server/src/protocol/ExtensionConnection';
 import {
+  AgentActivityNotification,
   CallGraphRequest,
   EditorAvailabilityNotification,
   EditorQueryRequest,
@@ -20,6 +23,7 @@ import {
   EngineStatusRequest,
   PROTOCOL_VERSION,
   ProjectListRequest,
+  type AgentActivity,
   type EditorAnswer,
   type EditorQuery,
   type EngineInitOptions,
@@ -130,6 +134,30 @@ describe('engine host (sextant ipc) over an in-memory connection', function () {
     } finally {
       await second.close();
       await second.host.dispose();
+    }
+  });
+
+  it('MCP clients of the endpoint get the budget settings as defaults, and their calls are reported as agent activity', async () => {
+    const activity: AgentActivity[] = [];
+    pair.client.onNotification(AgentActivityNotification.method, (a: unknown) => void activity.push(a as AgentActivity));
+    const o = { ...options(ws, path.join(tmp, 'index')), budget: { responseBytes: 4096, itemLimit: 1, toolDeadlineMs: 5_000 } };
+    const r = (await pair.client.sendRequest('initialize', { processId: null, capabilities: {}, initializationOptions: o })) as { sextant: { endpoint: { url: string; token: string } } };
+    await until('ready', () => pair.statuses.find((s) => s.state === 'ready'));
+    const mcp = new Client({ name: 'unit-agent', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(r.sextant.endpoint.url), { requestInit: { headers: { Authorization: `Bearer ${r.sextant.endpoint.token}` } } });
+    await mcp.connect(transport);
+    try {
+      const res = await mcp.callTool({ name: 'find_file', arguments: { query: '.ts' } });
+      const sc = res.structuredContent as { items: { path: string }[]; nextCursor?: string };
+      assert.equal(sc.items.length, 1, 'sextant.budget.itemLimit = 1 is the default limit');
+      assert.ok(sc.nextCursor, 'the rest is behind a cursor');
+      const row = await until('the activity notification', () => activity.find((a) => a.tool === 'find_file'));
+      assert.equal(row.client, 'http:unit-agent');
+      assert.deepEqual(row.args, { query: '.ts' });
+      assert.deepEqual(row.locations, [{ path: sc.items[0]!.path, line: 1 }]);
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await mcp.close();
     }
   });
 
