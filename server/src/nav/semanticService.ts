@@ -145,6 +145,7 @@ export function semanticService(engine: Engine, options?: SemanticServiceOptions
   if (!s) {
     s = new SemanticService(engine, options);
     services.set(engine, s);
+    engine.onClose(() => disposeSemanticService(engine));
   }
   return s;
 }
