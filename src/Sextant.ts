@@ -12,7 +12,7 @@ import { MAX_ACTIVITY_ROWS } from './extensionLimits';
 import { GraphPanel } from './graph/GraphPanel';
 import { COMMANDS, MCP_PROVIDER_ID, VIEWS } from './ids';
 import { McpProvider } from './mcp/McpProvider';
-import { agentConfigs } from './mcp/mcpConfig';
+import { agentConfigs, type AgentKind } from './mcp/mcpConfig';
 import { StatusBar } from './StatusBar';
 import { ActivityView } from './views/ActivityView';
 import { IndexView } from './views/IndexView';
@@ -185,7 +185,7 @@ export class Sextant implements vscode.Disposable {
         const word = editor.document.getText(editor.document.getWordRangeAtPosition(pos)) || 'symbol';
         await this.graph.show({ kind: 'call', engine, position: { path: rel, line: pos.line + 1, column: pos.character + 1 }, name: word });
       }),
-      reg(COMMANDS.copyMcpConfig, async () => {
+      reg(COMMANDS.copyMcpConfig, async (kind?: AgentKind) => {
         const engine = this.engineForActiveEditor();
         if (!engine) return void vscode.window.showWarningMessage('Sextant: no engine is running.');
         const configs = agentConfigs({
@@ -195,14 +195,20 @@ export class Sextant implements vscode.Disposable {
           cli: this.context.asAbsolutePath(path.join('dist', 'cli.js')),
           workspaceRoot: engine.folder.uri.fsPath,
         });
-        const pick = await vscode.window.showQuickPick(
-          configs.map((c) => ({ label: c.label, detail: c.where, config: c })),
-          { title: 'Copy MCP config for an external agent', placeHolder: engine.endpoint ? 'The config attaches to this window\'s engine' : 'The HTTP endpoint is not up yet: only stdio is offered' },
-        );
-        if (!pick) return undefined;
-        await vscode.env.clipboard.writeText(pick.config.text);
-        void vscode.window.showInformationMessage(`Sextant: copied the ${pick.config.label} config (${pick.config.where}). It contains the endpoint's token: keep it private.`);
-        return pick.config.kind;
+        // A kind given by the caller (keybinding, tests) skips the picker.
+        const chosen =
+          typeof kind === 'string'
+            ? configs.find((c) => c.kind === kind)
+            : (
+                await vscode.window.showQuickPick(
+                  configs.map((c) => ({ label: c.label, detail: c.where, config: c })),
+                  { title: 'Copy MCP config for an external agent', placeHolder: engine.endpoint ? "The config attaches to this window's engine" : 'The HTTP endpoint is not up yet: only stdio is offered' },
+                )
+              )?.config;
+        if (!chosen) return undefined;
+        await vscode.env.clipboard.writeText(chosen.text);
+        void vscode.window.showInformationMessage(`Sextant: copied the ${chosen.label} config (${chosen.where}). It contains the endpoint's token: keep it private.`);
+        return { kind: chosen.kind, text: chosen.text };
       }),
       reg(COMMANDS.showIndexStatus, async () => {
         const statuses = await Promise.all([...this.engines.values()].map((e) => e.request(EngineStatusRequest.type).catch(() => undefined)));

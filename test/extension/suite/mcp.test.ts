@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { COMMANDS } from '../../../src/ids';
 import { at, readyEngine, screenshot, sextant, waitFor } from './helpers';
 
 /** VS Code names MCP tools `mcp_<server>_<tool>` (the exact prefix is VS Code's choice). */
@@ -108,5 +109,21 @@ describe('MCP for agent mode', () => {
     await new Promise((r) => setTimeout(r, 800));
     const shot = await screenshot('sextant-views');
     if (shot) assert.ok(shot.distinctColors > 20, `the screenshot looks blank: ${shot.distinctColors} colours`);
+  });
+
+  it('Copy MCP Config gives an external agent a working attach command for the same engine', async () => {
+    const engine = await readyEngine();
+    const r = (await vscode.commands.executeCommand(COMMANDS.copyMcpConfig, 'claude-code')) as { kind: string; text: string };
+    const m = /^claude mcp add --transport http sextant (\S+) --header 'Authorization: Bearer ([\w-]+)'$/.exec(r.text);
+    assert.ok(m, r.text);
+    assert.equal(m[1], engine.endpoint?.url);
+    // What the agent would do with it: initialize an MCP session on the shared endpoint.
+    const res = await fetch(m[1]!, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${m[2]}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'external-agent', version: '1' } } }),
+    });
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /"serverInfo":\{"name":"sextant"/);
   });
 });
