@@ -95,6 +95,16 @@ describe('MCP over stdio: project tools', function () {
     assert.ok(Buffer.byteLength((tight.content as { text: string }[])[0]!.text) <= 1024);
   });
 
+  it('project_graph starts from a solution filter and adds solution membership on request', async function () {
+    const r = await call(c.client, 'project_graph', { project: 'Tricky.Core.slnf', depth: 1, includeSolutions: true });
+    assert.deepEqual(r.starts, ['src/Core/Core.csproj', 'tests/Core.Tests/Core.Tests.csproj']);
+    const solutions = r.items.filter((n: { kind: string }) => n.kind === 'solution').map((n: { id: string }) => n.id).sort();
+    assert.deepEqual(solutions, ['Tricky.Core.slnf', 'Tricky.sln', 'Tricky.slnx']);
+    const membership = r.edges.filter((e: { kind: string }) => e.kind === 'solutionMembership');
+    assert.ok(membership.some((e: { from: string; to: string }) => e.from === 'Tricky.slnx' && e.to === 'src/Multi/Multi.csproj'));
+    assert.match(r.summary, /the 2 projects of Tricky\.Core\.slnf/);
+  });
+
   it('projects_containing: linked, shared and conditionally compiled files', async function () {
     const shared = await call(c.client, 'projects_containing', { path: 'src/Shared/SharedCode.cs' });
     assert.deepEqual(shared.items.map((i: { project: string }) => i.project).sort(), ['src/Shared/Shared.shproj', 'src/UsesShared/UsesShared.csproj']);

@@ -68,11 +68,13 @@ export function resolveProject(g: ProjectGraph, query: string): ProjectNode {
 }
 
 export interface GraphQuery {
+  /** A project (path or name) or a solution path (.sln/.slnx/.slnf: starts from its projects). */
   project?: string | undefined;
   prefix?: string | undefined;
   depth: number;
   direction: Direction;
   includePackages: boolean;
+  includeSolutions?: boolean;
   maxNodes: number;
   maxEdges: number;
 }
@@ -86,7 +88,12 @@ export interface GraphAnswer extends GraphAround {
 export function graphQuery(engine: Engine, q: GraphQuery): GraphAnswer {
   const g = requireGraph(engine);
   let starts: string[];
-  if (q.project !== undefined) starts = [resolveProject(g, q.project).id];
+  const solution = q.project !== undefined ? g.solutions.find((s) => s.path === q.project!.trim().replace(/\\/g, '/')) : undefined;
+  if (solution) {
+    const have = new Set(g.projects.map((p) => p.id));
+    starts = solution.projects.filter((p) => have.has(p));
+    if (starts.length === 0) throw new ToolError('PROJECT_NOT_FOUND', `${solution.path} lists no project that could be read`, 'see projects_under for the projects of the workspace');
+  } else if (q.project !== undefined) starts = [resolveProject(g, q.project).id];
   else if (q.prefix !== undefined) {
     starts = projectsUnder(g, q.prefix).map((p) => p.id);
     if (starts.length === 0) throw new ToolError('PROJECT_NOT_FOUND', `No project under '${q.prefix}'`, 'pass a folder that holds project files, or a project');

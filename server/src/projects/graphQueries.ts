@@ -15,11 +15,13 @@ export interface GraphAroundOptions {
   maxNodes: number;
   /** Edge cap. */
   maxEdges: number;
+  /** Add the solutions that list returned projects, with solutionMembership edges (within the caps). */
+  includeSolutions?: boolean;
 }
 
 export interface GraphNodeRef {
   id: string;
-  kind: ProjectNode['kind'] | 'package';
+  kind: ProjectNode['kind'] | 'package' | 'solution';
   name: string;
   /** Hops from the nearest start node. */
   distance: number;
@@ -200,7 +202,34 @@ export function graphAround(g: ProjectGraph, starts: string[], opts: GraphAround
       : { id, kind: 'csharp', name: id, distance: dist[k]!, status: 'failed' };
   });
   for (const s of unknownStarts) nodes.unshift({ id: s, kind: 'csharp', name: s, distance: 0, status: 'failed' });
-  return { nodes, edges, cut: { nodes: order.length - kept.length, edges: reachedEdges - edges.length, depthLimited } };
+  let cutNodes = order.length - kept.length;
+  let cutEdges = reachedEdges - edges.length;
+  if (opts.includeSolutions) {
+    // Solutions listing returned projects, most members first, within the remaining caps.
+    const members = new Map<string, ProjectEdge[]>();
+    for (const e of g.edges) {
+      if (e.kind !== 'solutionMembership') continue;
+      const k = ix.num.get(e.to);
+      if (k === undefined || !keptMark[k]) continue;
+      const l = members.get(e.from) ?? [];
+      l.push(e);
+      members.set(e.from, l);
+    }
+    const sols = [...members].sort((a, b) => b[1].length - a[1].length);
+    for (const [sol, es] of sols) {
+      if (nodes.length >= opts.maxNodes) {
+        cutNodes++;
+        cutEdges += es.length;
+        continue;
+      }
+      nodes.push({ id: sol, kind: 'solution', name: sol.slice(sol.lastIndexOf('/') + 1), distance: 1 });
+      for (const e of es) {
+        if (edges.length < opts.maxEdges) edges.push(e);
+        else cutEdges++;
+      }
+    }
+  }
+  return { nodes, edges, cut: { nodes: cutNodes, edges: cutEdges, depthLimited } };
 }
 
 export interface ContainingProject {

@@ -52,13 +52,14 @@ export const projectGraphTool = defineTool({
   name: 'project_graph',
   title: 'Project graph',
   description:
-    'Project references around a project (or every project under a folder prefix) as {nodes, edges}: direction dependencies | dependents | both, depth, optional package edges. Bounded; the answer says how many nodes/edges were cut and whether depth stopped the walk. Read from project files without building.',
+    'Project references around a project, a solution\'s projects, or every project under a folder prefix, as {nodes, edges}: direction dependencies | dependents | both, depth, optional package and solution-membership edges. Bounded; the answer says how many nodes/edges were cut and whether depth stopped the walk. Read from project files without building.',
   input: z.strictObject({
-    project: projectArg.optional(),
+    project: projectArg.optional().describe('Project file path or name, or a solution path (.sln/.slnx/.slnf) to start from its projects'),
     prefix: z.string().max(MAX_QUERY_CHARS).optional().describe('Folder prefix: start from every project under it (instead of project)'),
     direction: z.enum(['dependencies', 'dependents', 'both']).optional().describe('dependencies (default): what it references; dependents: what references it'),
     depth: z.number().int().min(1).max(20).optional().describe('Hops to follow (default 2)'),
     includePackages: z.boolean().optional().describe('Add PackageReference / npm dependency edges (default false)'),
+    includeSolutions: z.boolean().optional().describe('Add the solutions listing the returned projects, with solutionMembership edges (default false)'),
     maxNodes: z.number().int().min(1).max(MAX_GRAPH_NODES).optional().describe(`Node cap (default ${DEFAULT_GRAPH_NODES})`),
     maxBytes: pagingArgs.maxBytes,
   }),
@@ -84,6 +85,7 @@ export const projectGraphTool = defineTool({
       depth: args.depth ?? 2,
       direction: args.direction ?? ('dependencies' as const),
       includePackages: args.includePackages ?? false,
+      includeSolutions: args.includeSolutions ?? false,
       maxEdges: MAX_GRAPH_NODES * 4,
     };
     // Shrink the node cap until nodes and edges fit the byte budget, so edges never dangle.
@@ -114,7 +116,7 @@ export const projectGraphTool = defineTool({
         maxNodes = Math.max(r.starts.length, 1, Math.floor(maxNodes * Math.min(0.8, budget / size)));
         continue;
       }
-      const start = r.starts.length === 1 ? r.starts[0]! : `${r.starts.length} projects under '${args.prefix}'`;
+      const start = r.starts.length === 1 ? r.starts[0]! : args.prefix !== undefined ? `${r.starts.length} projects under '${args.prefix}'` : `the ${r.starts.length} projects of ${args.project}`;
       const cutText = r.cut.nodes || r.cut.edges || r.cut.depthLimited ? ` (cut: ${r.cut.nodes} nodes, ${r.cut.edges} edges${r.cut.depthLimited ? ', more beyond depth' : ''})` : '';
       return {
         summary: `${nodes.length} nodes, ${edges.length} edges around ${start}, ${q.direction}, depth ${q.depth}${cutText}.`,
