@@ -17,7 +17,8 @@ const FIXTURES = path.resolve(__dirname, '../../fixtures/projects');
 /** Build output, IDE folders and node_modules that default globbing must skip (not checked in). */
 const NOISE: Record<string, string[]> = {
   tricky: ['src/Core/bin/Debug/net8.0/Gen.cs', 'src/Core/obj/Debug/net8.0/Core.AssemblyInfo.cs', 'src/Core/.vs/Junk.cs', 'src/Web/node_modules/pkg/x.cs', 'src/Web/Properties/PublishProfiles/Profile.cs', 'src/Multi/bin/x.cs'],
-  edgecases: ['Outer/obj/o.cs', 'Outer/Inner/bin/b.cs', 'Funcs/.git/g.cs'],
+  // Custom/ moves the output folder to out/: its out/ is excluded, its bin/ is compiled.
+  edgecases: ['Outer/obj/o.cs', 'Outer/Inner/bin/b.cs', 'Funcs/.git/g.cs', 'Custom/App/out/x/InOut.cs', 'Custom/App/bin/InBin.cs'],
 };
 
 /** `batch`: one MSBuild process for the whole fixture; otherwise one `dotnet msbuild <proj> -getItem…` per evaluation. */
@@ -63,9 +64,9 @@ describe('projects: agreement with dotnet msbuild', function () {
     assert.ok(r.evaluations >= 11, 'multi-targeting projects are compared per framework');
   });
 
-  it('edge cases: wildcard imports, Directory.Build.targets items, nested project folders, Choose, property functions, Update', async () => {
+  it('edge cases: wildcard imports, Directory.Build.targets items and excludes, BaseOutputPath, $(OS), nested project folders, Choose, property functions, Update', async () => {
     const r = await agreementFor('edgecases', true);
     assertFullAgreement(r);
-    assert.equal(r.projects, 6);
+    assert.equal(r.projects, 7);
   });
 });
