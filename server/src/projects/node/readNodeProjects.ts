@@ -34,7 +34,12 @@ const TEST_PATH = /(^|\/)(tests?|__tests__|e2e|spec)(\/|$)|(^|[-.])(tests?|spec|
 export function readNodeProjects(files: WorkspaceFiles, read: ReadText): NodeProject[] {
   const all = files.all().filter((f) => !f.split('/').includes('node_modules'));
   const packageJsons = all.filter((f) => path.posix.basename(f) === 'package.json');
-  const tsconfigs = all.filter((f) => /^tsconfig(\.[\w.-]+)?\.json$/.test(path.posix.basename(f)));
+  const configs = all.filter((f) => /^(tsconfig|jsconfig)(\.[\w.-]+)?\.json$/.test(path.posix.basename(f)));
+  // A project is what tsserver opens (tsconfig.json / jsconfig.json) or what a project's
+  // `references` names; other tsconfig.*.json files (bases only ever extended) are not projects.
+  const referenced = new Set<string>();
+  for (const c of configs) for (const r of tsconfigReferences(c, read)) referenced.add(r);
+  const tsconfigs = configs.filter((f) => /^(tsconfig|jsconfig)\.json$/.test(path.posix.basename(f)) || referenced.has(f));
   return [...readPackages(files, all, packageJsons, read), ...tsconfigs.map((t) => readTsconfig(files, t, read))];
 }
 
@@ -169,6 +174,22 @@ interface TsConfigLayer {
   outDir?: string;
 }
 
+/** The `references` of a tsconfig as workspace-relative config paths ([] when unreadable). */
+function tsconfigReferences(rel: string, read: ReadText): string[] {
+  const r = read(rel);
+  if (!r.ok) return [];
+  const json = parseJsonc(r.text, [], { allowTrailingComma: true }) as { references?: unknown } | undefined;
+  if (!json || !Array.isArray(json.references)) return [];
+  const dir = path.posix.dirname(rel) === '.' ? '' : path.posix.dirname(rel);
+  return json.references
+    .map((x) => (x && typeof x === 'object' && typeof (x as { path?: unknown }).path === 'string' ? (x as { path: string }).path : undefined))
+    .filter((x): x is string => x !== undefined)
+    .map((p) => {
+      const t = path.posix.normalize(path.posix.join(dir, p.replace('${configDir}', dir)));
+      return t.endsWith('.json') ? t : `${t}/tsconfig.json`;
+    });
+}
+
 function readTsconfig(files: WorkspaceFiles, rel: string, read: ReadText): NodeProject {
   const dir = path.posix.dirname(rel) === '.' ? '' : path.posix.dirname(rel);
   const name = dir === '' ? path.posix.basename(rel) : `${dir}/${path.posix.basename(rel)}`;
@@ -252,7 +273,7 @@ function readTsconfig(files: WorkspaceFiles, rel: string, read: ReadText): NodeP
   let filesL: TsConfigLayer | undefined;
   let incL: TsConfigLayer | undefined;
   let excL: TsConfigLayer | undefined;
-  let allowJs = false;
+  let allowJs = path.posix.basename(rel).startsWith('jsconfig');
   let outDir: string | undefined;
   for (const l of layers) {
     if (l.files) filesL = l;
