@@ -157,6 +157,9 @@ describe('MCP over stdio: syntax tools', function () {
     assert.equal(many.items.length, 5);
     assert.equal(many.completeness.truncated, true);
     assert.ok(many.nextCursor);
+    const calls = await call(c.client, 'search_structural', { query: '@calls:GetRequiredService', language: 'csharp' });
+    assert.deepEqual(calls.items.map((i: { path: string; line: number }) => `${i.path}:${i.line}`), ['src/Services/ServiceProvider.cs:11']);
+    assert.ok(calls.filesSearched < calls.candidateFiles, 'files without the name are skipped unparsed');
     assert.match(await callError(c.client, 'search_structural', { query: '(method_declaration nme: (identifier) @n)', language: 'csharp' }), /Error \[INVALID_QUERY\]/);
     assert.match(await callError(c.client, 'search_structural', { query: '(x) @x', language: 'cobol' }), /Error \[UNSUPPORTED_LANGUAGE\].*csharp/);
   });

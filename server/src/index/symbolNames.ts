@@ -3,6 +3,11 @@
  * matches a query against these (exact, prefix, camelCase, fuzzy, regex) and then reads only the
  * rows of the matching names through the `symbols_name` index. Names are only added; a name whose
  * last declaration was deleted matches no row, which is harmless.
+ *
+ * Per name, two 32-bit masks make the linear scans cheap: the letters that start a word
+ * (GetRequiredService → g, r, s) and the letters/digits that occur at all. A query is checked
+ * against the masks before any string work. Prefix queries use a sorted index (rebuilt lazily
+ * when many names were added since).
  */
 import type { IndexStore } from './store';
 import { ensureSymbolTables } from './symbolTables';
@@ -12,23 +17,59 @@ export class SymbolNames {
   readonly names: string[] = [];
   /** Lower-cased names, same order. */
   readonly lower: string[] = [];
+  /** Bit per letter a–z that starts a word of the name. */
+  private initialsMask = new Uint32Array(1024);
+  /** Bit per letter a–z and per digit class that occurs in the name. */
+  private charMask = new Uint32Array(1024);
   private readonly known = new Set<string>();
-  /** Lower-cased name → declared spellings. */
   private readonly byLower = new Map<string, string[]>();
+  private readonly wordsCache: (string[] | undefined)[] = [];
+  private readonly initialsCache: (string | undefined)[] = [];
+  /** Indices sorted by lower-cased name, covering names [0, sortedCount). */
+  private sorted: Uint32Array = new Uint32Array(0);
+  private sortedCount = 0;
 
   add(name: string): void {
     if (this.known.has(name)) return;
     this.known.add(name);
+    const i = this.names.length;
     const l = name.toLowerCase();
     this.names.push(name);
     this.lower.push(l);
     const list = this.byLower.get(l);
     if (list) list.push(name);
     else this.byLower.set(l, [name]);
+    if (i >= this.initialsMask.length) {
+      const grow = (a: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> => {
+        const b = new Uint32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.initialsMask = grow(this.initialsMask);
+      this.charMask = grow(this.charMask);
+    }
+    this.initialsMask[i] = maskOf(wordInitials(name));
+    this.charMask[i] = maskOf(l);
   }
 
-  private readonly initialsCache: (string | undefined)[] = [];
-  private readonly wordsCache: (string[] | undefined)[] = [];
+  get size(): number {
+    return this.names.length;
+  }
+
+  /** Declared spellings equal to `name` ignoring case. */
+  spellings(name: string): readonly string[] {
+    return this.byLower.get(name.toLowerCase()) ?? [];
+  }
+
+  /** True when every letter of `mask` starts some word of name `i`. */
+  hasInitials(i: number, mask: number): boolean {
+    return ((this.initialsMask[i] ?? 0) & mask) === mask;
+  }
+
+  /** True when every letter/digit class of `mask` occurs in name `i`. */
+  hasChars(i: number, mask: number): boolean {
+    return ((this.charMask[i] ?? 0) & mask) === mask;
+  }
 
   /** Lower-cased words of name `i` (GetRequiredService → get|required|service), cached. */
   wordsAt(i: number): string[] {
@@ -44,22 +85,123 @@ export class SymbolNames {
   initialsAt(i: number): string {
     let s = this.initialsCache[i];
     if (s === undefined) {
-      s = this.wordsAt(i)
-        .map((w) => w[0] ?? '')
-        .join('');
+      s = wordInitials(this.names[i] ?? '');
       this.initialsCache[i] = s;
     }
     return s;
   }
 
-  /** Declared spellings equal to `name` ignoring case. */
-  spellings(name: string): readonly string[] {
-    return this.byLower.get(name.toLowerCase()) ?? [];
+  /**
+   * Indices of the names starting with `lowerPrefix` (lower case): binary search over the sorted
+   * index, plus a scan of the names added since it was built.
+   */
+  withPrefix(lowerPrefix: string): number[] {
+    const n = this.names.length;
+    if (n - this.sortedCount > Math.max(1000, n / 20)) this.resort();
+    const out: number[] = [];
+    const sorted = this.sorted;
+    let lo = 0;
+    let hi = this.sortedCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.lower[sorted[mid] ?? 0] ?? '') < lowerPrefix) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < this.sortedCount; k++) {
+      const idx = sorted[k] ?? 0;
+      if (!(this.lower[idx] ?? '').startsWith(lowerPrefix)) break;
+      out.push(idx);
+    }
+    for (let i = this.sortedCount; i < n; i++) if ((this.lower[i] ?? '').startsWith(lowerPrefix)) out.push(i);
+    return out;
   }
 
-  get size(): number {
-    return this.names.length;
+  private resort(): void {
+    const n = this.names.length;
+    const idx = Array.from({ length: n }, (_, i) => i);
+    const lower = this.lower;
+    idx.sort((a, b) => {
+      const x = lower[a] ?? '';
+      const y = lower[b] ?? '';
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    this.sorted = Uint32Array.from(idx);
+    this.sortedCount = n;
   }
+}
+
+/** A bit per letter a–z (bits 0–25) and one for any digit (bit 26) occurring in `s`. */
+export function maskOf(s: string): number {
+  let m = 0;
+  for (let k = 0; k < s.length; k++) {
+    const raw = s.charCodeAt(k);
+    if (raw >= 48 && raw <= 57) {
+      m |= 1 << 26;
+      continue;
+    }
+    const c = raw | 0x20;
+    if (c >= 97 && c <= 122) m |= 1 << (c - 97);
+  }
+  return m >>> 0;
+}
+
+const enum Ch {
+  Other,
+  Upper,
+  Lower,
+  Digit,
+}
+
+function classOf(c: number): Ch {
+  if (c >= 65 && c <= 90) return Ch.Upper;
+  if (c >= 97 && c <= 122) return Ch.Lower;
+  if (c >= 48 && c <= 57) return Ch.Digit;
+  if (c > 127) return Ch.Lower; // non-ASCII letters continue a word
+  return Ch.Other;
+}
+
+/** Start offsets of the words of an identifier (camel humps, acronyms, digit runs, separators). */
+function wordStarts(name: string): number[] {
+  const starts: number[] = [];
+  let prev = Ch.Other;
+  for (let k = 0; k < name.length; k++) {
+    const cur = classOf(name.charCodeAt(k));
+    if (cur === Ch.Other) {
+      prev = cur;
+      continue;
+    }
+    const next = k + 1 < name.length ? classOf(name.charCodeAt(k + 1)) : Ch.Other;
+    const start =
+      prev === Ch.Other ||
+      (cur === Ch.Upper && prev === Ch.Lower) ||
+      (cur === Ch.Upper && prev === Ch.Upper && next === Ch.Lower) ||
+      (cur === Ch.Digit && prev !== Ch.Digit) ||
+      (cur !== Ch.Digit && prev === Ch.Digit);
+    if (start) starts.push(k);
+    prev = cur;
+  }
+  return starts;
+}
+
+/** Splits an identifier into words: GetRequiredService → Get|Required|Service, XMLHttpRequest → XML|Http|Request, get_x → get|x. */
+export function splitWords(name: string): string[] {
+  const starts = wordStarts(name);
+  const out: string[] = [];
+  for (let w = 0; w < starts.length; w++) {
+    const from = starts[w] ?? 0;
+    let to = w + 1 < starts.length ? (starts[w + 1] ?? name.length) : name.length;
+    while (to > from && classOf(name.charCodeAt(to - 1)) === Ch.Other) to--;
+    out.push(name.slice(from, to));
+  }
+  return out;
+}
+
+/** Lower-cased first letters of the words (GetRequiredService → grs). */
+export function wordInitials(name: string): string {
+  return wordStarts(name)
+    .map((k) => name[k] ?? '')
+    .join('')
+    .toLowerCase();
 }
 
 const cache = new WeakMap<IndexStore, SymbolNames>();
@@ -81,17 +223,4 @@ export function noteSymbolNames(store: IndexStore, names: Iterable<string>): voi
   const n = cache.get(store);
   if (!n) return;
   for (const name of names) n.add(name);
-}
-
-/** Splits an identifier into words: GetRequiredService → Get|Required|Service, XMLHttpRequest → XML|Http|Request, get_x → get|x. */
-export function splitWords(name: string): string[] {
-  const out: string[] = [];
-  const re = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
-  for (const part of name.split(/[_\-$@.\s]+/)) {
-    if (!part) continue;
-    const m = part.match(re);
-    if (m) out.push(...m);
-    else out.push(part);
-  }
-  return out;
 }

@@ -9,7 +9,7 @@
  * Word splits and initials of the declared names are cached by the name dictionary, and a name
  * whose initials do not contain the query's chunk initials in order is rejected before matching.
  */
-import { splitWords, type SymbolNames } from '../index/symbolNames';
+import { maskOf, splitWords, type SymbolNames } from '../index/symbolNames';
 
 export interface NameMatch {
   tier: number;
@@ -23,11 +23,16 @@ export interface PreparedQuery {
   ql: string;
   /** Lower-cased first letters of the query's capitalised chunks (GetReqSer → grs). */
   chunkInitials: string;
+  /** maskOf(chunkInitials): letters that must start words of the name. */
+  initialsMask: number;
+  /** maskOf(query): letters/digits that must occur in the name. */
+  charMask: number;
 }
 
 export function prepareQuery(q: string): PreparedQuery {
   const chunks = q.match(/[A-Z][^A-Z]*|^[^A-Z]+/g) ?? [q];
-  return { q, ql: q.toLowerCase(), chunkInitials: chunks.map((c) => (c[0] ?? '').toLowerCase()).join('') };
+  const chunkInitials = chunks.map((c) => (c[0] ?? '').toLowerCase()).join('');
+  return { q, ql: q.toLowerCase(), chunkInitials, initialsMask: maskOf(chunkInitials), charMask: maskOf(q) };
 }
 
 export type Matcher = (dict: SymbolNames, i: number, p: PreparedQuery) => NameMatch | undefined;
@@ -49,6 +54,7 @@ export const matchExact: Matcher = (d, i, p) => {
 export const matchPrefix: Matcher = (d, i, p) => exactOrPrefix(d.names[i] ?? '', d.lower[i] ?? '', p);
 
 export const matchSubstring: Matcher = (d, i, p) => {
+  if (!d.hasChars(i, p.charMask)) return undefined;
   const lower = d.lower[i] ?? '';
   const at = lower.indexOf(p.ql);
   if (at < 0) return undefined;
@@ -63,10 +69,11 @@ function isSubsequence(needle: string, hay: string): boolean {
 }
 
 export const matchCamel: Matcher = (d, i, p) => {
+  if (!d.hasChars(i, p.charMask)) return undefined;
   const lower = d.lower[i] ?? '';
   const name = d.names[i] ?? '';
   if (lower.charCodeAt(0) === p.ql.charCodeAt(0) && lower.startsWith(p.ql)) return exactOrPrefix(name, lower, p);
-  if (!isSubsequence(p.chunkInitials, d.initialsAt(i))) return undefined;
+  if (!d.hasInitials(i, p.initialsMask) || !isSubsequence(p.chunkInitials, d.initialsAt(i))) return undefined;
   const skipped = camelSkips(d.wordsAt(i), p.ql);
   return skipped === undefined ? undefined : { tier: 3, score: skipped + name.length / 1000 };
 };
@@ -95,8 +102,8 @@ export function camelSkips(words: readonly string[], ql: string): number | undef
 }
 
 export const matchFuzzy: Matcher = (d, i, p) => {
+  if (!d.hasChars(i, p.charMask)) return undefined;
   const lower = d.lower[i] ?? '';
-  if (lower.indexOf(p.ql[0] ?? '') < 0) return undefined;
   let qi = 0;
   let gaps = 0;
   let last = -1;

@@ -12,7 +12,7 @@ import { MAX_FILE_BYTES, MAX_REGEX_CHARS, MAX_STRUCTURAL_FILES } from '../core/l
 import { readWithOneHandle } from '../core/paths';
 import { languageById, supportedLanguageIds } from '../syntax/languageConfig';
 import { decodeSource } from '../syntax/parseBatch';
-import { compileStructuralQuery, type StructuralMatch } from '../syntax/structuralQuery';
+import { compileStructuralQuery, expandNamedQuery, splitTopLevelPatterns, type StructuralMatch } from '../syntax/structuralQuery';
 import type { FileClass } from '../workspace/fileClass';
 import type { Engine } from './engine';
 
@@ -56,9 +56,10 @@ export async function searchStructural(engine: Engine, a: StructuralArgs): Promi
     }
   }
   const glob = a.pathGlob ? picomatch(a.pathGlob, { dot: true, nocase: true }) : undefined;
-  const q = await compileStructuralQuery(config.id, a.query, a.capture);
+  const source = expandNamedQuery(config, a.query);
+  const q = await compileStructuralQuery(config.id, source, a.capture);
   try {
-    const literals = eqLiterals(a.query);
+    const literals = eqLiterals(source);
     const files = engine
       .catalog()
       .all()
@@ -124,29 +125,7 @@ export function eqLiterals(query: string): string[] {
     if (lit) out.push(lit);
   }
   // A query with several patterns may pin only some of them: then no literal is required.
-  const patterns = countTopLevelPatterns(query);
-  return patterns > 1 && out.length < patterns ? [] : out;
-}
-
-function countTopLevelPatterns(query: string): number {
-  let depth = 0;
-  let n = 0;
-  let inString = false;
-  for (let i = 0; i < query.length; i++) {
-    const c = query[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') inString = true;
-    else if (c === ';') {
-      const e = query.indexOf('\n', i);
-      i = e < 0 ? query.length : e;
-    } else if (c === '(' || c === '[') {
-      if (depth === 0) n++;
-      depth++;
-    } else if (c === ')' || c === ']') depth--;
-  }
-  return n;
+  const patterns = splitTopLevelPatterns(query);
+  const pinned = patterns.filter((p) => /\(\s*#eq\?\s+@[\w.-]+\s+"/.test(p)).length;
+  return pinned < patterns.length ? [] : out;
 }

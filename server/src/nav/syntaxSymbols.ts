@@ -102,6 +102,12 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   const matcher = matcherFor(mode, nameQuery);
   if (mode === 'exact' || mode === 'qualified') {
     for (const n of dict.spellings(nameQuery)) cands.push({ name: n, m: n === nameQuery ? { tier: 0, score: 0 } : { tier: 1, score: 0 } });
+  } else if (mode === 'prefix') {
+    const prepared = prepareQuery(nameQuery);
+    for (const i of dict.withPrefix(prepared.ql)) {
+      const m = matcher(dict, i, prepared);
+      if (m) cands.push({ name: dict.names[i] ?? '', m });
+    }
   } else {
     const prepared = prepareQuery(nameQuery);
     const n = dict.size;
@@ -121,22 +127,40 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   }
   const byName = new Map(cands.map((c) => [c.name, c]));
 
-  // 2. rows of those names, best names first, filtered and grouped as they arrive; stop once the
-  //    page (with a margin for ranking) is certainly filled — the total is then a lower bound.
+  // 2. rows of those names, best names first. Filters that SQL can express run in SQL, and SQL
+  //    orders each chunk by the ranking (name rank, type before member, handwritten, production,
+  //    shorter qualified name) and stops at what the page needs; the total is then a lower bound.
   const catalog = engine.catalog();
   const glob = q.pathGlob ? picomatch(q.pathGlob, { dot: true, nocase: true }) : undefined;
-  const projectPaths = q.project ? projectFiles(engine, q.project) : undefined;
-  const kindSql = q.kinds && q.kinds.length ? ` AND kind IN (${q.kinds.map(() => '?').join(',')})` : '';
-  interface Row { fileId: number; symbolId: string; name: string; qn: string; kind: SymbolKind; signature: string; line: number; endLine: number; col: number; flags: number; ext: string | null }
+  const projectId = q.project ? resolveProjectId(engine, q.project) : undefined;
+  const where: string[] = [];
+  const whereArgs: (string | number)[] = [];
+  if (q.kinds && q.kinds.length) {
+    where.push(`s.kind IN (${q.kinds.map(() => '?').join(',')})`);
+    whereArgs.push(...q.kinds);
+  }
+  const TEST = `((s.flags & ${SYMBOL_FLAG_TEST}) != 0 OR f.class = 'test')`;
+  const GEN = `((s.flags & ${SYMBOL_FLAG_GENERATED}) != 0 OR f.class = 'generated')`;
+  if (q.scope === 'production') where.push(`NOT ${TEST}`);
+  if (q.scope === 'test') where.push(TEST);
+  if (q.generated === 'exclude') where.push(`NOT ${GEN}`);
+  if (q.generated === 'only') where.push(GEN);
+  if (projectId !== undefined) {
+    where.push('f.path IN (SELECT path FROM project_files WHERE project = ?)');
+    whereArgs.push(projectId);
+  }
+  const typeList = [...TYPE_KINDS].map((k) => `'${k}'`).join(',');
+  // JS-side filters (glob, qualified name) can drop rows: then read without a row limit.
+  const jsFiltered = glob !== undefined || qualifiedFilter !== undefined;
+  interface Row { fileId: number; symbolId: string; name: string; qn: string; kind: SymbolKind; signature: string; line: number; endLine: number; col: number; flags: number; ext: string | null; fileClass: string }
   interface Group { hit: SymbolHit; rank: number[]; spans: SymbolSpan[] }
   const groups = new Map<string, Group>();
   const enough = (q.offset + q.limit) * 2 + 20;
   let rowsRead = 0;
-  let stoppedEarly = false;
   const CHUNK = 200;
   for (let i = 0; i < cands.length; i += CHUNK) {
     if (groups.size >= enough || rowsRead >= MAX_ROWS) {
-      stoppedEarly = true;
+      capped = true;
       break;
     }
     if (Date.now() > q.deadlineAt) {
@@ -144,21 +168,26 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
       break;
     }
     const chunk = cands.slice(i, i + CHUNK).map((c) => c.name);
-    const sql = `SELECT file_id, symbol_id, name, qualified_name, kind, signature, line, end_line, col, flags, extended_type FROM symbols WHERE name IN (${chunk.map(() => '?').join(',')})${kindSql}`;
-    for (const x of store.rows(sql, [...chunk, ...(q.kinds ?? [])])) {
+    const rowLimit = jsFiltered ? MAX_ROWS - rowsRead : Math.min(MAX_ROWS - rowsRead, (enough - groups.size) * 3);
+    const sql =
+      `SELECT s.file_id, s.symbol_id, s.name, s.qualified_name, s.kind, s.signature, s.line, s.end_line, s.col, s.flags, s.extended_type, f.class ` +
+      `FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name IN (${chunk.map(() => '?').join(',')})${where.length ? ' AND ' + where.join(' AND ') : ''} ` +
+      `ORDER BY CASE s.name ${chunk.map(() => 'WHEN ? THEN ?').join(' ')} END, CASE WHEN s.kind IN (${typeList}) THEN 0 ELSE 1 END, ` +
+      `CASE WHEN ${GEN} THEN 1 ELSE 0 END, CASE WHEN ${TEST} THEN 1 ELSE 0 END, length(s.qualified_name) LIMIT ?`;
+    const args: (string | number)[] = [...chunk, ...whereArgs];
+    chunk.forEach((name, k) => args.push(name, k));
+    args.push(rowLimit);
+    const got = store.rows(sql, args);
+    if (got.length >= rowLimit) capped = true;
+    for (const x of got) {
       rowsRead++;
-      const r: Row = { fileId: x[0] as number, symbolId: x[1] as string, name: x[2] as string, qn: x[3] as string, kind: x[4] as SymbolKind, signature: x[5] as string, line: x[6] as number, endLine: x[7] as number, col: x[8] as number, flags: x[9] as number, ext: (x[10] as string | null) ?? null };
+      const r: Row = { fileId: x[0] as number, symbolId: x[1] as string, name: x[2] as string, qn: x[3] as string, kind: x[4] as SymbolKind, signature: x[5] as string, line: x[6] as number, endLine: x[7] as number, col: x[8] as number, flags: x[9] as number, ext: (x[10] as string | null) ?? null, fileClass: x[11] as string };
       const file = catalog.get(r.fileId);
       if (!file) continue;
       if (glob && !glob(file.path)) continue;
-      if (projectPaths && !projectPaths.has(file.path)) continue;
       if (qualifiedFilter && !qualifiedFilter(r.qn, r.symbolId)) continue;
-      const isTest = (r.flags & SYMBOL_FLAG_TEST) !== 0 || file.fileClass === 'test';
-      const isGenerated = (r.flags & SYMBOL_FLAG_GENERATED) !== 0 || file.fileClass === 'generated';
-      if (q.scope === 'production' && isTest) continue;
-      if (q.scope === 'test' && !isTest) continue;
-      if (q.generated === 'exclude' && isGenerated) continue;
-      if (q.generated === 'only' && !isGenerated) continue;
+      const isTest = (r.flags & SYMBOL_FLAG_TEST) !== 0 || r.fileClass === 'test';
+      const isGenerated = (r.flags & SYMBOL_FLAG_GENERATED) !== 0 || r.fileClass === 'generated';
       const c = byName.get(r.name);
       if (!c) continue;
       const rank = [c.m.tier, c.m.score, TYPE_KINDS.has(r.kind) ? 0 : 1, isGenerated ? 1 : 0, isTest ? 1 : 0, r.qn.length];
@@ -167,15 +196,14 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
         const cmp = compareRank(rank, g.rank);
         if (cmp < 0 || (cmp === 0 && (file.path < g.hit.path || (file.path === g.hit.path && r.line < g.hit.line)))) {
           g.spans.push({ path: g.hit.path, line: g.hit.line, endLine: g.hit.endLine });
-          g.hit = makeHit(r, file.path, file.fileClass, c.m, mode, isTest, isGenerated);
+          g.hit = makeHit(r, file.path, r.fileClass, c.m, mode, isTest, isGenerated);
           g.rank = rank;
         } else g.spans.push({ path: file.path, line: r.line, endLine: r.endLine });
         continue;
       }
-      groups.set(r.symbolId, { hit: makeHit(r, file.path, file.fileClass, c.m, mode, isTest, isGenerated), rank, spans: [] });
+      groups.set(r.symbolId, { hit: makeHit(r, file.path, r.fileClass, c.m, mode, isTest, isGenerated), rank, spans: [] });
     }
   }
-  if (stoppedEarly) capped = true;
   const ranked = [...groups.values()].sort((a, b) => compareRank(a.rank, b.rank) || (a.hit.path < b.hit.path ? -1 : a.hit.path > b.hit.path ? 1 : a.hit.line - b.hit.line));
   const page = ranked.slice(q.offset, q.offset + q.limit).map((g) => {
     if (g.spans.length) g.hit.otherSpans = g.spans.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line)).slice(0, MAX_SPANS_PER_SYMBOL);
@@ -232,8 +260,8 @@ function matcherFor(mode: SymbolMatchMode, query: string): Matcher {
   }
 }
 
-/** Paths of the files of a project (by project file path, name or assembly name). */
-function projectFiles(engine: Engine, project: string): Set<string> {
+/** The project id (project file path) named by a path, name or assembly name. */
+function resolveProjectId(engine: Engine, project: string): string {
   const store = engine.store;
   const hasTables = store.rows("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('projects', 'project_files')")[0]?.[0] === 2;
   if (!hasTables) throw new ToolError('INDEX_UNAVAILABLE', 'The project model is not in this index', 'retry without project, or when the project graph is built');
@@ -241,5 +269,5 @@ function projectFiles(engine: Engine, project: string): Set<string> {
   const ids = store.rows('SELECT id FROM projects WHERE id = ? OR lower(name) = lower(?) OR lower(assembly_name) = lower(?)', [p, p, p]).map((r) => r[0] as string);
   if (ids.length === 0) throw new ToolError('PROJECT_NOT_FOUND', `No project '${project}'`, 'pass a project file path (e.g. src/App/App.csproj) or a project name');
   if (ids.length > 1) throw new ToolError('AMBIGUOUS_TARGET', `'${project}' names ${ids.length} projects`, `pass one of the paths: ${ids.slice(0, 5).join(', ')}`);
-  return new Set(store.rows('SELECT path FROM project_files WHERE project = ?', [ids[0] ?? '']).map((r) => r[0] as string));
+  return ids[0] ?? '';
 }

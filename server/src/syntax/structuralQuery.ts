@@ -88,6 +88,81 @@ export class StructuralQuery {
 }
 
 /**
+ * Expands a named query shipped in the language folder (`@calls` → `calls.scm`); `@calls:Name`
+ * also pins the `@name` capture of every pattern to `Name`. Other text is returned unchanged.
+ * Throws INVALID_QUERY for an unknown name.
+ */
+export function expandNamedQuery(config: LanguageConfig, source: string): string {
+  const m = /^@([A-Za-z_][\w-]*)(?::(\S+))?$/.exec(source.trim());
+  if (!m) return source;
+  const name = m[1] ?? '';
+  const body = config.queries[name];
+  if (body === undefined) {
+    const known = Object.keys(config.queries);
+    throw new ToolError('INVALID_QUERY', `No named query '@${name}' for ${config.id}`, known.length ? `named queries: ${known.map((k) => '@' + k).join(', ')}; or write a tree-sitter query` : 'write a tree-sitter query, e.g. (method_declaration name: (identifier) @name) @match');
+  }
+  const pinned = m[2];
+  if (!pinned) return body;
+  const lit = JSON.stringify(pinned);
+  return splitTopLevelPatterns(body)
+    .map((p) => `(${p} (#eq? @name ${lit}))`)
+    .join('\n');
+}
+
+/** The top-level patterns of a query, each with its trailing captures and quantifiers; comments dropped. */
+export function splitTopLevelPatterns(query: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  const n = query.length;
+  while (i < n) {
+    const c = query[i];
+    if (c === ';') {
+      const e = query.indexOf('\n', i);
+      i = e < 0 ? n : e + 1;
+      continue;
+    }
+    if (c !== '(' && c !== '[' && c !== '"') {
+      i++;
+      continue;
+    }
+    const start = i;
+    let depth = 0;
+    let inString = false;
+    for (; i < n; i++) {
+      const ch = query[i];
+      if (inString) {
+        if (ch === '\\') i++;
+        else if (ch === '"') {
+          inString = false;
+          if (depth === 0) {
+            i++;
+            break;
+          }
+        }
+        continue;
+      }
+      if (ch === '"') inString = true;
+      else if (ch === ';') {
+        const e = query.indexOf('\n', i);
+        i = e < 0 ? n - 1 : e;
+      } else if (ch === '(' || ch === '[') depth++;
+      else if (ch === ')' || ch === ']') {
+        depth--;
+        if (depth === 0) {
+          i++;
+          break;
+        }
+      }
+    }
+    // trailing quantifiers and captures
+    const tail = /^(?:\s*[*+?])?(?:\s*@[\w.-]+)*/.exec(query.slice(i));
+    i += tail ? tail[0].length : 0;
+    out.push(query.slice(start, i).trim());
+  }
+  return out;
+}
+
+/**
  * Compiles a query for a language. Throws ToolError: UNSUPPORTED_LANGUAGE for an unknown
  * language, INVALID_QUERY (with tree-sitter's message) for a malformed query.
  */

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { isToolError } from '../../../server/src/core/errors';
 import { languageById } from '../../../server/src/syntax/languageConfig';
 import { parseText } from '../../../server/src/syntax/parseFile';
-import { compileStructuralQuery } from '../../../server/src/syntax/structuralQuery';
+import { allLanguages } from '../../../server/src/syntax/languageConfig';
+import { compileStructuralQuery, expandNamedQuery } from '../../../server/src/syntax/structuralQuery';
 import { symbolAt } from '../../../server/src/syntax/symbolAt';
 import { inspectText } from '../../../server/src/syntax/syntaxTree';
 
@@ -68,5 +69,32 @@ describe('syntax: symbol_at, inspect_syntax_tree, structural queries', () => {
     await assert.rejects(compileStructuralQuery('csharp', '(method_declaration nme: (identifier) @n)'), (e: unknown) => isToolError(e) && e.code === 'INVALID_QUERY' && /nme|field/i.test(e.message));
     await assert.rejects(compileStructuralQuery('csharp', '(method_declaration'), (e: unknown) => isToolError(e) && e.code === 'INVALID_QUERY');
     await assert.rejects(compileStructuralQuery('cobol', '(x) @x'), (e: unknown) => isToolError(e) && e.code === 'UNSUPPORTED_LANGUAGE' && /typescript/.test(e.hint));
+  });
+
+  it('every query shipped in language-configs compiles for its grammar, also pinned to a name', async () => {
+    let n = 0;
+    for (const lang of allLanguages()) {
+      for (const name of Object.keys(lang.queries)) {
+        for (const src of [expandNamedQuery(lang, `@${name}`), expandNamedQuery(lang, `@${name}:Foo`)]) {
+          const q = await compileStructuralQuery(lang.id, src);
+          q.dispose();
+          n++;
+        }
+      }
+    }
+    assert.ok(n >= 14, `only ${n} shipped queries`);
+  });
+
+  it('@calls:Name finds the call sites of Name and nothing else', async () => {
+    const cs = languageById('csharp');
+    assert.ok(cs);
+    const q = await compileStructuralQuery('csharp', expandNamedQuery(cs, '@calls:Add'));
+    try {
+      const r = q.run('csharp.cs', read('csharp.cs'), 50);
+      assert.deepEqual(r.matches.map((m) => m.line), [25]);
+    } finally {
+      q.dispose();
+    }
+    assert.throws(() => expandNamedQuery(cs, '@nope'), (e: unknown) => isToolError(e) && e.code === 'INVALID_QUERY' && /@calls/.test(e.hint));
   });
 });

@@ -249,9 +249,9 @@ export const searchStructuralTool = defineTool({
   name: 'search_structural',
   title: 'Structural search',
   description:
-    'Run a tree-sitter query over the workspace files of one language, e.g. (invocation_expression function: (member_access_expression name: (identifier) @name (#eq? @name "GetRequiredService"))) @match. One row per primary capture (`capture`, default @match or the first capture) with the other captures. Bounded by limit, files searched and deadline; an invalid query returns the parser\'s message. Use inspect_syntax_tree to learn node and field names.',
+    'Run a tree-sitter query over the workspace files of one language, e.g. (invocation_expression function: (member_access_expression name: (identifier) @name (#eq? @name "GetRequiredService"))) @match. One row per primary capture (`capture`, default @match or the first capture) with the other captures. Shipped named queries: "@calls" (call sites) and "@calls:Name" (calls of Name; files without the text are skipped unparsed). Bounded by limit, files searched and deadline; an invalid query returns the parser\'s message. Use inspect_syntax_tree to learn node and field names.',
   input: z.strictObject({
-    query: z.string().min(1).max(L.MAX_QUERY_CHARS * 4).describe('tree-sitter query with at least one capture'),
+    query: z.string().min(1).max(L.MAX_QUERY_CHARS * 4).describe('tree-sitter query with at least one capture, or a named query such as @calls:GetRequiredService'),
     language: z.string().min(1).max(40).describe('csharp | typescript | tsx | javascript | python | go | java | rust'),
     pathRegex: z.string().max(L.MAX_REGEX_CHARS).optional().describe('Only paths matching this regex'),
     pathGlob: z.string().max(500).optional().describe('Only paths matching this glob'),

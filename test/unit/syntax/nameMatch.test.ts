@@ -1,0 +1,49 @@
+import * as assert from 'node:assert/strict';
+import { SymbolNames, splitWords, wordInitials } from '../../../server/src/index/symbolNames';
+import { matchCamel, matchFuzzy, matchPrefix, matchSubstring, prepareQuery, type Matcher } from '../../../server/src/nav/syntaxNameMatch';
+
+function dict(...names: string[]): SymbolNames {
+  const d = new SymbolNames();
+  for (const n of names) d.add(n);
+  return d;
+}
+
+function matches(m: Matcher, d: SymbolNames, q: string): string[] {
+  const p = prepareQuery(q);
+  return d.names
+    .map((n, i) => ({ n, r: m(d, i, p) }))
+    .filter((x) => x.r)
+    .sort((a, b) => a.r!.tier - b.r!.tier || a.r!.score - b.r!.score)
+    .map((x) => x.n);
+}
+
+describe('syntax: symbol name matching', () => {
+  it('splits identifiers into words the way IDEs do', () => {
+    assert.deepEqual(splitWords('GetRequiredService'), ['Get', 'Required', 'Service']);
+    assert.deepEqual(splitWords('XMLHttpRequest'), ['XML', 'Http', 'Request']);
+    assert.deepEqual(splitWords('get_required_service2'), ['get', 'required', 'service', '2']);
+    assert.deepEqual(splitWords('_fieldName'), ['field', 'Name']);
+    assert.equal(wordInitials('IServiceProvider'), 'isp');
+  });
+
+  it('camelCase: GRS, GetReqServ and grs find GetRequiredService; ranked before looser matches', () => {
+    const d = dict('GetRequiredService', 'GetRequiredServiceCore', 'GetService', 'GreatRiverSystem', 'RegisterServices', 'grs');
+    const grs = matches(matchCamel, d, 'GRS');
+    assert.equal(grs[0], 'grs', 'an exact (case-insensitive) name first');
+    assert.deepEqual(grs.slice(1, 3).sort(), ['GetRequiredService', 'GreatRiverSystem'], 'then names whose every word is hit, shorter first');
+    assert.ok(matches(matchCamel, d, 'GetReqServ').includes('GetRequiredService'));
+    assert.ok(!matches(matchCamel, d, 'GetReqServ').includes('GetService'));
+    assert.ok(matches(matchCamel, d, 'reqServ').includes('GetRequiredService'), 'chunks may start at any word');
+    assert.deepEqual(matches(matchCamel, d, 'RS'), ['RegisterServices', 'GreatRiverSystem', 'GetRequiredService', 'GetRequiredServiceCore'], 'fewer skipped words first');
+  });
+
+  it('prefix, substring and fuzzy', () => {
+    const d = dict('InvoiceService', 'InvoiceServiceTests', 'IInvoiceService', 'Invoice');
+    assert.deepEqual(matches(matchPrefix, d, 'invoice'), ['Invoice', 'InvoiceService', 'InvoiceServiceTests']);
+    assert.deepEqual(matches(matchSubstring, d, 'voiceserv'), ['InvoiceService', 'InvoiceServiceTests', 'IInvoiceService']);
+    assert.ok(matches(matchFuzzy, d, 'invsvc').includes('InvoiceService'));
+    assert.deepEqual(matches(matchFuzzy, d, 'xyz'), []);
+    assert.deepEqual(d.withPrefix('invoicex'), []);
+    assert.deepEqual(d.withPrefix('invoice').map((i) => d.names[i]).sort(), ['Invoice', 'InvoiceService', 'InvoiceServiceTests']);
+  });
+});
