@@ -84,6 +84,15 @@ function* graphSteps(input: ProjectGraphInput): Generator<void, ProjectGraph> {
     return x;
   };
 
+  /** True when a path the listing lacks exists on disk (ignored or default-excluded by discovery). */
+  const onDisk = (rel: string): boolean => {
+    try {
+      return policy.resolve(rel).exists;
+    } catch {
+      return false;
+    }
+  };
+
   const projects = new Map<string, ProjectNode>();
   const edges: ProjectEdge[] = [];
   const fileMap = new Map<string, ProjectFileEntry[]>();
@@ -151,7 +160,7 @@ function* graphSteps(input: ProjectGraphInput): Generator<void, ProjectGraph> {
       if (r.targetFrameworks.length > 0) edge.targetFrameworks = r.targetFrameworks;
       if (!exists) {
         edge.missing = true;
-        addReason(node, `references missing project ${r.target}`);
+        addReason(node, onDisk(r.target) ? `references ${r.target}, which exists but is not indexed (ignored, or in a folder excluded by default); not read` : `references missing project ${r.target}`);
         const by = missing.get(r.target) ?? [];
         by.push(p.path);
         missing.set(r.target, by);
@@ -176,7 +185,7 @@ function* graphSteps(input: ProjectGraphInput): Generator<void, ProjectGraph> {
   // Node packages and tsconfig projects.
   let nodeProjects: NodeProject[] = [];
   try {
-    nodeProjects = readNodeProjects(files, readText);
+    nodeProjects = readNodeProjects(files, readText, onDisk);
   } catch (e) {
     // Keep the MSBuild results; report the failure on a synthetic entry.
     projects.set('package.json', failedNode('package.json', 'node', `internal error while reading Node projects: ${(e as Error).message}`));
@@ -236,7 +245,7 @@ function* graphSteps(input: ProjectGraphInput): Generator<void, ProjectGraph> {
       const edge: ProjectEdge = { kind: 'solutionMembership', from: rel, to: m.path, folder: m.folder };
       if (!files.has(m.path)) {
         edge.missing = true;
-        sol.reasons.push(`lists missing project ${m.path}`);
+        sol.reasons.push(onDisk(m.path) ? `lists ${m.path}, which exists but is not indexed (ignored, or in a folder excluded by default)` : `lists missing project ${m.path}`);
         const by = missing.get(m.path) ?? [];
         by.push(rel);
         missing.set(m.path, by);
@@ -253,7 +262,9 @@ function* graphSteps(input: ProjectGraphInput): Generator<void, ProjectGraph> {
   for (const [rel, by] of missing) {
     if (projects.has(rel)) continue;
     const kind = msbuildKind(rel) ?? (path.posix.basename(rel) === 'package.json' ? 'node' : rel.endsWith('.json') ? 'tsconfig' : 'csharp');
-    projects.set(rel, failedNode(rel, kind, `the file does not exist (referenced by ${by.slice(0, 3).join(', ')}${by.length > 3 ? ` and ${by.length - 3} more` : ''})`));
+    const refs = `referenced by ${by.slice(0, 3).join(', ')}${by.length > 3 ? ` and ${by.length - 3} more` : ''}`;
+    const why = onDisk(rel) ? `the file exists but is not indexed: ignored, or in a folder excluded by default (${refs})` : `the file does not exist (${refs})`;
+    projects.set(rel, failedNode(rel, kind, why));
   }
 
   markCycles(projects, edges);

@@ -122,4 +122,21 @@ describe('projects: bad input is reported on the project, never a crash', () => 
       ws.dispose();
     }
   });
+
+  it('a project that exists but is not in the listing (ignored / excluded folder) is reported as such, not as missing', () => {
+    const ws = graphWorkspace({ 'A/A.csproj': sdkProject('<ItemGroup><ProjectReference Include="../packages/Lib/Lib.csproj" /></ItemGroup>') });
+    try {
+      // Written to disk but left out of the listing, as discovery leaves out default-excluded folders.
+      require('node:fs').mkdirSync(require('node:path').join(ws.root, 'packages/Lib'), { recursive: true });
+      require('node:fs').writeFileSync(require('node:path').join(ws.root, 'packages/Lib/Lib.csproj'), sdkProject());
+      const { buildProjectGraph } = require('../../../server/src/projects/buildProjectGraph') as typeof import('../../../server/src/projects/buildProjectGraph');
+      const g = buildProjectGraph({ root: ws.root, files: ['A/A.csproj'] });
+      const a = g.projects.find((p) => p.id === 'A/A.csproj')!;
+      assert.equal(a.status, 'partial');
+      assert.match(a.reasons.join('\n'), /references packages\/Lib\/Lib\.csproj, which exists but is not indexed/);
+      assert.match(g.projects.find((p) => p.id === 'packages/Lib/Lib.csproj')!.reasons[0]!, /exists but is not indexed/);
+    } finally {
+      ws.dispose();
+    }
+  });
 });

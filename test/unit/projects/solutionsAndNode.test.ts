@@ -75,6 +75,21 @@ describe('projects: Node workspaces and tsconfig', () => {
     }
   });
 
+  it('workspaces in a folder discovery left out (default-excluded packages/) are reported, not silently empty', () => {
+    const ws = graphWorkspace({
+      'package.json': JSON.stringify({ name: 'mono', workspaces: ['packages/*'] }),
+      'packages/a/package.json': JSON.stringify({ name: 'a' }),
+    });
+    try {
+      const g = buildProjectGraph({ root: ws.root, files: ['package.json'] });
+      const root = g.projects.find((p) => p.id === 'package.json')!;
+      assert.equal(root.status, 'partial');
+      assert.match(root.reasons[0]!, /workspace pattern 'packages\/\*' points into packages\/, which exists but is not indexed/);
+    } finally {
+      ws.dispose();
+    }
+  });
+
   it('tsconfig with comments, trailing commas, extends, include/exclude and references', () => {
     const ws = graphWorkspace({
       'tsconfig.base.json': '{\n  // shared options\n  "compilerOptions": { "strict": true, "outDir": "dist", },\n  "exclude": ["**/*.spec.ts"],\n}',

@@ -30,8 +30,11 @@ const SOURCE_EXT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 const DEP_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
 const TEST_PATH = /(^|\/)(tests?|__tests__|e2e|spec)(\/|$)|(^|[-.])(tests?|spec|e2e)(\.|$)/i;
 
-/** Reads every package.json and tsconfig*.json of the workspace. */
-export function readNodeProjects(files: WorkspaceFiles, read: ReadText): NodeProject[] {
+/**
+ * Reads every package.json and tsconfig*.json of the workspace. `onDisk` tells whether a folder
+ * exists even though the listing has nothing under it (ignored or default-excluded folders).
+ */
+export function readNodeProjects(files: WorkspaceFiles, read: ReadText, onDisk: (rel: string) => boolean = () => false): NodeProject[] {
   const all = files.all().filter((f) => !f.split('/').includes('node_modules'));
   const packageJsons = all.filter((f) => path.posix.basename(f) === 'package.json');
   const configs = all.filter((f) => /^(tsconfig|jsconfig)(\.[\w.-]+)?\.json$/.test(path.posix.basename(f)));
@@ -40,7 +43,7 @@ export function readNodeProjects(files: WorkspaceFiles, read: ReadText): NodePro
   const referenced = new Set<string>();
   for (const c of configs) for (const r of tsconfigReferences(c, read)) referenced.add(r);
   const tsconfigs = configs.filter((f) => /^(tsconfig|jsconfig)\.json$/.test(path.posix.basename(f)) || referenced.has(f));
-  return [...readPackages(files, all, packageJsons, read), ...tsconfigs.map((t) => readTsconfig(files, t, read))];
+  return [...readPackages(files, all, packageJsons, read, onDisk), ...tsconfigs.map((t) => readTsconfig(files, t, read))];
 }
 
 // ---- package.json ----------------------------------------------------------------------------
@@ -52,7 +55,7 @@ interface Pkg {
   error?: string;
 }
 
-function readPackages(files: WorkspaceFiles, all: string[], packageJsons: string[], read: ReadText): NodeProject[] {
+function readPackages(files: WorkspaceFiles, all: string[], packageJsons: string[], read: ReadText, onDisk: (rel: string) => boolean): NodeProject[] {
   const pkgs: Pkg[] = packageJsons.map((rel) => {
     const dir = path.posix.dirname(rel) === '.' ? '' : path.posix.dirname(rel);
     const r = read(rel);
@@ -68,9 +71,21 @@ function readPackages(files: WorkspaceFiles, all: string[], packageJsons: string
   // Workspace membership: package name → package.json path, for names declared by some workspace root.
   const members = new Map<string, string>();
   const roots = new Map<string, string[]>();
+  const unindexed = new Map<string, string[]>();
   for (const p of pkgs) {
     const patterns = workspacePatterns(p, files, read);
     if (patterns.length === 0) continue;
+    for (const pat of patterns) {
+      if (pat.startsWith('!')) continue;
+      const segs = pat.split('/');
+      const i = segs.findIndex((x) => x.includes('*') || x.includes('?'));
+      const base = [p.dir, ...segs.slice(0, i < 0 ? segs.length : i)].filter(Boolean).join('/');
+      if (base && !files.hasDir(base) && onDisk(base)) {
+        const l = unindexed.get(p.rel) ?? [];
+        l.push(`workspace pattern '${pat}' points into ${base}/, which exists but is not indexed (ignored, or excluded by default: re-admit it with --include)`);
+        unindexed.set(p.rel, l);
+      }
+    }
     const inc = patterns.filter((x) => !x.startsWith('!')).map((x) => picomatch(x.replace(/\/$/, ''), { dot: false }));
     const exc = patterns.filter((x) => x.startsWith('!')).map((x) => picomatch(x.slice(1).replace(/\/$/, ''), { dot: false }));
     const list: string[] = [];
@@ -113,6 +128,11 @@ function readPackages(files: WorkspaceFiles, all: string[], packageJsons: string
       }
     }
     project.references = [...refs];
+    const notIndexed = unindexed.get(p.rel);
+    if (notIndexed) {
+      project.reasons.push(...notIndexed);
+      project.status = 'partial';
+    }
     return project;
   });
 }
