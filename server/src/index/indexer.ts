@@ -116,19 +116,21 @@ export async function refreshIndex(
   let termsAdded = false;
   let nextId = Number(store.db.exec('SELECT COALESCE(MAX(id), 0) FROM files')[0]?.values[0]?.[0] ?? 0) + 1;
 
-  if (deletedPaths.length > 0) {
-    store.transaction(() => {
-      const ids: number[] = [];
-      for (const p of deletedPaths) {
-        const id = existing.get(p)!.id;
-        ids.push(id);
-        store.db.run('DELETE FROM file_text WHERE docid = ?', [id]);
-        store.db.run('DELETE FROM files WHERE id = ?', [id]);
-      }
-      for (const h of hooks) h.deleteFiles(store, ids);
-    });
-    opts.onBatchCommitted?.();
-  }
+  // Deletions commit in the same transaction as the first batch of changes (or the final one when
+  // nothing else changed): a rename is never visible as "gone, not yet added".
+  let deletionsPending = deletedPaths.length > 0;
+  const applyDeletions = () => {
+    if (!deletionsPending) return;
+    deletionsPending = false;
+    const ids: number[] = [];
+    for (const p of deletedPaths) {
+      const id = existing.get(p)!.id;
+      ids.push(id);
+      store.db.run('DELETE FROM file_text WHERE docid = ?', [id]);
+      store.db.run('DELETE FROM files WHERE id = ?', [id]);
+    }
+    for (const h of hooks) h.deleteFiles(store, ids);
+  };
 
   for (let b = 0; b < toRead.length; b += INDEX_BATCH_FILES) {
     opts.onProgress?.({ phase: 'index', done: b, total: toRead.length });
@@ -174,6 +176,7 @@ export async function refreshIndex(
     }
     stats.parsedFiles += changed.length;
     store.transaction(() => {
+      applyDeletions();
       const touch = store.db.prepare('UPDATE files SET mtime_ms = ?, size = ? WHERE id = ?');
       const upsert = store.db.prepare(
         `INSERT INTO files(id, path, class, language, size, mtime_ms, hash, lines, binary, generation) VALUES (?,?,?,?,?,?,?,?,?,?)
@@ -207,12 +210,17 @@ export async function refreshIndex(
   }
   opts.onProgress?.({ phase: 'finish', done: toRead.length, total: toRead.length });
   const ctx: RefreshContext = { root: discovery.root, discovery, changedPaths, deletedPaths, full };
+  if (deletionsPending) {
+    store.transaction(applyDeletions);
+    opts.onBatchCommitted?.();
+  }
   for (const h of hooks) {
     try {
       await h.finish?.(store, ctx);
     } catch (e) {
       log.error(`index hook ${h.name} failed to finish`, { error: (e as Error).message });
     }
+    if (changedPaths.length > 0 || deletedPaths.length > 0) opts.onBatchCommitted?.(); // the hook may have written rows
   }
   const anyChange = changedPaths.length > 0 || deletedPaths.length > 0 || store.getMeta('committed') !== '1';
   store.transaction(() => {

@@ -61,6 +61,8 @@ export class Engine {
   lastRefresh: RefreshStats | undefined;
   private status: IndexStatus = 'building';
   private catalogDirty = true;
+  /** Transactions committed by the running refresh: each one is a new snapshot with its own version. */
+  private commitsInRefresh = 0;
   private refreshing: Promise<RefreshStats> | undefined;
   private rerunRequested = false;
   private readonly pending = new Set<string>();
@@ -114,6 +116,7 @@ export class Engine {
         hooks: this.hooks,
         onBatchCommitted: () => {
           this.catalogDirty = true;
+          this.commitsInRefresh++;
         },
       };
       if (onProgress) opts.onProgress = onProgress;
@@ -122,7 +125,9 @@ export class Engine {
       if (this.opts.useGitignore !== undefined) opts.useGitignore = this.opts.useGitignore;
       if (this.opts.maxFiles !== undefined) opts.maxFiles = this.opts.maxFiles;
       if (this.opts.maxFileBytes !== undefined) opts.maxFileBytes = this.opts.maxFileBytes;
+      this.commitsInRefresh = 0;
       const stats = await refreshIndex(this.store, this.dict, this.root, opts);
+      this.commitsInRefresh = 0; // the final commit is the new generation's snapshot
       this.catalogDirty = true;
       this.git = await readGitState(this.root);
       onProgress?.({ phase: 'persist', done: 0, total: 1 });
@@ -154,9 +159,13 @@ export class Engine {
     return Number(this.store.getMeta('generation') ?? '0');
   }
 
-  /** The snapshot token of the committed index. */
+  /**
+   * The snapshot token of the committed index. While a refresh commits batch after batch, every
+   * intermediate state gets its own token (`-g<n>p<k>`): one token never names two contents.
+   */
   get version(): string {
-    return `${this.store.getMeta('index_id') ?? 'mem'}-g${this.generation}`;
+    const base = `${this.store.getMeta('index_id') ?? 'mem'}-g${this.generation}`;
+    return this.refreshing && this.commitsInRefresh > 0 ? `${base}p${this.commitsInRefresh}` : base;
   }
 
   /** Paths changed on disk since indexing (from the watcher). */
