@@ -190,7 +190,9 @@ export interface ProjectsOverview {
   readiness: { complete: number; partial: number; failed: number };
   /** Up to five projects that are not complete, with their first reason. */
   notComplete: { id: string; status: ProjectNode['status']; reason: string }[];
+  /** The first solutions (see solutionCount for all). */
   solutions: { path: string; kind: string; projects: number; status: string }[];
+  solutionCount: number;
   targetFrameworks: Record<string, number>;
   packages: number;
 }
@@ -218,6 +220,7 @@ export function projectsOverview(engine: Engine, maxSolutions = 10): ProjectsOve
     readiness,
     notComplete,
     solutions: g.solutions.slice(0, maxSolutions).map((s) => ({ path: s.path, kind: s.kind, projects: s.projects.length, status: s.status })),
+    solutionCount: g.solutions.length,
     targetFrameworks: tfms,
     packages,
   };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import * as L from '../../core/limits';
 import { repoOverview } from '../../nav/overview';
 import { supportedLanguageIds } from '../../syntax/languageConfig';
-import { overviewProjects, projectsOverviewSchema } from './projects';
+import { overviewProjects, projectsOverviewSchema, projectsSummary } from './projects';
 import { defineTool } from '../tool';
 
 export const serverCapabilities = defineTool({
@@ -73,7 +73,7 @@ export const repoOverviewTool = defineTool({
     const o = repoOverview(env.engine, args.maxFolders ?? 15);
     const langs = o.languages.slice(0, 4).map((l) => `${l.language} ${l.files} files/${l.lines} lines`).join(', ');
     return {
-      summary: `${o.files} files indexed (${o.byClass.source ?? 0} source, ${o.byClass.test ?? 0} test, ${o.byClass.generated ?? 0} generated)${langs ? '; ' + langs : ''}.`,
+      summary: `${o.files} files indexed (${o.byClass.source ?? 0} source, ${o.byClass.test ?? 0} test, ${o.byClass.generated ?? 0} generated)${langs ? '; ' + langs : ''}${projectsSummary(env)}.`,
       items: o.topFolders,
       extra: { files: o.files, byClass: o.byClass as Record<string, number>, languages: o.languages.slice(0, 20), git: o.git, skippedTooLarge: o.skippedTooLarge, lastRefresh: o.lastRefresh, projects: overviewProjects(env) },
     };

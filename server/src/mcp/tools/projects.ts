@@ -276,6 +276,7 @@ export const projectsOverviewSchema = z
     readiness: z.object({ complete: z.number(), partial: z.number(), failed: z.number() }),
     notComplete: z.array(z.object({ id: z.string(), status: statusEnum, reason: z.string() })),
     solutions: z.array(z.object({ path: z.string(), kind: z.string(), projects: z.number(), status: z.string() })),
+    solutionCount: z.number(),
     targetFrameworks: z.record(z.string(), z.number()),
     packages: z.number(),
   })
@@ -284,6 +285,15 @@ export const projectsOverviewSchema = z
 
 export function overviewProjects(env: { engine: Parameters<typeof projectsOverview>[0] }): ProjectsOverview | null {
   return projectsOverview(env.engine) ?? null;
+}
+
+/** '; 12 projects (3 test, 1 partial), 2 solutions' for the repo_overview summary ('' before the graph exists). */
+export function projectsSummary(env: { engine: Parameters<typeof projectsOverview>[0] }): string {
+  const o = projectsOverview(env.engine);
+  if (!o) return '';
+  const tests = Object.values(o.byKind).reduce((n, k) => n + k.test, 0);
+  const notComplete = [o.readiness.partial ? `${o.readiness.partial} partial` : '', o.readiness.failed ? `${o.readiness.failed} failed` : ''].filter(Boolean);
+  return `; ${o.total} projects (${tests} test${notComplete.length ? ', ' + notComplete.join(', ') : ''}), ${o.solutionCount} solution${o.solutionCount === 1 ? '' : 's'}`;
 }
 
 export const PROJECT_TOOLS = [projectGraphTool, projectsContainingTool, dependencyPathTool, projectsUnderTool, namespaceLayoutTool, configLookupTool];
