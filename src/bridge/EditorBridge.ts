@@ -21,7 +21,7 @@ import type {
   EditorQuery,
   EditorReference,
 } from '../../server/src/protocol/protocol';
-import { EMPTY_GRACE_MS, MAX_HIERARCHY_HANDLES, SETTLE_INTERVAL_MS, SETTLE_SHARE, WARM_AFTER_SETTLED } from '../extensionLimits';
+import { CHANGE_QUIET_MS, MAX_HIERARCHY_HANDLES, SETTLE_INTERVAL_MS, SETTLE_SHARE } from '../extensionLimits';
 import { PathMapper, fromSpan, locationKey, toDocumentSymbols, toHierarchyItem, toLocation, toPosition, toSpan, toWorkspaceSymbol } from './convert';
 import { describeExtensions, ensureProvidersActive } from './editorLanguages';
 import { WarmTracker, settle } from './settle';
@@ -33,7 +33,7 @@ class Timeout extends Error {}
 export class EditorBridge {
   private readonly handles = new Map<number, HierarchyItem>();
   private nextHandle = 1;
-  private readonly warm = new WarmTracker(WARM_AFTER_SETTLED);
+  private readonly warm = new WarmTracker(CHANGE_QUIET_MS);
 
   constructor(
     readonly mapper: PathMapper,
@@ -66,22 +66,46 @@ export class EditorBridge {
     this.warm.reset();
   }
 
+  /** The language's service may be reloading its project: prove it loaded again before trusting it. */
+  coolDown(language?: string): void {
+    this.warm.reset(language);
+  }
+
+  /** True once an answer for the language reached beyond the asked file (tests, status). */
+  isWarm(language: string): boolean {
+    return this.warm.isWarm(language);
+  }
+
   private async run(q: EditorQuery, deadline: number): Promise<{ value: unknown; gaps: string[] }> {
     const exec = <T>(command: string, ...args: unknown[]): Promise<T> =>
       withTimeout(Promise.resolve(vscode.commands.executeCommand<T>(command, ...args)), deadline);
-    const settled = async <T,>(ask: () => Promise<T[]>, key: (t: T) => string): Promise<{ value: T[]; gaps: string[] }> => {
+    /**
+     * Asks through settle(): `fileOf` gives each row's file; rows all in `asked` (or none) are
+     * what a loading service answers. `proves` = a row elsewhere shows the program is loaded.
+     */
+    const settled = async <T,>(
+      ask: () => Promise<T[]>,
+      key: (t: T) => string,
+      asked: string,
+      fileOf: ((t: T) => string) | undefined,
+    ): Promise<{ value: T[]; gaps: string[] }> => {
       const budget = Math.max(0, (deadline - Date.now()) * SETTLE_SHARE);
+      const confined = (v: T[]): boolean => v.length === 0 || (fileOf !== undefined && v.every((t) => fileOf(t) === asked));
       const r = await settle(ask, key, {
         timeoutMs: budget,
         intervalMs: SETTLE_INTERVAL_MS,
         warm: this.warm.isWarm(q.language),
-        emptyGraceMs: Math.min(EMPTY_GRACE_MS, budget),
+        suspect: confined,
+        notBefore: this.warm.notBefore(q.language),
       });
-      this.warm.record(q.language, r);
-      const gaps: string[] = [];
-      if (!r.settled) gaps.push(`the editor's ${q.language} language service was still loading: its answer kept changing for ${Math.round(budget)} ms and may be missing rows`);
-      else if (r.emptyWhileCold) gaps.push(`the editor's ${q.language} language service was warming up and answered nothing; the answer may be incomplete`);
-      return { value: r.value, gaps };
+      if (fileOf && r.value.some((t) => fileOf(t) !== asked)) this.warm.markWarm(q.language);
+      if (r.trusted) return { value: r.value, gaps: [] };
+      const recent = this.warm.notBefore(q.language) > Date.now() - r.elapsedMs;
+      const what = r.value.length === 0 ? 'nothing' : fileOf && r.value.every((t) => fileOf(t) === asked) ? `only rows in ${asked}` : `${r.value.length} rows`;
+      const gap = recent
+        ? `workspace files changed just before this question and the editor's ${q.language} language service had not caught up within ${r.elapsedMs} ms (it answered ${what}); rows may be missing`
+        : `the editor's ${q.language} language service had not shown that its project is loaded: for ${r.elapsedMs} ms it answered ${what}, so rows in other files may be missing`;
+      return { value: r.value, gaps: [gap] };
     };
 
     switch (q.op) {
@@ -94,7 +118,7 @@ export class EditorBridge {
           typeDefinition: 'vscode.executeTypeDefinitionProvider',
         }[q.op];
         const p = q.args as EditorPosition;
-        return settled(async () => this.locations(await exec(command, this.mapper.toUri(p.path), toPosition(p))), locationKey);
+        return settled(async () => this.locations(await exec(command, this.mapper.toUri(p.path), toPosition(p))), locationKey, p.path, (l) => l.path);
       }
       case 'references': {
         const p = q.args as EditorOpMap['references']['args'];
@@ -113,7 +137,7 @@ export class EditorBridge {
             rows.push(isDeclaration ? { ...l, isDeclaration: true } : l);
           }
           return rows;
-        }, locationKey);
+        }, locationKey, p.path, (l) => l.path);
       }
       case 'prepareCallHierarchy':
       case 'prepareTypeHierarchy': {
@@ -122,7 +146,7 @@ export class EditorBridge {
         return settled(async () => {
           const items = (await exec<HierarchyItem[] | undefined>(command, this.mapper.toUri(p.path), toPosition(p))) ?? [];
           return items.map((i) => toHierarchyItem(this.mapper, i, this.keep(i)));
-        }, itemKey);
+        }, itemKey, p.path, undefined);
       }
       case 'incomingCalls': {
         const item = await this.itemOf(q.args as EditorHierarchyItem, 'call', exec);
@@ -133,7 +157,7 @@ export class EditorBridge {
             const from = toHierarchyItem(this.mapper, c.from, this.keep(c.from));
             return { from, sites: c.fromRanges.map(toSpan) };
           });
-        }, (c) => itemKey(c.from));
+        }, (c) => itemKey(c.from), (q.args as EditorHierarchyItem).path, (c) => c.from.path);
       }
       case 'outgoingCalls': {
         const item = await this.itemOf(q.args as EditorHierarchyItem, 'call', exec);
@@ -144,7 +168,7 @@ export class EditorBridge {
             const to = toHierarchyItem(this.mapper, c.to, this.keep(c.to));
             return { to, sites: c.fromRanges.map(toSpan) };
           });
-        }, (c) => itemKey(c.to));
+        }, (c) => itemKey(c.to), (q.args as EditorHierarchyItem).path, (c) => c.to.path);
       }
       case 'supertypes':
       case 'subtypes': {
@@ -154,21 +178,21 @@ export class EditorBridge {
         return settled<EditorHierarchyItem>(async () => {
           const items = (await exec<vscode.TypeHierarchyItem[] | undefined>(command, item)) ?? [];
           return items.map((i) => toHierarchyItem(this.mapper, i, this.keep(i)));
-        }, itemKey);
+        }, itemKey, (q.args as EditorHierarchyItem).path, (i) => i.path);
       }
       case 'documentSymbols': {
         const { path } = q.args as { path: string };
         return settled(async () => {
           const list = (await exec<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', this.mapper.toUri(path))) ?? [];
           return toDocumentSymbols(list);
-        }, (d) => `${d.name}:${d.span.line}:${d.children.length}`);
+        }, (d) => `${d.name}:${d.span.line}:${d.children.length}`, path, undefined);
       }
       case 'workspaceSymbols': {
         const { query } = q.args as { query: string };
         return settled(async () => {
           const list = (await exec<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
           return list.map((s) => toWorkspaceSymbol(this.mapper, s));
-        }, (w) => `${w.name}@${locationKey(w.location)}`);
+        }, (w) => `${w.name}@${locationKey(w.location)}`, '', undefined);
       }
       default: {
         const never: never = q.op;

@@ -82,6 +82,7 @@ export class EngineClient implements vscode.Disposable {
         this.bridge.reset();
         this.sendAvailability();
       }),
+      ...this.watchProjectChanges(),
     );
   }
 
@@ -192,6 +193,22 @@ export class EngineClient implements vscode.Disposable {
     for (const d of this.subscriptions.splice(0)) d.dispose();
   }
 
+  /**
+   * Source files created or deleted, or a project file changed: the language service reloads its
+   * project, so the bridge makes it prove again that it answers from the whole program.
+   */
+  private watchProjectChanges(): vscode.Disposable[] {
+    const sources = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.folder, '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,cs}'), false, true, false);
+    const projects = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(this.folder, '**/{*.csproj,*.sln,*.slnx,*.props,*.targets,tsconfig*.json,jsconfig*.json,package.json}'),
+    );
+    const cool = (uri: vscode.Uri): void => {
+      for (const l of languagesOfFile(uri.path)) this.bridge.coolDown(l);
+    };
+    const coolAll = (): void => this.bridge.coolDown();
+    return [sources, projects, sources.onDidCreate(cool), sources.onDidDelete(cool), projects.onDidCreate(coolAll), projects.onDidChange(coolAll), projects.onDidDelete(coolAll)];
+  }
+
   private initOptions(): EngineInitOptions {
     const s = readSettings(this.folder.uri);
     return {
@@ -268,4 +285,11 @@ export class EngineClient implements vscode.Disposable {
     this._endpoint = e;
     this.endpointEmitter.fire(e);
   }
+}
+
+/** The languages whose service a source file belongs to (TS and JS share one service). */
+function languagesOfFile(p: string): string[] {
+  if (/\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i.test(p)) return ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'];
+  if (/\.cs$/i.test(p)) return ['csharp'];
+  return [];
 }

@@ -56,3 +56,10 @@ export async function screenshot(name: string): Promise<{ path: string; width: n
   if (!res.ok) throw new Error(`screenshot failed: ${res.status} ${await res.text()}`);
   return (await res.json()) as { path: string; width: number; height: number; distinctColors: number };
 }
+
+/** A line in the runner's output (the extension host's own stdout is not shown by code-server). */
+export function note(line: string): void {
+  const file = process.env.SEXTANT_EXT_TEST_LOG;
+  if (file) fs.appendFileSync(file, `      · ${line}\n`);
+  else process.stdout.write(`      · ${line}\n`);
+}
