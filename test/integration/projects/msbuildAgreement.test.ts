@@ -64,9 +64,9 @@ describe('projects: agreement with dotnet msbuild', function () {
     assert.ok(r.evaluations >= 11, 'multi-targeting projects are compared per framework');
   });
 
-  it('edge cases: wildcard imports, Directory.Build.targets items and excludes, BaseOutputPath, $(OS), nested project folders, Choose, property functions, Update', async () => {
+  it('edge cases: wildcard imports, Directory.Build.targets items and excludes, BaseOutputPath, OutputPath, $(IntermediateOutputPath)/$(ProjectDir) in items, $(OS), nested project folders, Choose, property functions, Update', async () => {
     const r = await agreementFor('edgecases', true);
     assertFullAgreement(r);
-    assert.equal(r.projects, 7);
+    assert.equal(r.projects, 8);
   });
 });

@@ -113,15 +113,55 @@ const TFM_INFERENCE = `
     <TargetFrameworkMoniker Condition="'$(TargetFrameworkMoniker)' == ''">$(TargetFrameworkIdentifier),Version=$(TargetFrameworkVersion)</TargetFrameworkMoniker>
   </PropertyGroup>`;
 
+/** Output paths (Microsoft.NET.DefaultOutputPaths.targets): they are excluded from default globs too. */
+const OUTPUT_PATHS = `
+  <PropertyGroup>
+    <PlatformName Condition="'$(PlatformName)' == ''">$(Platform)</PlatformName>
+  </PropertyGroup>
+  <PropertyGroup Condition="'$(UsingNETSdkDefaults)' == 'true'">
+    <AppendTargetFrameworkToOutputPath Condition="'$(AppendTargetFrameworkToOutputPath)' == ''">true</AppendTargetFrameworkToOutputPath>
+    <AppendPlatformToOutputPath Condition="'$(AppendPlatformToOutputPath)' == '' and '$(PlatformName)' == 'AnyCPU'">false</AppendPlatformToOutputPath>
+    <AppendPlatformToOutputPath Condition="'$(AppendPlatformToOutputPath)' == '' and '$(PlatformName)' != 'AnyCPU'">true</AppendPlatformToOutputPath>
+    <_PlatformToAppendToOutputPath Condition="'$(AppendPlatformToOutputPath)' == 'true'">$(PlatformName)\\</_PlatformToAppendToOutputPath>
+  </PropertyGroup>
+  <PropertyGroup Condition="'$(UseArtifactsOutput)' == 'true'">
+    <DefaultItemExcludes>$([MSBuild]::SextantArtifactsOutputIsNotModelled())</DefaultItemExcludes>
+  </PropertyGroup>
+  <PropertyGroup Condition="'$(UseArtifactsOutput)' != 'true'">
+    <BaseOutputPath Condition="'$(BaseOutputPath)' == ''">bin\\</BaseOutputPath>
+    <BaseOutputPath Condition="!HasTrailingSlash('$(BaseOutputPath)')">$(BaseOutputPath)\\</BaseOutputPath>
+    <OutputPath Condition="'$(OutputPath)' == ''">$(BaseOutputPath)$(_PlatformToAppendToOutputPath)$(Configuration)\\</OutputPath>
+    <OutputPath Condition="!HasTrailingSlash('$(OutputPath)')">$(OutputPath)\\</OutputPath>
+    <IntermediateOutputPath Condition="'$(IntermediateOutputPath)' == ''">$(BaseIntermediateOutputPath)$(_PlatformToAppendToOutputPath)$(Configuration)\\</IntermediateOutputPath>
+    <IntermediateOutputPath Condition="!HasTrailingSlash('$(IntermediateOutputPath)')">$(IntermediateOutputPath)\\</IntermediateOutputPath>
+    <DefaultItemExcludes>$(DefaultItemExcludes);$(OutputPath)/**;$(IntermediateOutputPath)/**</DefaultItemExcludes>
+  </PropertyGroup>
+  <PropertyGroup Condition="'$(UseArtifactsOutput)' != 'true' and '$(AppendTargetFrameworkToOutputPath)' == 'true' and '$(TargetFramework)' != ''">
+    <OutputPath>$(OutputPath)$(TargetFramework.ToLowerInvariant())\\</OutputPath>
+    <IntermediateOutputPath>$(IntermediateOutputPath)$(TargetFramework.ToLowerInvariant())\\</IntermediateOutputPath>
+  </PropertyGroup>`;
+
+/** Microsoft.Common.CurrentVersion.targets defaults that item includes use (after Directory.Build.targets). */
+const COMMON_TARGET_PATHS = `
+  <PropertyGroup>
+    <ProjectDir Condition="'$(ProjectDir)' == ''">$([MSBuild]::EnsureTrailingSlash($(MSBuildProjectDirectory)))</ProjectDir>
+    <ProjectName Condition="'$(ProjectName)' == ''">$(MSBuildProjectName)</ProjectName>
+    <ProjectFileName Condition="'$(ProjectFileName)' == ''">$(MSBuildProjectFile)</ProjectFileName>
+    <ProjectExt Condition="'$(ProjectExt)' == ''">$(MSBuildProjectExtension)</ProjectExt>
+    <TargetName Condition="'$(TargetName)' == ''">$(AssemblyName)</TargetName>
+    <OutDir Condition="'$(OutDir)' == ''">$(OutputPath)</OutDir>
+    <IntDir Condition="'$(IntDir)' == ''">$(IntermediateOutputPath)</IntDir>
+  </PropertyGroup>`;
+
 /** The inner (single target framework) build: inference, output paths, Directory.Build.targets, default items. */
 const INNER_TARGETS = `<Project>
   ${TFM_INFERENCE}
   <PropertyGroup>
     <AppDesignerFolder Condition="'$(AppDesignerFolder)' == ''">Properties</AppDesignerFolder>
-    <BaseOutputPath Condition="'$(BaseOutputPath)' == ''">bin\\</BaseOutputPath>
-    <BaseOutputPath Condition="!HasTrailingSlash('$(BaseOutputPath)')">$(BaseOutputPath)\\</BaseOutputPath>
   </PropertyGroup>
+  ${OUTPUT_PATHS}
   ${DIRECTORY_BUILD_TARGETS}
+  ${COMMON_TARGET_PATHS}
   <PropertyGroup Condition="'$(UsingNETSdkDefaults)' == 'true'">
     <EnableDefaultItems Condition="'$(EnableDefaultItems)' == ''">true</EnableDefaultItems>
     <EnableDefaultCompileItems Condition="'$(EnableDefaultCompileItems)' == ''">true</EnableDefaultCompileItems>
@@ -144,7 +184,11 @@ const LEGACY_TARGETS = `<Project>
   <PropertyGroup>
     <AssemblyName Condition="'$(AssemblyName)' == ''">$(MSBuildProjectName)</AssemblyName>
     <RootNamespace Condition="'$(RootNamespace)' == ''">$(MSBuildProjectName)</RootNamespace>
+    <BaseIntermediateOutputPath Condition="'$(BaseIntermediateOutputPath)' == ''">obj\\</BaseIntermediateOutputPath>
+    <IntermediateOutputPath Condition="'$(IntermediateOutputPath)' == '' and '$(Platform)' == 'AnyCPU'">$(BaseIntermediateOutputPath)$(Configuration)\\</IntermediateOutputPath>
+    <IntermediateOutputPath Condition="'$(IntermediateOutputPath)' == '' and '$(Platform)' != 'AnyCPU'">$(BaseIntermediateOutputPath)$(Platform)\\$(Configuration)\\</IntermediateOutputPath>
   </PropertyGroup>
+  ${COMMON_TARGET_PATHS}
 </Project>`;
 
 const EMPTY = '<Project />';
