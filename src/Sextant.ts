@@ -194,6 +194,7 @@ export class Sextant implements vscode.Disposable {
           node: 'node',
           cli: this.context.asAbsolutePath(path.join('dist', 'cli.js')),
           workspaceRoot: engine.folder.uri.fsPath,
+          indexRoot: engine.indexRoot(),
         });
         // A kind given by the caller (keybinding, tests) skips the picker.
         const chosen =

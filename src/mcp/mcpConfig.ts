@@ -17,6 +17,8 @@ export interface ConfigInput {
   node: string;
   cli: string;
   workspaceRoot: string;
+  /** The engine's index root when it is not `<workspace>/.sextant` (the extension keeps it in workspace storage). */
+  indexRoot?: string;
 }
 
 export interface AgentConfig {
@@ -61,9 +63,9 @@ export function agentConfigs(i: ConfigInput): AgentConfig[] {
   }
   out.push({
     kind: 'stdio',
-    label: 'Any MCP client over stdio (attaches to the running engine)',
+    label: 'Any MCP client over stdio (sextant mcp attaches to this window\'s engine)',
     where: 'the client\'s MCP server command',
-    text: `claude mcp add ${q(i.name)} -- ${[i.node, i.cli, 'mcp', '--workspace-root', i.workspaceRoot].map(q).join(' ')}`,
+    text: `claude mcp add ${q(i.name)} -- ${[i.node, i.cli, 'mcp', '--workspace-root', i.workspaceRoot, ...(i.indexRoot ? ['--index-root', i.indexRoot] : [])].map(q).join(' ')}`,
   });
   return out;
 }

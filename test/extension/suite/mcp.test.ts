@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as readline from 'node:readline';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../../src/ids';
 import { at, readyEngine, screenshot, sextant, waitFor } from './helpers';
@@ -125,5 +127,36 @@ describe('MCP for agent mode', () => {
     });
     assert.equal(res.status, 200);
     assert.match(await res.text(), /"serverInfo":\{"name":"sextant"/);
+  });
+
+  it('a terminal agent running sextant mcp over stdio attaches to the same engine (one index, one warm service)', async function () {
+    this.timeout(60_000);
+    const api = await sextant();
+    await readyEngine();
+    const r = (await vscode.commands.executeCommand(COMMANDS.copyMcpConfig, 'stdio')) as { text: string };
+    const argv = r.text.split(' -- ')[1]!.split(' ');
+    assert.deepEqual(argv.slice(2, 4), ['mcp', '--workspace-root']);
+    const child = spawn(process.execPath, argv.slice(1), { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      const lines = readline.createInterface({ input: child.stdout! });
+      const answers = new Map<number, { result?: { structuredContent?: { items?: { path: string }[] } }; error?: unknown }>();
+      lines.on('line', (l) => {
+        const m = JSON.parse(l) as { id?: number };
+        if (typeof m.id === 'number') answers.set(m.id, m as never);
+      });
+      const send = (m: object): void => void child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
+      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'terminal-agent', version: '1' } } });
+      await waitFor('the initialize answer', () => answers.get(1), 30_000);
+      send({ method: 'notifications/initialized' });
+      send({ id: 2, method: 'tools/call', params: { name: 'search_text', arguments: { query: 'reportTwice' } } });
+      const a = await waitFor('the tools/call answer', () => answers.get(2), 30_000);
+      assert.equal(a.error, undefined, JSON.stringify(a.error));
+      assert.deepEqual(a.result?.structuredContent?.items?.map((i) => i.path), ['src/main.ts']);
+      const row = await waitFor('the terminal call in Agent activity', () => api.activity.calls().find((c) => c.client === 'http:terminal-agent' && c.tool === 'search_text'));
+      assert.deepEqual(row.args, { query: 'reportTwice' });
+    } finally {
+      child.stdin?.end();
+      child.kill();
+    }
   });
 });

@@ -22,4 +22,12 @@ describe('MCP config for external agents', () => {
     assert.deepEqual(c.map((x) => x.kind), ['stdio']);
     assert.equal(c[0]!.text, `claude mcp add sextant -- node /opt/ext/dist/cli.js mcp --workspace-root '/home/me/My Repo'`);
   });
+
+  it("stdio config names the extension's index root so sextant mcp attaches to the same engine", () => {
+    const c = agentConfigs({ ...base, indexRoot: '/home/me/.config/Code/User/workspaceStorage/ab12/sextant.sextant/index-0f3c' });
+    assert.equal(
+      c[0]!.text,
+      `claude mcp add sextant -- node /opt/ext/dist/cli.js mcp --workspace-root '/home/me/My Repo' --index-root /home/me/.config/Code/User/workspaceStorage/ab12/sextant.sextant/index-0f3c`,
+    );
+  });
 });
