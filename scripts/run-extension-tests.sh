@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The extension's CI part: installs code-server (idempotent, cached outside the repository),
 # builds the extension and its tests, runs the graph page alone in headless Chromium, runs the
-# extension test suite in code-server's real VS Code from the source tree (and its Restricted Mode
-# part in an untrusted window), then packages the
-# .vsix and runs the same suite against the installed package.
+# extension test suite in code-server's real VS Code from the source tree (plus its Restricted
+# Mode part in an untrusted window and its C# part on a multi-project solution), then packages
+# the .vsix and runs the main suite against the installed package.
 #   bash scripts/run-extension-tests.sh [runInCodeServer.ts options, e.g. --grep activation]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,8 @@ node scripts/build.mjs
 node scripts/build-extension-tests.mjs
 npx mocha --no-config --require tsx/cjs --extension ts --timeout 60000 'test/extension/page/**/*.test.ts'
 npx tsx test/extension/runInCodeServer.ts "$@"
-npx tsx test/extension/runInCodeServer.ts --untrusted --artifacts test/.tmp/extension-untrusted
+npx tsx test/extension/runInCodeServer.ts --suite untrusted --artifacts test/.tmp/extension-untrusted
+npx tsx test/extension/runInCodeServer.ts --suite csharp --artifacts test/.tmp/extension-csharp
 node scripts/package-extension.mjs >/dev/null
 vsix=$(ls -t sextant-*.vsix | head -1)
 npx tsx test/extension/runInCodeServer.ts --vsix "$vsix" --artifacts test/.tmp/extension-vsix "$@"

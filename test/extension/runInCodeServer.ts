@@ -4,17 +4,17 @@
  * playwright-core. This machine cannot download VS Code for @vscode/test-electron; code-server
  * comes from the npm registry (scripts/install-code-server.sh).
  *
- *   npx tsx test/extension/runInCodeServer.ts [--vsix file.vsix] [--untrusted] [--grep pattern] [--keep]
+ *   npx tsx test/extension/runInCodeServer.ts [--suite main|untrusted|csharp] [--vsix file.vsix] [--grep pattern] [--keep]
  *
  * - code-server listens on 127.0.0.1 on a free port with fresh user-data, extensions, HOME and XDG
- *   folders under one temp folder; the workspace is a copy of test/extension/fixtures/ts-app.
+ *   folders under one temp folder; the workspace is a copy of the suite's fixture (SUITES below).
  * - The workbench opens `/?folder=…&payload=[[extensionDevelopmentPath,…],[extensionTestsPath,…]]`;
  *   with `enable-smoke-test-driver` the workbench calls `window.codeAutomationExit(code)` when the
  *   suite ends, which this runner receives through page.exposeFunction.
  * - With --vsix, the .vsix is installed with --install-extension first and the development path
  *   points at an empty stub extension, so the suite exercises the installed package.
- * - With --untrusted, workspace trust stays on and the folder is not trusted (Restricted Mode);
- *   the suite then runs its *.untrusted-test.ts files instead.
+ * - --suite picks the test files (`*.test.ts` for main, `*.<suite>-test.ts` otherwise) and the
+ *   fixture; `untrusted` leaves workspace trust on and the folder untrusted (Restricted Mode).
  * - The suite can ask for screenshots through a small HTTP control server (SEXTANT_TEST_CONTROL_URL):
  *   POST /screenshot?name=N saves <artifacts>/N.png and answers its size and distinct colour count.
  * - At the end a screenshot of the workbench is saved, and code-server's whole process group is
@@ -31,13 +31,19 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SUITE = path.join(ROOT, 'out/extension-tests/suite');
-const FIXTURE = path.join(ROOT, 'test/extension/fixtures/ts-app');
+/** Each suite's workspace fixture, and whether its folder is trusted. */
+const SUITES: Record<string, { fixture: string; untrusted: boolean }> = {
+  main: { fixture: 'test/extension/fixtures/ts-app', untrusted: false },
+  untrusted: { fixture: 'test/extension/fixtures/ts-app', untrusted: true },
+  csharp: { fixture: 'test/fixtures/semantic/csharp', untrusted: false },
+};
 const CHROMIUM = process.env.SEXTANT_CHROMIUM ?? '/usr/bin/chromium';
 const STARTUP_TIMEOUT_MS = 60_000;
 const SUITE_TIMEOUT_MS = Number(process.env.SEXTANT_EXT_TEST_TIMEOUT_MS ?? 6 * 60_000);
 
 interface Options {
-  /** Leave workspace trust on and do not trust the folder: runs *.untrusted-test.ts. */
+  suite: string;
+  /** Leave workspace trust on and do not trust the folder (the `untrusted` suite). */
   untrusted: boolean;
   vsix: string | undefined;
   grep: string | undefined;
@@ -47,6 +53,7 @@ interface Options {
 
 function parseArgs(argv: string[]): Options {
   const opts: Options = {
+    suite: 'main',
     untrusted: false,
     vsix: undefined,
     grep: undefined,
@@ -58,10 +65,14 @@ function parseArgs(argv: string[]): Options {
     if (a === '--vsix') opts.vsix = path.resolve(argv[++i] ?? '');
     else if (a === '--grep') opts.grep = argv[++i];
     else if (a === '--keep') opts.keep = true;
-    else if (a === '--untrusted') opts.untrusted = true;
+    else if (a === '--suite') opts.suite = argv[++i] ?? '';
+    else if (a === '--untrusted') opts.suite = 'untrusted';
     else if (a === '--artifacts') opts.artifacts = path.resolve(argv[++i] ?? '');
     else throw new Error(`unknown argument ${a}`);
   }
+  const suite = SUITES[opts.suite];
+  if (!suite) throw new Error(`unknown suite ${opts.suite}; one of ${Object.keys(SUITES).join(', ')}`);
+  opts.untrusted = suite.untrusted;
   return opts;
 }
 
@@ -98,14 +109,14 @@ function makeLayout(opts: Options): Layout {
     home: path.join(tmp, 'home'),
     userData: path.join(tmp, 'user-data'),
     extensions: path.join(tmp, 'extensions'),
-    workspace: path.join(tmp, 'ws', 'ts-app'),
+    workspace: path.join(tmp, 'ws', path.basename(SUITES[opts.suite]!.fixture)),
     testLog: path.join(tmp, 'suite.log'),
     devPath: ROOT,
   };
   for (const d of [l.home, l.userData, l.extensions, path.join(l.home, '.config'), path.join(l.home, '.local/share'), path.join(l.home, '.cache')]) {
     fs.mkdirSync(d, { recursive: true });
   }
-  fs.cpSync(FIXTURE, l.workspace, { recursive: true });
+  fs.cpSync(path.join(ROOT, SUITES[opts.suite]!.fixture), l.workspace, { recursive: true, filter: (src) => !/[\\/](bin|obj|\.sextant)$/.test(src) });
   // Settings for a quiet, deterministic workbench.
   const settings = {
     'workbench.startupEditor': 'none',
@@ -331,7 +342,7 @@ async function main(): Promise<number> {
     SEXTANT_TEST_CONTROL_URL: control.url,
     ...(opts.grep ? { SEXTANT_EXT_TEST_GREP: opts.grep } : {}),
     ...(opts.vsix ? { SEXTANT_EXT_TEST_EXPECT_INSTALLED: l.extensions } : {}),
-    ...(opts.untrusted ? { SEXTANT_EXT_TEST_UNTRUSTED: '1' } : {}),
+    SEXTANT_EXT_TEST_SUITE: opts.suite,
   });
   const { proc, port } = await startCodeServer(node, entry, l, env, opts.untrusted);
   log(`code-server pid ${proc.pid} on 127.0.0.1:${port} (${Date.now() - t0} ms)`);

@@ -20,8 +20,9 @@ export async function run(): Promise<void> {
     reporter: FileReporter,
     ...(process.env.SEXTANT_EXT_TEST_GREP ? { grep: process.env.SEXTANT_EXT_TEST_GREP } : {}),
   });
-  // The untrusted-workspace run (runInCodeServer --untrusted) has its own files.
-  const suffix = process.env.SEXTANT_EXT_TEST_UNTRUSTED ? '.untrusted-test.js' : '.test.js';
+  // Other runs (runInCodeServer --suite untrusted|csharp) have their own files: *.<suite>-test.js.
+  const suite = process.env.SEXTANT_EXT_TEST_SUITE ?? 'main';
+  const suffix = suite === 'main' ? '.test.js' : `.${suite}-test.js`;
   const files = fs.readdirSync(__dirname).filter((f) => f.endsWith(suffix)).sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   await new Promise<void>((resolve, reject) => {
