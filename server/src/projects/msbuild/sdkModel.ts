@@ -69,10 +69,31 @@ const SDK_PROPS = `<Project>
     <OutputType Condition="'$(OutputType)' == ''">Library</OutputType>
     <AssemblyName Condition="'$(AssemblyName)' == ''">$(MSBuildProjectName)</AssemblyName>
     <RootNamespace Condition="'$(RootNamespace)' == ''">$(MSBuildProjectName.Replace(" ", "_"))</RootNamespace>
+    <FileAlignment Condition="'$(FileAlignment)' == ''">512</FileAlignment>
+    <ErrorReport Condition="'$(ErrorReport)' == ''">prompt</ErrorReport>
+    <Deterministic Condition="'$(Deterministic)' == ''">true</Deterministic>
+    <DebugType Condition="'$(DebugType)' == ''">portable</DebugType>
+    <TreatWarningsAsErrors Condition="'$(TreatWarningsAsErrors)' == ''">false</TreatWarningsAsErrors>
+    <Prefer32Bit Condition="'$(Prefer32Bit)' == ''">false</Prefer32Bit>
+    <SignAssembly Condition="'$(SignAssembly)' == ''">false</SignAssembly>
+    <DelaySign Condition="'$(DelaySign)' == ''">false</DelaySign>
+    <AllowUnsafeBlocks Condition="'$(AllowUnsafeBlocks)' == ''">false</AllowUnsafeBlocks>
+    <CheckForOverflowUnderflow Condition="'$(CheckForOverflowUnderflow)' == ''">false</CheckForOverflowUnderflow>
+    <GeneratePackageOnBuild Condition="'$(GeneratePackageOnBuild)' == ''">false</GeneratePackageOnBuild>
+    <RestoreProjectStyle Condition="'$(RestoreProjectStyle)' == ''">PackageReference</RestoreProjectStyle>
+  </PropertyGroup>
+  <PropertyGroup Condition="'$(Configuration)' == 'Debug'">
+    <DebugSymbols Condition="'$(DebugSymbols)' == ''">true</DebugSymbols>
+    <Optimize Condition="'$(Optimize)' == ''">false</Optimize>
+  </PropertyGroup>
+  <PropertyGroup Condition="'$(Configuration)' == 'Release'">
+    <Optimize Condition="'$(Optimize)' == ''">true</Optimize>
   </PropertyGroup>
   <PropertyGroup Condition="'$(MSBuildProjectExtension)' == '.csproj'">
     <Language>C#</Language>
     <DefaultLanguageSourceExtension>.cs</DefaultLanguageSourceExtension>
+    <DefineConstants Condition="'$(DefineConstants)' != ''">$(DefineConstants);</DefineConstants>
+    <DefineConstants>$(DefineConstants)TRACE</DefineConstants>
   </PropertyGroup>
   <PropertyGroup Condition="'$(MSBuildProjectExtension)' == '.vbproj'">
     <Language>VB</Language>
@@ -139,6 +160,10 @@ const OUTPUT_PATHS = `
   <PropertyGroup Condition="'$(UseArtifactsOutput)' != 'true' and '$(AppendTargetFrameworkToOutputPath)' == 'true' and '$(TargetFramework)' != ''">
     <OutputPath>$(OutputPath)$(TargetFramework.ToLowerInvariant())\\</OutputPath>
     <IntermediateOutputPath>$(IntermediateOutputPath)$(TargetFramework.ToLowerInvariant())\\</IntermediateOutputPath>
+  </PropertyGroup>
+  <PropertyGroup Condition="'$(UseArtifactsOutput)' != 'true'">
+    <PublishDirName Condition="'$(PublishDirName)' == ''">publish</PublishDirName>
+    <PublishDir Condition="'$(PublishDir)' == ''">$(OutputPath)$(PublishDirName)\\</PublishDir>
   </PropertyGroup>`;
 
 /** Microsoft.Common.CurrentVersion.targets defaults that item includes use (after Directory.Build.targets). */
@@ -166,8 +191,14 @@ const INNER_TARGETS = `<Project>
     <EnableDefaultItems Condition="'$(EnableDefaultItems)' == ''">true</EnableDefaultItems>
     <EnableDefaultCompileItems Condition="'$(EnableDefaultCompileItems)' == ''">true</EnableDefaultCompileItems>
   </PropertyGroup>
+  <PropertyGroup Condition="'$(MSBuildProjectExtension)' == '.csproj' and '$(DisableImplicitConfigurationDefines)' != 'true'">
+    <ImplicitConfigurationDefine>$(Configuration.ToUpperInvariant().Replace('-', '_').Replace('.', '_').Replace(' ', '_'))</ImplicitConfigurationDefine>
+    <DefineConstants>$(DefineConstants);$(ImplicitConfigurationDefine)</DefineConstants>
+  </PropertyGroup>
   <PropertyGroup>
-    <DefaultItemExcludes>$(DefaultItemExcludes);$(BaseOutputPath)/**;$(BaseIntermediateOutputPath)/**;**/*.user;**/*.*proj;**/*.sln;**/*.slnx;**/*.vssscc;**/.DS_Store</DefaultItemExcludes>
+    <DefaultItemExcludes>$(DefaultItemExcludes);$(BaseOutputPath)/**;$(BaseIntermediateOutputPath)/**</DefaultItemExcludes>
+    <DefaultItemExcludes Condition="'$(PublishDir)' != '' and '$([MSBuild]::NormalizePath($(MSBuildProjectDirectory), $(PublishDir)))' != '$([MSBuild]::NormalizePath($(MSBuildProjectDirectory)))'">$(DefaultItemExcludes);$(PublishDir)/**</DefaultItemExcludes>
+    <DefaultItemExcludes>$(DefaultItemExcludes);**/*.user;**/*.*proj;**/*.sln;**/*.slnx;**/*.vssscc;**/.DS_Store</DefaultItemExcludes>
     <DefaultExcludesInProjectFolder>$(DefaultExcludesInProjectFolder);$(DefaultItemExcludesInProjectFolder);**/.*/**</DefaultExcludesInProjectFolder>
   </PropertyGroup>
 </Project>`;
