@@ -48,7 +48,9 @@ export class SymbolNames {
       this.initialsMask = grow(this.initialsMask);
       this.charMask = grow(this.charMask);
     }
-    this.initialsMask[i] = maskOf(wordInitials(name));
+    const initials = wordInitials(name);
+    this.initialsCache[i] = initials;
+    this.initialsMask[i] = maskOf(initials);
     this.charMask[i] = maskOf(l);
   }
 

@@ -15,6 +15,8 @@ export function ensureSymbolTables(store: IndexStore): void {
     const m = MIGRATIONS.find((x) => x.version === 2);
     if (m) store.db.exec(m.sql);
   }
+  // Sorting (ORDER BY in search_symbol) spills to temp files otherwise, which sql.js emulates in JS.
+  store.db.run('PRAGMA temp_store = MEMORY');
   checked.add(store);
 }
 

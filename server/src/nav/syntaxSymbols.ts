@@ -13,7 +13,7 @@ import { symbolNamesFor } from '../index/symbolNames';
 import { ensureSymbolTables, SYMBOL_FLAG_GENERATED, SYMBOL_FLAG_TEST } from '../index/symbolTables';
 import { TYPE_KINDS, type SymbolKind } from '../syntax/types';
 import type { Engine } from './engine';
-import { matchCamel, matchExact, matchFuzzy, matchPrefix, matchSubstring, prepareQuery, type Matcher, type NameMatch } from './syntaxNameMatch';
+import { matchCamel, matchExact, matchFuzzy, matchPrefix, matchSubstring, prepareQuery, tierOf, type Matcher } from './syntaxNameMatch';
 
 export type SymbolMatchMode = 'auto' | 'exact' | 'prefix' | 'substring' | 'camelCase' | 'fuzzy' | 'regex' | 'qualified';
 
@@ -70,7 +70,8 @@ const TIER_LABEL = ['exact', 'exact', 'prefix', 'partial', 'fuzzy'];
 
 interface Candidate {
   name: string;
-  m: NameMatch;
+  /** Rank key from the matcher: tier * 1e6 + score. */
+  key: number;
 }
 
 /** Rows read per query at most (after name matching); beyond, totals are lower bounds. */
@@ -96,35 +97,50 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   }
   let timedOut = false;
 
-  // 1. candidate names
+  // 1. candidate names (kept as index + numeric key until the cut, to spare the heap)
   const cands: Candidate[] = [];
+  const candIdx: number[] = [];
+  const candKey: number[] = [];
+
   let capped = false;
   const matcher = matcherFor(mode, nameQuery);
   if (mode === 'exact' || mode === 'qualified') {
-    for (const n of dict.spellings(nameQuery)) cands.push({ name: n, m: n === nameQuery ? { tier: 0, score: 0 } : { tier: 1, score: 0 } });
-  } else if (mode === 'prefix') {
-    const prepared = prepareQuery(nameQuery);
-    for (const i of dict.withPrefix(prepared.ql)) {
-      const m = matcher(dict, i, prepared);
-      if (m) cands.push({ name: dict.names[i] ?? '', m });
-    }
+    for (const n of dict.spellings(nameQuery)) cands.push({ name: n, key: n === nameQuery ? 0 : 1e6 });
   } else {
     const prepared = prepareQuery(nameQuery);
-    const n = dict.size;
-    for (let i = 0; i < n; i++) {
-      if ((i & 16383) === 0 && Date.now() > q.deadlineAt) {
-        timedOut = true;
-        break;
+    const consider = (i: number): void => {
+      const key = matcher(dict, i, prepared);
+      if (key < 0) return;
+      candIdx.push(i);
+      candKey.push(key + (dict.names[i]?.length ?? 0) / 1e5);
+    };
+    if (mode === 'prefix') {
+      for (const i of dict.withPrefix(prepared.ql)) consider(i);
+    } else {
+      const n = dict.size;
+      for (let i = 0; i < n; i++) {
+        if ((i & 16383) === 0 && Date.now() > q.deadlineAt) {
+          timedOut = true;
+          break;
+        }
+        consider(i);
       }
-      const m = matcher(dict, i, prepared);
-      if (m) cands.push({ name: dict.names[i] ?? '', m });
     }
+    const order = Array.from({ length: candIdx.length }, (_, k) => k);
+    if (order.length > MAX_SYMBOL_NAME_CANDIDATES) {
+      // keep the best MAX by key without sorting everything: a threshold from a sorted sample, then a final sort
+      const keys = Float64Array.from(candKey).sort();
+      const cut = keys[MAX_SYMBOL_NAME_CANDIDATES - 1] ?? Infinity;
+      const kept = order.filter((k) => (candKey[k] ?? Infinity) <= cut);
+      order.length = 0;
+      order.push(...kept);
+      capped = true;
+    }
+    order.sort((a, b) => (candKey[a] ?? 0) - (candKey[b] ?? 0));
+    if (order.length > MAX_SYMBOL_NAME_CANDIDATES) order.length = MAX_SYMBOL_NAME_CANDIDATES;
+    for (const k of order) cands.push({ name: dict.names[candIdx[k] ?? 0] ?? '', key: candKey[k] ?? 0 });
   }
-  cands.sort((a, b) => a.m.tier - b.m.tier || a.m.score - b.m.score || a.name.length - b.name.length);
-  if (cands.length > MAX_SYMBOL_NAME_CANDIDATES) {
-    cands.length = MAX_SYMBOL_NAME_CANDIDATES;
-    capped = true;
-  }
+  if (mode === 'exact' || mode === 'qualified') cands.sort((a, b) => a.key - b.key);
   const byName = new Map(cands.map((c) => [c.name, c]));
 
   // 2. rows of those names, best names first. Filters that SQL can express run in SQL, and SQL
@@ -138,6 +154,10 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   if (q.kinds && q.kinds.length) {
     where.push(`s.kind IN (${q.kinds.map(() => '?').join(',')})`);
     whereArgs.push(...q.kinds);
+  } else if (mode !== 'exact' && mode !== 'qualified') {
+    // A namespace is declared once per file: as a loose match it floods the answer with spans of
+    // one id. Asked by exact/qualified name or by kind it is still found.
+    where.push("s.kind != 'namespace'");
   }
   const TEST = `((s.flags & ${SYMBOL_FLAG_TEST}) != 0 OR f.class = 'test')`;
   const GEN = `((s.flags & ${SYMBOL_FLAG_GENERATED}) != 0 OR f.class = 'generated')`;
@@ -157,8 +177,9 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   const groups = new Map<string, Group>();
   const enough = (q.offset + q.limit) * 2 + 20;
   let rowsRead = 0;
-  const CHUNK = 200;
-  for (let i = 0; i < cands.length; i += CHUNK) {
+  // Chunks grow (1, 8, 32, 128, 200, …): the best names are read first and alone.
+  let chunkSize = 1;
+  for (let i = 0; i < cands.length; i += chunkSize, chunkSize = Math.min(200, chunkSize === 1 ? 8 : chunkSize * 4)) {
     if (groups.size >= enough || rowsRead >= MAX_ROWS) {
       capped = true;
       break;
@@ -167,18 +188,27 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
       timedOut = true;
       break;
     }
-    const chunk = cands.slice(i, i + CHUNK).map((c) => c.name);
+    const chunk = cands.slice(i, i + chunkSize).map((c) => c.name);
     const rowLimit = jsFiltered ? MAX_ROWS - rowsRead : Math.min(MAX_ROWS - rowsRead, (enough - groups.size) * 3);
-    const sql =
-      `SELECT s.file_id, s.symbol_id, s.name, s.qualified_name, s.kind, s.signature, s.line, s.end_line, s.col, s.flags, s.extended_type, f.class ` +
-      `FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name IN (${chunk.map(() => '?').join(',')})${where.length ? ' AND ' + where.join(' AND ') : ''} ` +
-      `ORDER BY CASE s.name ${chunk.map(() => 'WHEN ? THEN ?').join(' ')} END, CASE WHEN s.kind IN (${typeList}) THEN 0 ELSE 1 END, ` +
-      `CASE WHEN ${GEN} THEN 1 ELSE 0 END, CASE WHEN ${TEST} THEN 1 ELSE 0 END, length(s.qualified_name) LIMIT ?`;
-    const args: (string | number)[] = [...chunk, ...whereArgs];
-    chunk.forEach((name, k) => args.push(name, k));
-    args.push(rowLimit);
-    const got = store.rows(sql, args);
-    if (got.length >= rowLimit) capped = true;
+    const from = `FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name IN (${chunk.map(() => '?').join(',')})${where.length ? ' AND ' + where.join(' AND ') : ''}`;
+    const baseArgs: (string | number)[] = [...chunk, ...whereArgs];
+    // Few rows: read them all and rank in JS. Many (a common name): let SQL rank and cut them.
+    const many = Number(store.rows(`SELECT count(*) ${from}`, baseArgs)[0]?.[0] ?? 0) > rowLimit;
+    const cols = 'SELECT s.file_id, s.symbol_id, s.name, s.qualified_name, s.kind, s.signature, s.line, s.end_line, s.col, s.flags, s.extended_type, f.class';
+    let got;
+    if (many) {
+      const byName = chunk.length > 1 ? `CASE s.name ${chunk.map(() => 'WHEN ? THEN ?').join(' ')} END, ` : '';
+      const args = [...baseArgs];
+      if (chunk.length > 1) chunk.forEach((name, k) => args.push(name, k));
+      args.push(rowLimit);
+      got = store.rows(
+        `${cols} ${from} ORDER BY ${byName}CASE WHEN s.kind IN (${typeList}) THEN 0 ELSE 1 END, CASE WHEN ${GEN} THEN 1 ELSE 0 END, CASE WHEN ${TEST} THEN 1 ELSE 0 END, length(s.qualified_name) LIMIT ?`,
+        args,
+      );
+      capped = true;
+    } else {
+      got = store.rows(`${cols} ${from}`, baseArgs);
+    }
     for (const x of got) {
       rowsRead++;
       const r: Row = { fileId: x[0] as number, symbolId: x[1] as string, name: x[2] as string, qn: x[3] as string, kind: x[4] as SymbolKind, signature: x[5] as string, line: x[6] as number, endLine: x[7] as number, col: x[8] as number, flags: x[9] as number, ext: (x[10] as string | null) ?? null, fileClass: x[11] as string };
@@ -190,18 +220,18 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
       const isGenerated = (r.flags & SYMBOL_FLAG_GENERATED) !== 0 || r.fileClass === 'generated';
       const c = byName.get(r.name);
       if (!c) continue;
-      const rank = [c.m.tier, c.m.score, TYPE_KINDS.has(r.kind) ? 0 : 1, isGenerated ? 1 : 0, isTest ? 1 : 0, r.qn.length];
+      const rank = [c.key, TYPE_KINDS.has(r.kind) ? 0 : 1, isGenerated ? 1 : 0, isTest ? 1 : 0, r.qn.length];
       const g = groups.get(r.symbolId);
       if (g) {
         const cmp = compareRank(rank, g.rank);
         if (cmp < 0 || (cmp === 0 && (file.path < g.hit.path || (file.path === g.hit.path && r.line < g.hit.line)))) {
           g.spans.push({ path: g.hit.path, line: g.hit.line, endLine: g.hit.endLine });
-          g.hit = makeHit(r, file.path, r.fileClass, c.m, mode, isTest, isGenerated);
+          g.hit = makeHit(r, file.path, r.fileClass, c.key, mode, isTest, isGenerated);
           g.rank = rank;
         } else g.spans.push({ path: file.path, line: r.line, endLine: r.endLine });
         continue;
       }
-      groups.set(r.symbolId, { hit: makeHit(r, file.path, r.fileClass, c.m, mode, isTest, isGenerated), rank, spans: [] });
+      groups.set(r.symbolId, { hit: makeHit(r, file.path, r.fileClass, c.key, mode, isTest, isGenerated), rank, spans: [] });
     }
   }
   const ranked = [...groups.values()].sort((a, b) => compareRank(a.rank, b.rank) || (a.hit.path < b.hit.path ? -1 : a.hit.path > b.hit.path ? 1 : a.hit.line - b.hit.line));
@@ -211,8 +241,9 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   });
   return { hits: page, total: ranked.length, totalIsLowerBound: capped || timedOut, truncated: timedOut ? 'deadline' : capped ? 'cap' : undefined, names: cands.length };
 
-  function makeHit(r: Row, path: string, fileClass: string, m: NameMatch, modeUsed: SymbolMatchMode, isTest: boolean, isGenerated: boolean): SymbolHit {
-    const label = modeUsed === 'qualified' ? 'qualified' : m.tier === 3 ? (modeUsed === 'auto' || modeUsed === 'fuzzy' ? 'camelCase' : modeUsed) : (TIER_LABEL[m.tier] ?? modeUsed);
+  function makeHit(r: Row, path: string, fileClass: string, key: number, modeUsed: SymbolMatchMode, isTest: boolean, isGenerated: boolean): SymbolHit {
+    const tier = tierOf(key);
+    const label = modeUsed === 'qualified' ? 'qualified' : tier === 3 ? (modeUsed === 'auto' || modeUsed === 'fuzzy' ? 'camelCase' : modeUsed) : (TIER_LABEL[tier] ?? modeUsed);
     const hit: SymbolHit = { symbolId: r.symbolId, name: r.name, kind: r.kind, qualifiedName: r.qn, signature: r.signature, path, line: r.line, endLine: r.endLine, column: r.col, fileClass, match: label };
     if (isTest) hit.isTest = true;
     if (isGenerated) hit.isGenerated = true;
@@ -253,8 +284,9 @@ function matcherFor(mode: SymbolMatchMode, query: string): Matcher {
       }
       return (d, i, p) => {
         const name = d.names[i] ?? '';
-        if (!re.test(name)) return undefined;
-        return matchExact(d, i, p) ?? { tier: 3, score: name.length / 100 };
+        if (!re.test(name)) return -1;
+        const k = matchExact(d, i, p);
+        return k >= 0 ? k : 3e6 + name.length / 100;
       };
     }
   }

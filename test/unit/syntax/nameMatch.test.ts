@@ -12,8 +12,8 @@ function matches(m: Matcher, d: SymbolNames, q: string): string[] {
   const p = prepareQuery(q);
   return d.names
     .map((n, i) => ({ n, r: m(d, i, p) }))
-    .filter((x) => x.r)
-    .sort((a, b) => a.r!.tier - b.r!.tier || a.r!.score - b.r!.score)
+    .filter((x) => x.r >= 0)
+    .sort((a, b) => a.r - b.r)
     .map((x) => x.n);
 }
 

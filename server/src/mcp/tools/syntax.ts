@@ -118,7 +118,7 @@ export const searchSymbolTool = defineTool({
   input: z.strictObject({
     query: z.string().min(1).max(L.MAX_QUERY_CHARS).describe('Name, name fragment, camelCase initials, regex, or qualified name'),
     match: z.enum(['exact', 'prefix', 'substring', 'camelCase', 'fuzzy', 'regex', 'qualified']).optional().describe('How to match (default: exact, prefix and camelCase together; qualified when the query has dots)'),
-    kinds: z.array(kindEnum).max(SYMBOL_KINDS.length).optional().describe('Only these kinds, e.g. ["class","interface"]'),
+    kinds: z.array(kindEnum).max(SYMBOL_KINDS.length).optional().describe('Only these kinds, e.g. ["class","interface"] (namespaces only match exact/qualified queries unless listed here)'),
     project: z.string().max(L.MAX_PATH_CHARS).optional().describe('Only files of this project (project file path or name)'),
     pathGlob: z.string().max(500).optional().describe('Only paths matching this glob, e.g. src/Billing/**'),
     scope: z.enum(['all', 'production', 'test']).optional().describe('production: no test code; test: only test code (default all)'),
