@@ -90,7 +90,8 @@ function draw(msg: Extract<HostMessage, { type: 'graph' }>): void {
     ],
     layout: {
       name: 'breadthfirst',
-      directed: true,
+      // Undirected walk from the root: callers and dependents sit below it, whatever the edge direction.
+      directed: false,
       padding: 24,
       spacingFactor: 1.1,
       ...(msg.data.nodes.some((n) => n.root) ? { roots: msg.data.nodes.filter((n) => n.root).map((n) => `#${CSS.escape(n.id)}`).join(',') } : {}),
