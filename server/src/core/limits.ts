@@ -203,3 +203,10 @@ export const SEMANTIC_CALLS_MAX_EDGES = 200;
 /** type_hierarchy: deepest walk and nodes collected at most. */
 export const SEMANTIC_TYPE_HIERARCHY_MAX_DEPTH = 5;
 export const SEMANTIC_TYPE_HIERARCHY_MAX_NODES = 200;
+/**
+ * Backtracking steps after which V8 re-runs a regex on its linear-time engine (every regex in the
+ * engine process: language configs, tree-sitter predicates, project-file functions).
+ */
+export const REGEX_BACKTRACKS_BEFORE_FALLBACK = 50_000;
+/** The token index is rebuilt when tombstoned documents exceed this and half the live ones. */
+export const TEXT_GARBAGE_MIN_DOCS = 5_000;

@@ -10,13 +10,14 @@
  */
 import * as crypto from 'node:crypto';
 import * as path from 'node:path';
-import { INDEX_BATCH_FILES, MAX_FILE_BYTES } from '../core/limits';
+import { INDEX_BATCH_FILES, MAX_FILE_BYTES, TEXT_GARBAGE_MIN_DOCS } from '../core/limits';
 import { log } from '../core/log';
 import { looksBinary, readWithOneHandle } from '../core/paths';
 import { discoverWorkspace, type DiscoveredFile, type DiscoveryOptions, type DiscoveryResult } from '../workspace/discover';
 import { classify, type FileClass } from '../workspace/fileClass';
 import type { IndexStore } from './store';
 import type { TermDictionary } from './termDictionary';
+import { garbageDocs, nextDocId } from './textIndex';
 import { distinctTokens } from './tokens';
 
 /** A file whose content was (re)read in this refresh. */
@@ -115,6 +116,8 @@ export async function refreshIndex(
   const changedPaths: string[] = [];
   let termsAdded = false;
   let nextId = Number(store.db.exec('SELECT COALESCE(MAX(id), 0) FROM files')[0]?.values[0]?.[0] ?? 0) + 1;
+  let nextDoc = nextDocId(store);
+  let garbage = garbageDocs(store);
 
   // Deletions commit in the same transaction as the first batch of changes (or the final one when
   // nothing else changed): a rename is never visible as "gone, not yet added".
@@ -126,8 +129,8 @@ export async function refreshIndex(
     for (const p of deletedPaths) {
       const id = existing.get(p)!.id;
       ids.push(id);
-      store.db.run('DELETE FROM file_text WHERE docid = ?', [id]);
       store.db.run('DELETE FROM files WHERE id = ?', [id]);
+      garbage++; // its document is now a tombstone
     }
     for (const h of hooks) h.deleteFiles(store, ids);
   };
@@ -179,11 +182,10 @@ export async function refreshIndex(
       applyDeletions();
       const touch = store.db.prepare('UPDATE files SET mtime_ms = ?, size = ? WHERE id = ?');
       const upsert = store.db.prepare(
-        `INSERT INTO files(id, path, class, language, size, mtime_ms, hash, lines, binary, generation) VALUES (?,?,?,?,?,?,?,?,?,?)
+        `INSERT INTO files(id, path, class, language, size, mtime_ms, hash, lines, binary, generation, doc_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)
          ON CONFLICT(id) DO UPDATE SET class=excluded.class, language=excluded.language, size=excluded.size, mtime_ms=excluded.mtime_ms,
-           hash=excluded.hash, lines=excluded.lines, binary=excluded.binary, generation=excluded.generation`,
+           hash=excluded.hash, lines=excluded.lines, binary=excluded.binary, generation=excluded.generation, doc_id=excluded.doc_id`,
       );
-      const delDoc = store.db.prepare('DELETE FROM file_text WHERE docid = ?');
       const insDoc = store.db.prepare('INSERT INTO file_text(docid, tokens) VALUES (?, ?)');
       try {
         for (const r of rows) {
@@ -191,27 +193,37 @@ export async function refreshIndex(
             touch.run([r.f.mtimeMs, r.f.size, r.id]);
             continue;
           }
-          upsert.run([r.id, r.f.path, r.cls, r.f.language ?? null, r.f.size, r.f.mtimeMs, r.hash, r.lines, r.binary ? 1 : 0, generation]);
-          if (r.replaced) delDoc.run([r.id]);
-          if (r.tokens && r.tokens.size > 0) {
-            insDoc.run([r.id, [...r.tokens].join(' ')]);
+          const docId = r.tokens && r.tokens.size > 0 ? nextDoc++ : null;
+          upsert.run([r.id, r.f.path, r.cls, r.f.language ?? null, r.f.size, r.f.mtimeMs, r.hash, r.lines, r.binary ? 1 : 0, generation, docId]);
+          if (r.replaced) garbage++;
+          if (docId !== null && r.tokens) {
+            insDoc.run([docId, [...r.tokens].join(' ')]);
             for (const t of r.tokens) if (dict.add(t)) termsAdded = true;
           }
         }
       } finally {
         touch.free();
         upsert.free();
-        delDoc.free();
         insDoc.free();
       }
       for (const w of writers) w(store);
+      store.setMeta('next_doc_id', String(nextDoc));
+      store.setMeta('text_garbage', String(garbage));
     });
     opts.onBatchCommitted?.();
   }
   opts.onProgress?.({ phase: 'finish', done: toRead.length, total: toRead.length });
   const ctx: RefreshContext = { root: discovery.root, discovery, changedPaths, deletedPaths, full };
   if (deletionsPending) {
-    store.transaction(applyDeletions);
+    store.transaction(() => {
+      applyDeletions();
+      store.setMeta('text_garbage', String(garbage));
+    });
+    opts.onBatchCommitted?.();
+  }
+  const liveDocs = Number(store.db.exec('SELECT COUNT(*) FROM files WHERE doc_id IS NOT NULL')[0]?.values[0]?.[0] ?? 0);
+  if (garbage > Math.max(TEXT_GARBAGE_MIN_DOCS, liveDocs / 2)) {
+    rebuildTextIndex(store, discovery.root);
     opts.onBatchCommitted?.();
   }
   for (const h of hooks) {
@@ -225,8 +237,8 @@ export async function refreshIndex(
   const anyChange = changedPaths.length > 0 || deletedPaths.length > 0 || store.getMeta('committed') !== '1';
   store.transaction(() => {
     if (anyChange) store.setMeta('generation', String(generation));
-    if (termsAdded) store.setBlobText('terms', dict.serialize());
     else stats.generation = generation - 1;
+    if (termsAdded) store.setBlobText('terms', dict.serialize());
     store.setMeta('committed', '1');
     store.setMeta('last_refresh', new Date().toISOString());
     store.setMeta('files', String(stats.files));
@@ -236,6 +248,42 @@ export async function refreshIndex(
   stats.durationMs = Date.now() - started;
   opts.onProgress?.({ phase: 'done', done: toRead.length, total: toRead.length });
   return stats;
+}
+
+/**
+ * Rebuilds the token index from the files on disk, dropping every tombstone. Runs when tombstones
+ * outnumber half the live documents; one transaction per batch, like the refresh itself.
+ */
+export function rebuildTextIndex(store: IndexStore, root: string): void {
+  const files = store.rows('SELECT id, path FROM files WHERE binary = 0');
+  store.transaction(() => {
+    store.db.run('DROP TABLE file_text');
+    store.db.run(`CREATE VIRTUAL TABLE file_text USING fts4(content="", tokens, tokenize=unicode61 "tokenchars=_")`);
+    store.db.run('UPDATE files SET doc_id = NULL');
+  });
+  let nextDoc = 1;
+  for (let b = 0; b < files.length; b += INDEX_BATCH_FILES) {
+    const docs: { id: number; tokens: string }[] = [];
+    for (const [id, p] of files.slice(b, b + INDEX_BATCH_FILES)) {
+      try {
+        const { bytes } = readWithOneHandle(path.join(root, p as string), p as string, MAX_FILE_BYTES);
+        const tokens = distinctTokens(stripBom(bytes.toString('utf8')));
+        if (tokens.size > 0) docs.push({ id: id as number, tokens: [...tokens].join(' ') });
+      } catch {
+        /* unreadable now: the next refresh sees it changed */
+      }
+    }
+    store.transaction(() => {
+      for (const d of docs) {
+        const docId = nextDoc++;
+        store.db.run('INSERT INTO file_text(docid, tokens) VALUES (?, ?)', [docId, d.tokens]);
+        store.db.run('UPDATE files SET doc_id = ? WHERE id = ?', [docId, d.id]);
+      }
+      store.setMeta('next_doc_id', String(nextDoc));
+      store.setMeta('text_garbage', '0');
+    });
+  }
+  log.info('text index rebuilt (tombstones dropped)', { files: files.length });
 }
 
 function stripBom(s: string): string {

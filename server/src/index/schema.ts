@@ -30,7 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
         binary INTEGER NOT NULL DEFAULT 0,
         generation INTEGER NOT NULL         -- index generation that last wrote the row
       );
-      -- One document per file: its distinct lower-cased identifier tokens (rowid = files.id).
+      -- One document per file: its distinct lower-cased identifier tokens (see migration 4).
       CREATE VIRTUAL TABLE file_text USING fts4(tokens, tokenize=unicode61 "tokenchars=_");
       -- Large values loaded whole at start (one read instead of one row per item), e.g. 'terms':
       -- the token dictionary, newline-joined, for prefix/suffix/substring expansion. Terms are only
@@ -122,6 +122,22 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX project_files_path ON project_files(path);
       CREATE INDEX project_files_project ON project_files(project);
+    `,
+  },
+  {
+    version: 4,
+    name: 'text index: contentless FTS4 with document ids and tombstones',
+    sql: `
+      -- The token documents are not stored (they were as large as the index itself). A contentless
+      -- FTS4 table cannot delete, so a changed file gets a new doc_id and its old document becomes a
+      -- tombstone: it no longer joins to a file. Tombstones are counted in meta 'text_garbage' and
+      -- the table is rebuilt when they outnumber half the live documents.
+      DROP TABLE IF EXISTS file_text;
+      CREATE VIRTUAL TABLE file_text USING fts4(content="", tokens, tokenize=unicode61 "tokenchars=_");
+      ALTER TABLE files ADD COLUMN doc_id INTEGER;
+      CREATE INDEX files_doc_id ON files(doc_id);
+      -- Files indexed before this migration have no document: force them to be read again.
+      UPDATE files SET hash = '', size = -1;
     `,
   },
 ];

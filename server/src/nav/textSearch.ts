@@ -9,6 +9,7 @@ import picomatch from 'picomatch';
 import { ToolError } from '../core/errors';
 import { COUNT_AFTER_PAGE_MS, MAX_MATCHES_PER_FILE, MAX_REGEX_CHARS, MAX_SCAN_MATCHES, MAX_TOKEN_EXPANSION, MAX_VERIFIED_FILES_PER_QUERY, PREVIEW_CHARS, TEXT_SCAN_DEADLINE_MS } from '../core/limits';
 import { looksBinary } from '../core/paths';
+import { matchFiles } from '../index/textIndex';
 import { literalConstraints } from '../index/tokens';
 import { CLASS_RANK, classify, type FileClass } from '../workspace/fileClass';
 import type { Engine } from './engine';
@@ -90,9 +91,7 @@ export async function searchText(engine: Engine, q: TextQuery): Promise<TextSear
     if (terms.length > 0) {
       for (let i = 0; i < terms.length; i += 200) {
         const expr = terms.slice(i, i + 200).map((t) => `"${t}"`).join(' OR ');
-        const r = engine.store.db.exec('SELECT docid FROM file_text WHERE file_text MATCH ?', [expr]);
-        for (const row of r[0]?.values ?? []) {
-          const id = row[0] as number;
+        for (const id of matchFiles(engine.store, expr)) {
           if (!candidateIds || candidateIds.has(id)) ids.add(id);
         }
       }

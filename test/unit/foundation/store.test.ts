@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { rebuildTextIndex } from '../../../server/src/index/indexer';
+import { garbageDocs, matchFiles } from '../../../server/src/index/textIndex';
 import { Engine } from '../../../server/src/nav/engine';
 import { removeDir, tempDir, writeTree } from '../../helpers/workspace';
 
@@ -83,5 +85,38 @@ describe('persisted index', function () {
     const e2 = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
     assert.ok(e2.meta().recovered, 'recovery reported');
     await e2.close();
+  });
+});
+
+describe('token index documents', function () {
+  let ws: string;
+  let idx: string;
+  beforeEach(function () {
+    ws = tempDir('ws');
+    idx = tempDir('idx');
+    writeTree(ws, { 'a.cs': 'class Alpha { OldToken x; }', 'b.cs': 'class Beta {}' });
+  });
+  afterEach(function () {
+    removeDir(ws);
+    removeDir(idx);
+  });
+
+  it('a changed file no longer matches its old tokens (tombstone), a deleted one matches nothing; a rebuild drops tombstones', async function () {
+    const e = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    await e.refresh();
+    const id = (p: string) => e.catalog().byRelPath(p)!.id;
+    assert.deepEqual(matchFiles(e.store, '"oldtoken"'), [id('a.cs')]);
+    fs.writeFileSync(path.join(ws, 'a.cs'), 'class Alpha { NewToken x; }');
+    fs.rmSync(path.join(ws, 'b.cs'));
+    await e.refresh();
+    assert.deepEqual(matchFiles(e.store, '"oldtoken"'), []);
+    assert.deepEqual(matchFiles(e.store, '"newtoken"'), [id('a.cs')]);
+    assert.deepEqual(matchFiles(e.store, '"beta"'), []);
+    assert.equal(garbageDocs(e.store), 2);
+    rebuildTextIndex(e.store, e.root);
+    assert.equal(garbageDocs(e.store), 0);
+    assert.deepEqual(matchFiles(e.store, '"newtoken"'), [id('a.cs')]);
+    assert.equal(Number(e.store.db.exec('SELECT COUNT(*) FROM file_text')[0]!.values[0]![0]), 1);
+    await e.close();
   });
 });

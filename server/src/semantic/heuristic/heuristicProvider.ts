@@ -14,6 +14,7 @@ import { languageOfPath } from '../language';
 import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
 import type { DocumentSymbolNode, HierarchyItem, IncomingCall, OutgoingCall, ReferenceLocation, SemanticLocation, SourcePosition, Span, SymbolKindName, WorkspaceSymbolRow } from '../types';
 import { baseTypeNames, identifierAt, looksLikeCall, NOT_CALLS, wordOccurrences } from './identifiers';
+import { matchFiles } from '../../index/textIndex';
 
 export const HEURISTIC_PROVIDER_ID = 'heuristic';
 
@@ -201,8 +202,7 @@ class Query {
     const token = name.toLowerCase().replace(/"/g, '');
     let ids: number[] = [];
     try {
-      const r = this.o.store.db.exec('SELECT docid FROM file_text WHERE file_text MATCH ?', [`"${token}"`]);
-      ids = (r[0]?.values ?? []).map((v) => v[0] as number);
+      ids = matchFiles(this.o.store, `"${token}"`);
     } catch {
       ids = [];
     }

@@ -1,0 +1,21 @@
+/**
+ * The token index over files: a contentless FTS4 table whose documents are each file's distinct
+ * tokens. Files point at their current document (`files.doc_id`); a document no file points at is
+ * a tombstone left by a change or a deletion, invisible to queries and reclaimed by a rebuild.
+ */
+import type { IndexStore } from './store';
+
+/** Files whose current document matches an FTS4 MATCH expression. */
+export function matchFiles(store: IndexStore, matchExpr: string): number[] {
+  const rows = store.rows('SELECT f.id FROM file_text t JOIN files f ON f.doc_id = t.docid WHERE t.file_text MATCH ?', [matchExpr]);
+  return rows.map((r) => r[0] as number);
+}
+
+/** The next unused document id. */
+export function nextDocId(store: IndexStore): number {
+  return Number(store.getMeta('next_doc_id') ?? '1');
+}
+
+export function garbageDocs(store: IndexStore): number {
+  return Number(store.getMeta('text_garbage') ?? '0');
+}
