@@ -116,7 +116,7 @@ describe('token index documents', function () {
     rebuildTextIndex(e.store, e.root);
     assert.equal(garbageDocs(e.store), 0);
     assert.deepEqual(matchFiles(e.store, '"newtoken"'), [id('a.cs')]);
-    assert.equal(Number(e.store.db.exec('SELECT COUNT(*) FROM file_text')[0]!.values[0]![0]), 1);
+    assert.equal(Number(e.store.db.exec('SELECT COUNT(*) FROM file_text_docsize')[0]!.values[0]![0]), 1);
     await e.close();
   });
 });
