@@ -13,13 +13,16 @@ import { absPath, clip, expand, relInside, TOOLSET_ROOT, Unevaluable, versionPar
  */
 export function evaluateCondition(cond: string | undefined, host: ExpansionHost, taint: Taint, toolsetExists: (abs: string) => boolean, relativeToFile = false): boolean {
   if (cond === undefined || cond.trim() === '') return true;
-  const simple = simpleComparison(cond);
+  const simple = simpleConjunction(cond);
   if (simple) {
-    // '$(Name)' == 'text' (most conditions, the SDK model's included): no parse needed.
-    const v = host.lookup(simple.name);
-    if (v?.unknown && !taint.unknown) taint.unknown = v.unknown;
-    const eq = (v?.value ?? '').toLowerCase() === simple.value;
-    return simple.op === '==' ? eq : !eq;
+    // '$(Name)' == 'text' [and …] (most conditions, the SDK model's included): no parse needed.
+    for (const c of simple) {
+      const v = host.lookup(c.name);
+      if (v?.unknown && !taint.unknown) taint.unknown = v.unknown;
+      const eq = (v?.value ?? '').toLowerCase() === c.value;
+      if ((c.op === '==') !== eq) return false;
+    }
+    return true;
   }
   const p = new ConditionParser(cond, relativeToFile ? { ...host, projectDir: host.thisFileDir } : host, taint, toolsetExists);
   const v = p.parseOr();
@@ -32,6 +35,32 @@ type Node = { kind: 'bool'; v: boolean } | { kind: 'str'; v: string };
 
 const SIMPLE = /^\s*'\$\(([A-Za-z_][\w-]*)\)'\s*(==|!=)\s*'([^'$%@()]*)'\s*$/;
 const simpleCache = new Map<string, { name: string; op: '==' | '!='; value: string } | null>();
+
+const conjunctionCache = new Map<string, { name: string; op: '==' | '!='; value: string }[] | null>();
+
+/**
+ * `'$(A)' == 'x' and '$(B)' != ''` … as a list of simple comparisons, or undefined. (With `and`
+ * only, stopping at the first false comparison is exact: later ones cannot change the result, and
+ * a taint they would add does not matter for a false answer.)
+ */
+function simpleConjunction(cond: string): { name: string; op: '==' | '!='; value: string }[] | undefined {
+  let c = conjunctionCache.get(cond);
+  if (c === undefined) {
+    const parts = cond.split(/\s+and\s+/i);
+    const out: { name: string; op: '==' | '!='; value: string }[] = [];
+    for (const part of parts) {
+      const one = simpleComparison(part);
+      if (!one) {
+        out.length = 0;
+        break;
+      }
+      out.push(one);
+    }
+    c = out.length > 0 ? out : null;
+    if (conjunctionCache.size < 10_000) conjunctionCache.set(cond, c);
+  }
+  return c ?? undefined;
+}
 
 /** Recognises `'$(Name)' == 'text'` / `!=` where text is not a number (numbers compare numerically). */
 function simpleComparison(cond: string): { name: string; op: '==' | '!='; value: string } | undefined {

@@ -121,6 +121,8 @@ class ProjectEvaluator {
   private readonly itemQueue: { el: XmlElement; file: FileCtx }[] = [];
   private readonly projectAbs: string;
   private readonly projectDir: string;
+  /** Workspace-relative folder of the project ('' at the root). */
+  private readonly projectFolderRel: string | undefined;
   private sdks: string[] = [];
   /** SDKs named by the project or an import whose props/targets are not read. */
   private readonly unreadSdks: string[] = [];
@@ -132,6 +134,7 @@ class ProjectEvaluator {
   ) {
     this.projectAbs = `${ctx.root}/${projectRel}`;
     this.projectDir = path.posix.dirname(this.projectAbs);
+    this.projectFolderRel = relInside(ctx, this.projectDir);
     const ext = path.posix.extname(projectRel);
     const name = path.posix.basename(projectRel, ext);
     const reserved: Record<string, string> = {
@@ -649,15 +652,24 @@ class ProjectEvaluator {
         literalCi.add(spec.toLowerCase());
         continue;
       }
-      const abs = absPath({ root: this.ctx.root, files: this.ctx.files, projectDir: this.projectDir, thisFileDir: this.projectDir, lookup: () => undefined }, spec);
       if (hasWildcard(spec)) {
+        // A pattern inside the project folder is matched against paths relative to it, so the
+        // compiled matcher ("**/*.user", "bin/**") is shared by every project.
+        const local = spec.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/\/{2,}/g, '/');
+        if (this.projectFolderRel !== undefined && !local.startsWith('/') && !local.split('/').some((seg) => seg === '..' || seg === '.')) {
+          const m = this.ctx.files.matcher(local);
+          const prefix = this.projectFolderRel === '' ? '' : this.projectFolderRel + '/';
+          globs.push(prefix === '' ? m : (rel) => rel.startsWith(prefix) && m(rel.slice(prefix.length)));
+          continue;
+        }
+        const abs = absPath({ root: this.ctx.root, files: this.ctx.files, projectDir: this.projectDir, thisFileDir: this.projectDir, lookup: () => undefined }, spec);
         const relPattern = relInside(this.ctx, abs);
         if (relPattern === undefined) {
           if (tracked) this.reason(`${what} pattern "${clip(spec)}" reaches outside the workspace`);
           continue;
         }
         globs.push(this.ctx.files.matcher(relPattern));
-      } else literal.add(abs);
+      } else literal.add(absPath({ root: this.ctx.root, files: this.ctx.files, projectDir: this.projectDir, thisFileDir: this.projectDir, lookup: () => undefined }, spec));
     }
     return (i) => {
       if (nameLike) return literalCi.has(i.spec.toLowerCase());
