@@ -20,7 +20,8 @@ import type { RefreshProgress } from './index/indexer';
 import { claimEngineFor } from './mcp/main';
 import { buildServer, SERVER_VERSION, type ToolCallRecord } from './mcp/server';
 import { startSharedEndpoint, type SharedEndpoint } from './mcp/transport/sharedEndpoint';
-import { Engine, type EngineOptions } from './nav/engine';
+import { isPidAlive, readServerInfo, SERVER_INFO_FILE } from './core/lock';
+import { Engine, indexRootFor, type EngineOptions } from './nav/engine';
 import { projectGraph } from './nav/projects';
 import { callsQuery, type NavRow } from './nav/semanticQueries';
 import { disposeSemanticService, semanticService } from './nav/semanticService';
@@ -59,7 +60,7 @@ import { EditorProvider } from './semantic/editor/EditorProvider';
 export async function runEngineHost(): Promise<number> {
   redirectConsoleToStderr();
   const conn = ExtensionConnection.overNodeIpc();
-  const host = new EngineHost(conn);
+  const host = new EngineHost(conn, () => process.exit(3));
   const closed = new Promise<number>((resolve) => conn.onClose(() => resolve(conn.cleanShutdown ? 0 : 1)));
   conn.listen();
   const code = await closed;
@@ -85,7 +86,11 @@ export class EngineHost {
   private unregisterEditor: (() => void) | undefined;
   readonly editor: EditorProvider;
 
-  constructor(private readonly conn: ExtensionConnection) {
+  constructor(
+    private readonly conn: ExtensionConnection,
+    /** Called when the engine this host attached to stops (the process then exits and is restarted). */
+    private readonly onAttachedGone: () => void = () => undefined,
+  ) {
     this.editor = new EditorProvider((query, signal) => conn.request(EditorQueryRequest.type, query, signal));
     conn.onInitialize(async ({ options }) => {
       this.options = options;
@@ -95,12 +100,24 @@ export class EngineHost {
         maxFileBytes: options.maxFileBytes,
         ...(options.exclude.length > 0 ? { exclude: options.exclude } : {}),
       };
-      // One engine per index root: a running engine (e.g. `sextant serve` in a terminal) is attached to.
-      const claim = await claimEngineFor(opts);
+      // One engine per workspace: an engine already serving it is attached to, whether it serves
+      // this window's index root or the CLI's default one (`sextant serve` in a terminal).
+      const cliRoot = indexRootFor({ workspaceRoot: options.workspaceRoot });
+      const terminal = cliRoot !== indexRootFor(opts) ? readServerInfo(cliRoot) : undefined;
+      const claim: Awaited<ReturnType<typeof claimEngineFor>> = terminal ? { kind: 'attach', server: terminal } : await claimEngineFor(opts);
       if (claim.kind === 'attach') {
         const s = claim.server;
         this.attached = { pid: s.pid };
-        this.endpoint = { url: s.url, token: s.token, serverJson: path.join(options.indexRoot, 'server.json'), pid: s.pid };
+        // When that engine stops, this host stops too: the extension restarts it and it becomes the engine.
+        this.poll = setInterval(() => {
+          if (!isPidAlive(s.pid)) {
+            if (this.poll) clearInterval(this.poll);
+            log.warn('the engine this window was attached to stopped', { pid: s.pid });
+            this.onAttachedGone();
+          }
+        }, STATUS_NOTIFY_INTERVAL_MS * 4);
+        this.poll.unref();
+        this.endpoint = { url: s.url, token: s.token, serverJson: path.join(terminal ? cliRoot : options.indexRoot, SERVER_INFO_FILE), pid: s.pid };
         this.state = 'ready';
         this.error = `attached to the Sextant engine (pid ${s.pid}) that already serves this index; views and the editor bridge need an engine started by this window (stop the other one and run Sextant: Restart Engine)`;
         setImmediate(() => this.scheduleStatus());

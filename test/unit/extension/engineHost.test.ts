@@ -7,12 +7,14 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { EngineHost } from '../../../server/src/engineHost';
+import { claimEngine, startSharedEndpoint } from '../../../server/src/mcp/transport/sharedEndpoint';
 import { ExtensionConnection } from '../../../server/src/protocol/ExtensionConnection';
 import {
   AgentActivityNotification,
@@ -158,6 +160,49 @@ describe('engine host (sextant ipc) over an in-memory connection', function () {
     } finally {
       await transport.terminateSession().catch(() => undefined);
       await mcp.close();
+    }
+  });
+
+  it('attaches to an engine a terminal started on the workspace (sextant serve, default index root)', async () => {
+    const cliRoot = path.join(fs.realpathSync(ws), '.sextant');
+    const claim = await claimEngine(cliRoot, 0);
+    assert.equal(claim.kind, 'owner');
+    if (claim.kind !== 'owner') return;
+    const terminal = await startSharedEndpoint(claim.lock, () => ({ connect: async () => undefined, close: async () => undefined }));
+    try {
+      const r = (await pair.client.sendRequest('initialize', { processId: null, capabilities: {}, initializationOptions: options(ws, path.join(tmp, 'storage-index')) })) as { sextant: { endpoint: { url: string; serverJson: string } } };
+      assert.equal(r.sextant.endpoint.url, terminal.url);
+      assert.equal(r.sextant.endpoint.serverJson, path.join(cliRoot, 'server.json'));
+      assert.equal(fs.existsSync(path.join(tmp, 'storage-index', 'engine.lock')), false, 'no second engine took the window index');
+    } finally {
+      await terminal.close();
+    }
+  });
+
+  it('stops when the engine it attached to is gone, so the extension restarts it as the engine', async () => {
+    const cliRoot = path.join(fs.realpathSync(ws), '.sextant');
+    fs.mkdirSync(cliRoot, { recursive: true });
+    // A stand-in "terminal engine": a live process that published a server.json, then stops.
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    let gone = false;
+    const up = new PassThrough();
+    const down = new PassThrough();
+    const client = createMessageConnection(new StreamMessageReader(down), new StreamMessageWriter(up));
+    const server = createMessageConnection(new StreamMessageReader(up), new StreamMessageWriter(down));
+    const host = new EngineHost(ExtensionConnection.over(server), () => (gone = true));
+    server.listen();
+    client.listen();
+    fs.writeFileSync(path.join(cliRoot, 'server.json'), JSON.stringify({ pid: other.pid, port: 1, url: 'http://127.0.0.1:1/mcp', token: 't'.repeat(43), startedAt: new Date().toISOString() }), { mode: 0o600 });
+    try {
+      const r = (await client.sendRequest('initialize', { processId: null, capabilities: {}, initializationOptions: options(ws, path.join(tmp, 'storage-index')) })) as { sextant: { endpoint: { url: string } } };
+      assert.equal(r.sextant.endpoint.url, 'http://127.0.0.1:1/mcp');
+      assert.equal(gone, false);
+      other.kill('SIGKILL');
+      await until('the host to notice', () => (gone ? true : undefined), 5_000);
+    } finally {
+      client.dispose();
+      server.dispose();
+      await host.dispose();
     }
   });
 
