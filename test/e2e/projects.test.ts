@@ -27,6 +27,7 @@ describe('MCP over stdio: project tools', function () {
       'src/Web/appsettings.Development.json': '{\n  // local overrides\n  "Logging": { "LogLevel": { "Default": "Debug", }, },\n}\n',
       'src/Web/Properties/launchSettings.json': JSON.stringify({ profiles: { Web: { commandName: 'Project' } } }, null, 2),
       'src/Core/Default.txt': 'Default',
+      'src/Core/Nested.cs': 'namespace Fixtures.Core\n{\n    namespace Inner\n    {\n        public class N { }\n    }\n}\n',
     });
     c = await connectStdio(ws, idx);
     await waitFor(async () => {
@@ -145,7 +146,10 @@ describe('MCP over stdio: project tools', function () {
     assert.ok(core.topProjects.includes('src/Core/Core.csproj'));
     const shared = r.items.find((i: { namespace: string }) => i.namespace === 'Fixtures.Shared');
     assert.ok(shared.projects >= 3, 'linked and shared files count for every project that compiles them');
-    assert.equal(r.navigationLayer, 'text');
+    assert.equal(r.navigationLayer, 'syntax', 'namespace declarations come from the symbols index');
+    const deep = await call(c.client, 'namespace_layout', { prefix: 'Fixtures.Core' });
+    const inner = deep.items.find((i: { namespace: string }) => i.namespace === 'Fixtures.Core.Inner');
+    assert.deepEqual(inner?.topProjects, ['src/Core/Core.csproj'], 'a nested namespace has its full name');
   });
 
   it('config_lookup matches .NET configuration paths against JSON nesting and MSBuild properties as text', async function () {
@@ -167,7 +171,7 @@ describe('MCP over stdio: project tools', function () {
 
   it('find_file and search_text filter by project (compiled files, linked ones included)', async function () {
     const f = await call(c.client, 'find_file', { query: '*.cs', project: 'src/Core/Core.csproj', limit: 50 });
-    assert.deepEqual(f.items.map((i: { path: string }) => i.path).sort(), ['shared/Linked.cs', 'src/Core/Legacy/Old.cs', 'src/Core/Scratch/Scratch.cs', 'src/Core/Sub/Deep/Deep.cs', 'src/Core/Widget.cs']);
+    assert.deepEqual(f.items.map((i: { path: string }) => i.path).sort(), ['shared/Linked.cs', 'src/Core/Legacy/Old.cs', 'src/Core/Nested.cs', 'src/Core/Scratch/Scratch.cs', 'src/Core/Sub/Deep/Deep.cs', 'src/Core/Widget.cs']);
     const t = await call(c.client, 'search_text', { query: 'namespace Fixtures', project: 'Multi', limit: 50 });
     assert.deepEqual([...new Set(t.items.map((i: { path: string }) => i.path))].sort(), ['shared/Gen/Extra.cs', 'src/Multi/Api.cs', 'src/Multi/Modern/Span8.cs', 'src/Multi/Polyfills/Local.cs', 'tools/Gen/Polyfill.cs']);
     assert.match(await callError(c.client, 'find_file', { query: 'x', project: 'Nope' }), /^Error \[PROJECT_NOT_FOUND\]/);

@@ -215,14 +215,14 @@ export const namespaceLayoutTool = defineTool({
   name: 'namespace_layout',
   title: 'Namespace layout',
   description:
-    'Namespaces declared under a prefix (e.g. "Acme.Billing"), each with how many files declare it and which projects compile them. From `namespace` declarations found by the text layer; depth collapses deeper namespaces into their ancestor.',
+    'Namespaces declared under a prefix (e.g. "Acme.Billing"), each with how many files declare it and which projects compile them. From the syntax layer\'s namespace declarations (a text scan when the index has none); depth collapses deeper namespaces into their ancestor.',
   input: z.strictObject({
     prefix: z.string().max(MAX_QUERY_CHARS).optional().describe('Namespace prefix (default: all)'),
     depth: z.number().int().min(1).max(10).optional().describe('Collapse to this many segments below the prefix'),
     ...pagingArgs,
   }),
   item: z.object({ namespace: z.string(), files: z.number(), projects: z.number(), topProjects: z.array(z.string()), namespaces: z.number().optional() }),
-  extra: { totalFiles: z.number(), totalProjects: z.number(), filesWithoutProject: z.number(), navigationLayer: z.literal('text') },
+  extra: { totalFiles: z.number(), totalProjects: z.number(), filesWithoutProject: z.number(), navigationLayer: z.enum(['syntax', 'text']) },
   paged: true,
   row: (r: { namespace: string; files: number; projects: number; topProjects: string[] }) =>
     `${r.namespace} — ${r.files} file${r.files === 1 ? '' : 's'}, ${r.projects} project${r.projects === 1 ? '' : 's'}${r.topProjects.length ? ` (${r.topProjects.join(', ')})` : ''}`,
@@ -234,7 +234,7 @@ export const namespaceLayoutTool = defineTool({
       total: r.rows.length,
       offset: page.offset,
       partial: r.truncated ? `the declaration scan stopped (${r.truncated}); counts are lower bounds` : undefined,
-      extra: { totalFiles: r.totalFiles, totalProjects: r.totalProjects, filesWithoutProject: r.filesWithoutProject, navigationLayer: 'text' as const },
+      extra: { totalFiles: r.totalFiles, totalProjects: r.totalProjects, filesWithoutProject: r.filesWithoutProject, navigationLayer: r.layer },
     };
   },
 });
