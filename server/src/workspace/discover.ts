@@ -53,10 +53,11 @@ export function discoverWorkspace(root: string, opts: DiscoveryOptions = {}): Di
       out.truncated = true;
       continue;
     }
-    rules.enter(rel);
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(path.join(realRoot, rel), { withFileTypes: true });
+      // Read a .gitignore only where the listing shows one (a failed open per folder is costly).
+      if (entries.some((e) => e.name === '.gitignore')) rules.enter(rel);
     } catch {
       out.skippedUnreadable++;
       continue;

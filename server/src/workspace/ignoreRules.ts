@@ -28,13 +28,13 @@ interface Layer {
 
 export class IgnoreRules {
   private readonly excludedDirs: Set<string>;
-  private readonly extra: Ignore;
+  private readonly extra: Ignore | undefined;
   private readonly layers = new Map<string, Layer>();
 
   constructor(private readonly root: string, private readonly opts: IgnoreOptions = {}) {
     const include = new Set((opts.include ?? []).map((s) => s.toLowerCase()));
     this.excludedDirs = new Set(DEFAULT_EXCLUDED_DIRS.filter((d) => !include.has(d.toLowerCase())).map((d) => d.toLowerCase()));
-    this.extra = ignore().add([...(opts.exclude ?? [])]);
+    this.extra = opts.exclude && opts.exclude.length > 0 ? ignore().add([...opts.exclude]) : undefined;
   }
 
   /** Loads `<dir>/.gitignore` if present; call when entering a folder. */
@@ -55,7 +55,8 @@ export class IgnoreRules {
     const name = rel.slice(rel.lastIndexOf('/') + 1);
     if (isDir && this.excludedDirs.has(name.toLowerCase())) return true;
     const probe = isDir ? rel + '/' : rel;
-    if (this.extra.ignores(probe)) return true;
+    if (this.extra?.ignores(probe)) return true;
+    if (this.layers.size === 0) return false;
     // Check each .gitignore from the root down to the parent folder.
     let dir = '';
     for (;;) {
