@@ -139,4 +139,24 @@ describe('projects: bad input is reported on the project, never a crash', () => 
       ws.dispose();
     }
   });
+
+  it('a catastrophic regular expression in a property function is refused, not run', function () {
+    this.timeout(10_000);
+    const started = Date.now();
+    const ws = graphWorkspace({
+      'A/A.csproj': sdkProject(`<ItemGroup Condition="$([System.Text.RegularExpressions.Regex]::IsMatch('${'a'.repeat(40)}!', '(a+)+$'))"><Compile Include="X.cs" /></ItemGroup>`),
+      'B/B.csproj': sdkProject(`<ItemGroup Condition="$([System.Text.RegularExpressions.Regex]::IsMatch('$(TargetFramework)', '^net\\d+'))"><Compile Remove="Old.cs" /></ItemGroup>`),
+      'B/Old.cs': '',
+      'B/New.cs': '',
+    });
+    try {
+      assert.ok(Date.now() - started < 5_000);
+      assert.equal(ws.project('A/A.csproj').status, 'partial');
+      assert.match(ws.project('A/A.csproj').reasons.join('\n'), /regular expression '\(a\+\)\+\$' is not evaluated/);
+      assert.equal(ws.project('B/B.csproj').status, 'complete');
+      assert.deepEqual(ws.files('B/B.csproj'), ['B/New.cs']);
+    } finally {
+      ws.dispose();
+    }
+  });
 });

@@ -488,16 +488,32 @@ function callStatic(type: string, member: string, args: string[] | undefined, ho
     return t === 'io.file' ? host.files.has(r) : host.files.hasDir(r);
   }
   if (t === 'text.regularexpressions.regex' && (m === 'ismatch' || m === 'replace')) {
-    let re: RegExp;
-    try {
-      re = new RegExp(a(1), m === 'replace' ? 'g' : '');
-    } catch {
-      throw new Unevaluable(`regular expression '${clip(a(1))}' is not evaluated`);
-    }
+    const re = boundedRegex(a(1), m === 'replace' ? 'g' : '');
+    if (!re || a(0).length > 10_000) throw new Unevaluable(`regular expression '${clip(a(1))}' is not evaluated`);
     return m === 'ismatch' ? re.test(a(0)) : a(0).replace(re, a(2));
   }
   void taint;
   throw new Unevaluable(`property function [${type}]::${member} is not evaluated`);
+}
+
+/**
+ * A project file's regex, compiled so it cannot hang the engine: V8's linear-time engine when the
+ * process enabled it, otherwise refused when it has a nested or adjacent quantifier, a
+ * backreference or lookaround (the shapes that backtrack catastrophically). Undefined when refused.
+ */
+function boundedRegex(source: string, flags: string): RegExp | undefined {
+  if (source.length > 500) return undefined;
+  try {
+    return new RegExp(source, flags + 'l');
+  } catch {
+    /* no linear engine in this process (or a pattern it cannot run): fall through */
+  }
+  if (/\\\d|\(\?[=!<]|\)[*+?{]|[*+}]\s*[*+{]/.test(source)) return undefined;
+  try {
+    return new RegExp(source, flags);
+  } catch {
+    return undefined;
+  }
 }
 
 function num(s: string): number {
