@@ -232,7 +232,14 @@ function* graphSteps(input: ProjectGraphInput): Generator<void, ProjectGraph> {
       solutions.push({ path: rel, name, kind, projects: [], status: 'failed', reasons: [t.error] });
       continue;
     }
-    const s = readSolution(rel, t.text, root);
+    let s: ReturnType<typeof readSolution>;
+    try {
+      s = readSolution(rel, t.text, root);
+    } catch (e) {
+      // A bug or a pathological file (nesting beyond the stack) fails this solution only.
+      solutions.push({ path: rel, name, kind, projects: [], status: 'failed', reasons: [`could not be read: ${(e as Error).message}`] });
+      continue;
+    }
     const sol: SolutionNode = { path: rel, name, kind, projects: [], status: s.failed ? 'failed' : 'complete', reasons: [...s.problems] };
     if (s.baseSolution) sol.baseSolution = s.baseSolution;
     if (s.baseSolution && !files.has(s.baseSolution)) sol.reasons.push(`the filtered solution ${s.baseSolution} does not exist`);

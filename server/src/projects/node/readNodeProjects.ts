@@ -41,9 +41,15 @@ export function readNodeProjects(files: WorkspaceFiles, read: ReadText, onDisk: 
   // A project is what tsserver opens (tsconfig.json / jsconfig.json) or what a project's
   // `references` names; other tsconfig.*.json files (bases only ever extended) are not projects.
   const referenced = new Set<string>();
-  for (const c of configs) for (const r of tsconfigReferences(c, read)) referenced.add(r);
+  for (const c of configs) {
+    try {
+      for (const r of tsconfigReferences(c, read)) referenced.add(r);
+    } catch {
+      /* reported when the config itself is read */
+    }
+  }
   const tsconfigs = configs.filter((f) => /^(tsconfig|jsconfig)\.json$/.test(path.posix.basename(f)) || referenced.has(f));
-  return [...readPackages(files, all, packageJsons, read, onDisk), ...tsconfigs.map((t) => readTsconfig(files, t, read))];
+  return [...readPackages(files, all, packageJsons, read, onDisk), ...tsconfigs.map((t) => readTsconfigSafely(files, t, read))];
 }
 
 // ---- package.json ----------------------------------------------------------------------------
@@ -192,6 +198,15 @@ interface TsConfigLayer {
   exclude?: string[];
   allowJs?: boolean;
   outDir?: string;
+}
+
+/** One tsconfig; a bug or a pathological file fails that project only. */
+function readTsconfigSafely(files: WorkspaceFiles, rel: string, read: ReadText): NodeProject {
+  try {
+    return readTsconfig(files, rel, read);
+  } catch (e) {
+    return { path: rel, name: rel, kind: 'tsconfig', isTest: false, status: 'failed', reasons: [`could not be read: ${(e as Error).message}`], files: [], references: [], packages: [], inputs: [rel] };
+  }
 }
 
 /** The `references` of a tsconfig as workspace-relative config paths ([] when unreadable). */
