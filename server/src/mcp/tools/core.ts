@@ -5,6 +5,7 @@ import { repoOverview } from '../../nav/overview';
 import { supportedLanguageIds } from '../../syntax/languageConfig';
 import { overviewProjects, projectsOverviewSchema, projectsSummary } from './projects';
 import { defineTool } from '../tool';
+import { toolLayer } from '../toolTable';
 
 export const serverCapabilities = defineTool({
   name: 'server_capabilities',
@@ -22,9 +23,7 @@ export const serverCapabilities = defineTool({
   paged: false,
   row: (i: { tool: string; layer: string; title: string }) => `${i.tool} (${i.layer}): ${i.title}`,
   async handle(env) {
-    const layerOf = (name: string) =>
-      /search_text|find_file|source_context|config_lookup/.test(name) ? 'text' : /outline|symbol|syntax|structural/.test(name) ? 'syntax' : /project|namespace|dependency/.test(name) ? 'projects' : /definition|reference|implementation|caller|callee|hierarchy/.test(name) ? 'semantic' : 'meta';
-    const items = env.tools.map((t) => ({ tool: t.name, title: t.title, layer: layerOf(t.name) }));
+    const items = env.tools.map((t) => ({ tool: t.name, title: t.title, layer: toolLayer(t.name) }));
     const langs = [...new Set(env.engine.catalog().all().map((r) => r.language).filter((l): l is string => !!l))].sort();
     const hasSyntax = env.tools.some((t) => t.name === 'outline');
     const hasSemantic = env.tools.some((t) => t.name === 'references');
