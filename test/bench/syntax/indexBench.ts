@@ -1,7 +1,7 @@
 /**
  * Bench: index a directory with the default hooks (text index, projects, symbols through the
  * parse worker pool), then measure syntax-tool latencies on the result.
- *   npx tsx test/bench/syntax/indexBench.ts <workspace> [--index-root DIR] [--queries N]
+ *   npx tsx test/bench/syntax/indexBench.ts <workspace> [--index-root DIR] [--replicate N] [--repeat N]
  * Prints refresh time (wall and process CPU), symbol counts, and p50/p95 latencies of outline
  * (from the index and from a fresh parse) and search_symbol per match mode.
  */
@@ -33,6 +33,8 @@ async function main(): Promise<void> {
 
   // --replicate N: copy every file row and its symbols N more times (names of half the copies get a
   // per-copy suffix) to measure search_symbol on a bigger symbol table than the workspace has.
+  const rp = process.argv.indexOf('--repeat');
+  const repeat = rp > 0 ? Number(process.argv[rp + 1] ?? 1) : 1;
   const ri = process.argv.indexOf('--replicate');
   const replicas = ri > 0 ? Number(process.argv[ri + 1] ?? 0) : 0;
   if (replicas > 0) {
@@ -57,12 +59,18 @@ async function main(): Promise<void> {
   const fromIndex: number[] = [];
   const fromIndexCpu: number[] = [];
   for (const f of big) {
-    const s = performance.now();
-    const c = process.cpuUsage();
-    await fileOutline(engine, f.path);
-    const d = process.cpuUsage(c);
-    fromIndexCpu.push((d.user + d.system) / 1000);
-    fromIndex.push(performance.now() - s);
+    let best = Infinity;
+    let bestCpu = Infinity;
+    for (let r = 0; r < repeat; r++) {
+      const s = performance.now();
+      const c = process.cpuUsage();
+      await fileOutline(engine, f.path);
+      const d = process.cpuUsage(c);
+      bestCpu = Math.min(bestCpu, (d.user + d.system) / 1000);
+      best = Math.min(best, performance.now() - s);
+    }
+    fromIndexCpu.push(bestCpu);
+    fromIndex.push(best);
   }
   const fromParse: number[] = [];
   const fromParseCpu: number[] = [];
@@ -70,12 +78,18 @@ async function main(): Promise<void> {
     const abs = path.join(engine.root, f.path);
     const st = fs.statSync(abs);
     fs.utimesSync(abs, st.atime, new Date(st.mtimeMs + 1000));
-    const s = performance.now();
-    const c = process.cpuUsage();
-    await fileOutline(engine, f.path);
-    const d = process.cpuUsage(c);
-    fromParseCpu.push((d.user + d.system) / 1000);
-    fromParse.push(performance.now() - s);
+    let best = Infinity;
+    let bestCpu = Infinity;
+    for (let r = 0; r < repeat; r++) {
+      const s = performance.now();
+      const c = process.cpuUsage();
+      await fileOutline(engine, f.path);
+      const d = process.cpuUsage(c);
+      bestCpu = Math.min(bestCpu, (d.user + d.system) / 1000);
+      best = Math.min(best, performance.now() - s);
+    }
+    fromParseCpu.push(bestCpu);
+    fromParse.push(best);
     fs.utimesSync(abs, st.atime, st.mtime);
   }
   console.log(JSON.stringify({ outline: { files: big.length, lines: `${big[big.length - 1]?.lines}-${big[0]?.lines}`, indexWallP50: pct(fromIndex, 50), indexWallP95: pct(fromIndex, 95), indexCpuP95: pct(fromIndexCpu, 95), parseWallP50: pct(fromParse, 50), parseWallP95: pct(fromParse, 95), parseCpuP50: pct(fromParseCpu, 50), parseCpuP95: pct(fromParseCpu, 95) } }));
@@ -97,12 +111,19 @@ async function main(): Promise<void> {
     const times: number[] = [];
     const cpuTimes: number[] = [];
     for (const n of names) {
-      const s = performance.now();
-      const c = process.cpuUsage();
-      searchSymbols(engine, { query: make(n), match: mode, offset: 0, limit: 20, deadlineAt: Date.now() + 10_000 });
-      const d = process.cpuUsage(c);
-      cpuTimes.push((d.user + d.system) / 1000);
-      times.push(performance.now() - s);
+      // min of `repeat` runs per query: on a shared machine the minimum is the best estimate of the cost
+      let best = Infinity;
+      let bestCpu = Infinity;
+      for (let r = 0; r < repeat; r++) {
+        const s = performance.now();
+        const c = process.cpuUsage();
+        searchSymbols(engine, { query: make(n), match: mode, offset: 0, limit: 20, deadlineAt: Date.now() + 10_000 });
+        const d = process.cpuUsage(c);
+        bestCpu = Math.min(bestCpu, (d.user + d.system) / 1000);
+        best = Math.min(best, performance.now() - s);
+      }
+      cpuTimes.push(bestCpu);
+      times.push(best);
     }
     out[mode] = { wallP50: pct(times, 50), wallP95: pct(times, 95), cpuP50: pct(cpuTimes, 50), cpuP95: pct(cpuTimes, 95) };
   }

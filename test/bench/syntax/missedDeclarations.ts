@@ -26,10 +26,15 @@ async function main(): Promise<void> {
   let parseMs = 0;
   const examples: string[] = [];
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  let cpuParse = 0;
   for (const f of walk(dir)) {
     const text = fs.readFileSync(f, 'utf8');
     const rel = path.relative(dir, f);
+    const c = process.cpuUsage();
     const r = parseTextSync(rel, text, config);
+    const d = process.cpuUsage(c);
+    cpuParse += (d.user + d.system) / 1e6;
     files++;
     bytes += Buffer.byteLength(text);
     lines += r.lineCount;
@@ -52,7 +57,7 @@ async function main(): Promise<void> {
     dir, files, MiB: +(bytes / 1048576).toFixed(1), lines, symbols,
     filesWithErrorsFirstParse: errFiles, reparsed, filesStillWithErrors: stillErr, recoveredDeclarations: recovered,
     missedFiles, missedShare: +((100 * missedFiles) / files).toFixed(3) + '%', missedNames,
-    parseSeconds: +(parseMs / 1000).toFixed(1), wallSeconds: +(wall / 1000).toFixed(1),
+    parseSeconds: +(parseMs / 1000).toFixed(1), parseCpuSeconds: +cpuParse.toFixed(1), wallSeconds: +(wall / 1000).toFixed(1), processCpuSeconds: +((process.cpuUsage(cpu0).user + process.cpuUsage(cpu0).system) / 1e6).toFixed(1),
   }, null, 1));
   for (const e of examples) console.log('  ' + e);
 }
