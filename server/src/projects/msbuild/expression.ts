@@ -53,9 +53,24 @@ export const TOOLSET_ROOT = '/@msbuild-toolset';
 
 type Value = string | boolean | number | string[];
 
+/** Nesting of expansions in progress (property functions inside arguments inside …). */
+let nesting = 0;
+/** Deeper nesting than this is refused: real projects nest a few levels; hostile ones would cost quadratic time. */
+const MAX_EXPANSION_NESTING = 32;
+
 /** Expands every `$(...)` (and `@(...)` when the host has items) in `s`. */
 export function expand(s: string, host: ExpansionHost, taint: Taint): string {
   if (!s.includes('$(') && !s.includes('@(') && !s.includes('%(')) return s;
+  if (nesting >= MAX_EXPANSION_NESTING) throw new Unevaluable(`property functions nest deeper than ${MAX_EXPANSION_NESTING} levels`);
+  nesting++;
+  try {
+    return expandOnce(s, host, taint);
+  } finally {
+    nesting--;
+  }
+}
+
+function expandOnce(s: string, host: ExpansionHost, taint: Taint): string {
   let out = '';
   let i = 0;
   while (i < s.length) {

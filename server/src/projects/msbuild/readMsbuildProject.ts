@@ -187,6 +187,12 @@ export function readMsbuildProject(ctx: EvaluationContext, rel: string): Msbuild
   const last = inner[inner.length - 1]!.ev;
   const assemblyName = prop(last, 'AssemblyName')?.value.trim();
   const rootNamespace = prop(last, 'RootNamespace')?.value.trim();
+  if (kind !== 'shared') {
+    for (const n of ['AssemblyName', 'RootNamespace', 'IsTestProject']) {
+      const u = prop(last, n)?.unknown;
+      if (u) addReasons([`${n} depends on ${u}`]);
+    }
+  }
   const result: MsbuildProject = {
     ...base,
     targetFrameworks: frameworks,
