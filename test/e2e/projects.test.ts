@@ -91,6 +91,9 @@ describe('MCP over stdio: project tools', function () {
     const cutByDepth = await call(c.client, 'project_graph', { project: 'Core.Tests', depth: 1, includePackages: true });
     assert.equal(cutByDepth.cut.depthLimited, true, "Core's and Multi's packages lie at depth 2");
     assert.ok(!cutByDepth.items.some((n: { id: string }) => n.id === 'package:Newtonsoft.Json'));
+    const all = await call(c.client, 'project_graph', { prefix: '', maxNodes: 3 });
+    assert.equal(all.items.length, 3, 'a prefix with more projects than the cap is cut too');
+    assert.ok(all.cut.nodes >= 8, JSON.stringify(all.cut));
     const tight = await c.client.callTool({ name: 'project_graph', arguments: { prefix: 'src', direction: 'both', includePackages: true, maxBytes: 1024 } });
     assert.ok(Buffer.byteLength(JSON.stringify(tight.structuredContent)) <= 1024);
     assert.ok(Buffer.byteLength((tight.content as { text: string }[])[0]!.text) <= 1024);

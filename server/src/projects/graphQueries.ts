@@ -176,7 +176,8 @@ export function graphAround(g: ProjectGraph, starts: string[], opts: GraphAround
     }
     frontier = next;
   }
-  const keep = Math.max(opts.maxNodes, starts.length);
+  // Starts come first in `order`; with more starts than the cap (a large prefix), starts are cut too.
+  const keep = Math.max(1, opts.maxNodes);
   const kept = order.slice(0, keep);
   const keptMark = new Uint8Array(ix.names.length);
   for (const k of kept) keptMark[k] = 1;

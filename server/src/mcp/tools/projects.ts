@@ -112,8 +112,8 @@ export const projectGraphTool = defineTool({
         return o;
       });
       const size = Buffer.byteLength(JSON.stringify({ nodes, edges }), 'utf8');
-      if (size > budget && maxNodes > r.starts.length && maxNodes > 1) {
-        maxNodes = Math.max(r.starts.length, 1, Math.floor(maxNodes * Math.min(0.8, budget / size)));
+      if (size > budget && maxNodes > 1) {
+        maxNodes = Math.max(1, Math.floor(maxNodes * Math.min(0.8, budget / size)));
         continue;
       }
       const start = r.starts.length === 1 ? r.starts[0]! : args.prefix !== undefined ? `${r.starts.length} projects under '${args.prefix}'` : `the ${r.starts.length} projects of ${args.project}`;
