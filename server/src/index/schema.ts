@@ -5,12 +5,85 @@
  *
  * Numbers are reserved per area so parallel work does not collide:
  *   1 foundation (meta, files, text index)   2 symbols (syntax layer)   3 projects (project model)
+ *   4 text index   5 compact symbols
  */
 export interface Migration {
   version: number;
   name: string;
   sql: string;
 }
+
+/**
+ * Symbols storage since migration 5 (also used to create it where it is missing, see
+ * ensureSymbolTables). `symbol_rows` stores each declaration compactly; the view `symbols` gives
+ * readers the columns of migration 2:
+ *   - namespace and container are interned in `symbol_scopes` (a few thousand distinct pairs);
+ *   - qualified_name is `namespace.container.name` (empty parts skipped) unless stored in `qn`
+ *     (only when it is not derivable);
+ *   - symbol_id is rebuilt from `sid` by the id-form bits of `flags` (8: sid = 'X:' + rest, id =
+ *     'X:' + qualified_name + rest; 16: id = path + '#' + qualified_name + sid; 32: id = 'X:' +
+ *     namespace.container. + rest, e.g. constructors' '#ctor(...)'; none: sid is the id);
+ *   - `sid_hash` (FNV-1a 32 of the id) is indexed for lookups: WHERE sid_hash = ? AND symbol_id = ?.
+ * The view's flags keep only bits 1..4. Scopes are only added (an unused one is harmless).
+ */
+export const SYMBOLS_V5_SQL = `
+      CREATE TABLE IF NOT EXISTS symbol_scopes (
+        id INTEGER PRIMARY KEY,
+        namespace TEXT NOT NULL,
+        container TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS symbol_rows (
+        file_id INTEGER NOT NULL,
+        ordinal INTEGER NOT NULL,
+        parent INTEGER NOT NULL,
+        depth INTEGER NOT NULL,
+        sid_hash INTEGER NOT NULL,
+        sid TEXT NOT NULL,
+        name TEXT NOT NULL,
+        qn TEXT,
+        kind TEXT NOT NULL,
+        scope INTEGER NOT NULL,
+        signature TEXT NOT NULL,
+        line INTEGER NOT NULL,
+        end_line INTEGER NOT NULL,
+        col INTEGER NOT NULL,
+        end_col INTEGER NOT NULL,
+        name_line INTEGER NOT NULL,
+        name_col INTEGER NOT NULL,
+        flags INTEGER NOT NULL,
+        modifiers TEXT NOT NULL,
+        attributes TEXT NOT NULL,
+        extended_type TEXT,
+        PRIMARY KEY (file_id, ordinal)
+      ) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS symbol_rows_name ON symbol_rows(name);
+      CREATE INDEX IF NOT EXISTS symbol_rows_sid ON symbol_rows(sid_hash);
+      CREATE INDEX IF NOT EXISTS symbol_rows_qn ON symbol_rows(qn) WHERE qn IS NOT NULL;
+      CREATE VIEW IF NOT EXISTS symbols AS
+        SELECT file_id, ordinal, parent, depth, sid_hash, qn AS qn_raw,
+          CASE WHEN flags & 8 THEN substr(sid, 1, 2) || qualified_name || substr(sid, 3)
+               WHEN flags & 16 THEN (SELECT path FROM files WHERE files.id = file_id) || '#' || qualified_name || sid
+               WHEN flags & 32 THEN substr(sid, 1, 2) || prefix || substr(sid, 3)
+               ELSE sid END AS symbol_id,
+          name, qualified_name, kind, container, namespace, signature, line, end_line, col, end_col, name_line, name_col,
+          flags & 7 AS flags, modifiers, attributes, extended_type
+        FROM (SELECT r.*, sc.namespace AS namespace, sc.container AS container,
+                CASE WHEN sc.namespace <> '' THEN sc.namespace || '.' ELSE '' END || CASE WHEN sc.container <> '' THEN sc.container || '.' ELSE '' END AS prefix,
+                coalesce(r.qn, CASE WHEN sc.namespace <> '' THEN sc.namespace || '.' ELSE '' END || CASE WHEN sc.container <> '' THEN sc.container || '.' ELSE '' END || r.name) AS qualified_name
+              FROM symbol_rows r JOIN symbol_scopes sc ON sc.id = r.scope);
+      CREATE TABLE IF NOT EXISTS syntax_files (
+        file_id INTEGER PRIMARY KEY,
+        language TEXT NOT NULL,
+        has_errors INTEGER NOT NULL,
+        error_lines TEXT NOT NULL,
+        reparsed TEXT NOT NULL,
+        recovered INTEGER NOT NULL,
+        truncated INTEGER NOT NULL,
+        generated INTEGER NOT NULL,
+        symbols INTEGER NOT NULL,
+        error TEXT
+      );
+`;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -137,6 +210,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE files ADD COLUMN doc_id INTEGER;
       CREATE INDEX files_doc_id ON files(doc_id);
       -- Files indexed before this migration have no document: force them to be read again.
+      UPDATE files SET hash = '', size = -1;
+    `,
+  },
+  {
+    version: 5,
+    name: 'symbols: compact rows (interned scopes, derived qualified names and ids, integer id hash)',
+    sql: `
+      -- The symbols of migration 2 become a view over compact rows; the rows are rebuilt (all files
+      -- are read again). See SYMBOLS_V5_SQL.
+      DROP INDEX IF EXISTS symbols_name;
+      DROP INDEX IF EXISTS symbols_symbol_id;
+      DROP TABLE IF EXISTS symbols;
+      ${SYMBOLS_V5_SQL}
+      DELETE FROM syntax_files;
       UPDATE files SET hash = '', size = -1;
     `,
   },

@@ -18,7 +18,9 @@ import type { FileSyntax, ParseRequest } from '../syntax/types';
 import type { ChangedFile, IndexHook } from './indexer';
 import type { IndexStore } from './store';
 import { noteSymbolNames } from './symbolNames';
-import { ensureSymbolTables, SYMBOL_FLAG_GENERATED, SYMBOL_FLAG_RECOVERED, SYMBOL_FLAG_TEST } from './symbolTables';
+import {
+  ensureSymbolTables, SID_FORM_PATH, SID_FORM_PREFIX, SID_FORM_QN, SYMBOL_FLAG_GENERATED, SYMBOL_FLAG_RECOVERED, SYMBOL_FLAG_TEST, symbolIdHash,
+} from './symbolTables';
 
 export interface SymbolsHookOptions {
   /** Parse worker threads (default: available cores); 0 parses in the indexing thread. */
@@ -92,7 +94,7 @@ function settle(p: Promise<FileSyntax[]>, replaced: number[], ids: number[]): Pr
 
 function deleteRows(store: IndexStore, fileIds: number[]): void {
   if (fileIds.length === 0) return;
-  const delSymbols = store.db.prepare('DELETE FROM symbols WHERE file_id = ?');
+  const delSymbols = store.db.prepare('DELETE FROM symbol_rows WHERE file_id = ?');
   const delFiles = store.db.prepare('DELETE FROM syntax_files WHERE file_id = ?');
   try {
     for (const id of fileIds) {
@@ -110,10 +112,11 @@ export function writeSymbols(store: IndexStore, replaced: number[], ids: number[
   ensureSymbolTables(store);
   deleteRows(store, replaced);
   const insSym = store.db.prepare(
-    `INSERT OR REPLACE INTO symbols(file_id, ordinal, parent, depth, symbol_id, name, qualified_name, kind, container, namespace, signature,
+    `INSERT OR REPLACE INTO symbol_rows(file_id, ordinal, parent, depth, sid_hash, sid, name, qn, kind, scope, signature,
        line, end_line, col, end_col, name_line, name_col, flags, modifiers, attributes, extended_type)
      VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
+  const scopes = scopesOf(store);
   const insFile = store.db.prepare(
     `INSERT OR REPLACE INTO syntax_files(file_id, language, has_errors, error_lines, reparsed, recovered, truncated, generated, symbols, error)
      VALUES (?,?,?,?,?,?,?,?,?,?)`,
@@ -130,9 +133,24 @@ export function writeSymbols(store: IndexStore, replaced: number[], ids: number[
       ]);
       r.symbols.forEach((s, ordinal) => {
         const flags = (s.isTest ? SYMBOL_FLAG_TEST : 0) | (s.isGenerated ? SYMBOL_FLAG_GENERATED : 0) | (s.recovered ? SYMBOL_FLAG_RECOVERED : 0);
+        const prefix = (s.namespace ? s.namespace + '.' : '') + (s.container ? s.container + '.' : '');
+        const qn = s.qualifiedName === prefix + s.name ? null : s.qualifiedName;
+        const id = s.id;
+        let sid = id;
+        let form = 0;
+        if (id.charCodeAt(1) === 58 /* : */ && id.startsWith(s.qualifiedName, 2)) {
+          form = SID_FORM_QN;
+          sid = id.slice(0, 2) + id.slice(2 + s.qualifiedName.length);
+        } else if (id.startsWith(r.path + '#' + s.qualifiedName)) {
+          form = SID_FORM_PATH;
+          sid = id.slice(r.path.length + 1 + s.qualifiedName.length);
+        } else if (prefix && id.charCodeAt(1) === 58 && id.startsWith(prefix, 2)) {
+          form = SID_FORM_PREFIX;
+          sid = id.slice(0, 2) + id.slice(2 + prefix.length);
+        }
         insSym.run([
-          fileId, ordinal, s.parent, s.depth, s.id, s.name, s.qualifiedName, s.kind, s.container, s.namespace, s.signature,
-          s.line, s.endLine, s.column, s.endColumn, s.nameLine, s.nameColumn, flags, s.modifiers.join(' '), s.attributes.join(' '), s.extendedType ?? null,
+          fileId, ordinal, s.parent, s.depth, symbolIdHash(id), sid, s.name, qn, s.kind, scopes.id(s.namespace, s.container), s.signature,
+          s.line, s.endLine, s.column, s.endColumn, s.nameLine, s.nameColumn, flags | form, s.modifiers.join(' '), s.attributes.join(' '), s.extendedType ?? null,
         ]);
         names.add(s.name);
       });
@@ -142,4 +160,41 @@ export function writeSymbols(store: IndexStore, replaced: number[], ids: number[
     insFile.free();
   }
   noteSymbolNames(store, names);
+}
+
+/** Interned (namespace, container) pairs of `symbol_scopes`, loaded once per store. */
+interface Scopes {
+  id(namespace: string, container: string): number;
+  maxId(): number;
+}
+
+const scopeCache = new WeakMap<IndexStore, Scopes>();
+
+function scopesOf(store: IndexStore): Scopes {
+  // A rolled-back transaction can drop scopes this cache handed out: the highest id tells.
+  const maxId = Number(store.rows('SELECT max(id) FROM symbol_scopes')[0]?.[0] ?? 0);
+  const cached = scopeCache.get(store);
+  if (cached && cached.maxId() === maxId) return cached;
+  const known = new Map<string, number>();
+  let next = 1;
+  for (const r of store.rows('SELECT id, namespace, container FROM symbol_scopes')) {
+    const id = r[0] as number;
+    known.set(`${r[1] as string}\u0000${r[2] as string}`, id);
+    if (id >= next) next = id + 1;
+  }
+  const scopes: Scopes = {
+    id(namespace, container) {
+      const key = `${namespace}\u0000${container}`;
+      let id = known.get(key);
+      if (id === undefined) {
+        id = next++;
+        store.db.run('INSERT INTO symbol_scopes(id, namespace, container) VALUES (?,?,?)', [id, namespace, container]);
+        known.set(key, id);
+      }
+      return id;
+    },
+    maxId: () => next - 1,
+  };
+  scopeCache.set(store, scopes);
+  return scopes;
 }

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { MAX_FILE_BYTES, MAX_VERIFIED_FILES_PER_QUERY, TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
 import { readWithOneHandle } from '../../core/paths';
 import type { IndexStore } from '../../index/store';
-import { ensureSymbolTables } from '../../index/symbolTables';
+import { ensureSymbolTables, symbolIdHash } from '../../index/symbolTables';
 import { languageOfPath } from '../language';
 import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
 import type { DocumentSymbolNode, HierarchyItem, IncomingCall, OutgoingCall, ReferenceLocation, SemanticLocation, SourcePosition, Span, SymbolKindName, WorkspaceSymbolRow } from '../types';
@@ -85,13 +85,19 @@ export class HeuristicProvider implements SemanticProvider {
   /** Declarations by symbol id (partials: several rows), for target resolution. */
   static rowsById(store: IndexStore, symbolId: string): SymbolRow[] {
     ensureSymbolTables(store);
-    return store.rows(`${SELECT} WHERE s.symbol_id = ? ORDER BY f.path, s.ordinal`, [symbolId]).map(toRow);
+    return store.rows(`${SELECT} WHERE s.sid_hash = ? AND s.symbol_id = ? ORDER BY f.path, s.ordinal`, [symbolIdHash(symbolId), symbolId]).map(toRow);
   }
 
   /** Declarations by qualified name. */
   static rowsByQualifiedName(store: IndexStore, qualifiedName: string): SymbolRow[] {
     ensureSymbolTables(store);
-    return store.rows(`${SELECT} WHERE s.qualified_name = ? ORDER BY f.path, s.ordinal`, [qualifiedName]).map(toRow);
+    // A derived qualified name ends with the row's name at a dot: look up those names (indexed);
+    // the rows whose qualified name is stored are indexed by it.
+    const names = [qualifiedName];
+    for (let i = qualifiedName.indexOf('.'); i >= 0; i = qualifiedName.indexOf('.', i + 1)) names.push(qualifiedName.slice(i + 1));
+    return store
+      .rows(`${SELECT} WHERE (s.name IN (${names.map(() => '?').join(',')}) OR s.qn_raw = ?) AND s.qualified_name = ? ORDER BY f.path, s.ordinal`, [...names, qualifiedName, qualifiedName])
+      .map(toRow);
   }
 
   /** The innermost declaration whose span contains a position (any kind). */
@@ -194,7 +200,7 @@ class Query {
   }
 
   private rowsWithId(id: string): SymbolRow[] {
-    return this.o.store.rows(`${SELECT} WHERE s.symbol_id = ? ORDER BY f.path, s.ordinal`, [id]).map(toRow);
+    return this.o.store.rows(`${SELECT} WHERE s.sid_hash = ? AND s.symbol_id = ? ORDER BY f.path, s.ordinal`, [symbolIdHash(id), id]).map(toRow);
   }
 
   /** Whole-word occurrences of a name in the files the text index says mention it. */
