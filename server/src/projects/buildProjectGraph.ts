@@ -286,6 +286,7 @@ function emptyMsbuild(rel: string): MsbuildProject {
     kind: msbuildKind(rel) ?? 'csharp',
     isTest: false,
     targetFrameworks: [],
+    crossTargeting: false,
     status: 'failed',
     reasons: [],
     files: [],

@@ -201,7 +201,7 @@ export async function compareWithMsbuild(root: string, projects: MsbuildProject[
   const jobs: { p: MsbuildProject; tfm?: string }[] = [];
   for (const p of projects) {
     jobs.push({ p });
-    if (p.targetFrameworks.length > 1) for (const tfm of p.targetFrameworks) jobs.push({ p, tfm });
+    if (p.crossTargeting) for (const tfm of p.targetFrameworks) jobs.push({ p, tfm });
   }
   const answers = batch
     ? (await askMsbuildBatch(root, jobs.map((j) => (j.tfm ? { project: j.p.path, targetFramework: j.tfm } : { project: j.p.path })))).answers
@@ -234,7 +234,7 @@ export async function compareWithMsbuild(root: string, projects: MsbuildProject[
       tally(result, 'rootNamespace', p.path, tfmLabel, p.rootNamespace ? [p.rootNamespace] : [], a.properties.RootNamespace ? [a.properties.RootNamespace] : []);
     }
     // Compile items and references: the inner build for multi-targeting projects, the only build otherwise.
-    const multi = p.targetFrameworks.length > 1;
+    const multi = p.crossTargeting;
     if (multi && outer) return;
     const applies = (tfms: string[]) => !multi || tfms.length === 0 || tfms.includes(j.tfm!);
     const modelCompile = p.files.filter((f) => applies(f.targetFrameworks)).map((f) => f.path);

@@ -152,7 +152,8 @@ class ProjectEvaluator {
       MSBuildExtensionsPath32: TOOLSET_ROOT,
       MSBuildExtensionsPath64: TOOLSET_ROOT,
       MSBuildSDKsPath: `${TOOLSET_ROOT}/Sdks`,
-      VisualStudioVersion: '17.0',
+      // The toolset modelled is the MSBuild of the .NET 10 SDK (checked against it).
+      VisualStudioVersion: '18.0',
       OS: process.platform === 'win32' ? 'Windows_NT' : 'Unix',
     };
     for (const [k, v] of Object.entries(reserved)) this.props.set(k.toLowerCase(), { name: k, value: v });

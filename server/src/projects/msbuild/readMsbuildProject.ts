@@ -36,6 +36,8 @@ export interface MsbuildProject {
   sdk?: string;
   isTest: boolean;
   targetFrameworks: string[];
+  /** Set from TargetFrameworks (even with one entry): items come from one inner build per framework. */
+  crossTargeting: boolean;
   assemblyName?: string;
   rootNamespace?: string;
   status: ProjectStatus;
@@ -77,6 +79,7 @@ export function readMsbuildProject(ctx: EvaluationContext, rel: string): Msbuild
     kind,
     isTest: false,
     targetFrameworks: [],
+    crossTargeting: false,
     status: 'complete',
     reasons: [],
     files: [],
@@ -196,6 +199,7 @@ export function readMsbuildProject(ctx: EvaluationContext, rel: string): Msbuild
   const result: MsbuildProject = {
     ...base,
     targetFrameworks: frameworks,
+    crossTargeting: multi,
     isTest,
     status: reasons.length > 0 ? 'partial' : 'complete',
     reasons,

@@ -214,7 +214,6 @@ const LEGACY_TARGETS = `<Project>
   ${DIRECTORY_BUILD_TARGETS}
   <PropertyGroup>
     <AssemblyName Condition="'$(AssemblyName)' == ''">$(MSBuildProjectName)</AssemblyName>
-    <RootNamespace Condition="'$(RootNamespace)' == ''">$(MSBuildProjectName)</RootNamespace>
     <BaseIntermediateOutputPath Condition="'$(BaseIntermediateOutputPath)' == ''">obj\\</BaseIntermediateOutputPath>
     <IntermediateOutputPath Condition="'$(IntermediateOutputPath)' == '' and '$(Platform)' == 'AnyCPU'">$(BaseIntermediateOutputPath)$(Configuration)\\</IntermediateOutputPath>
     <IntermediateOutputPath Condition="'$(IntermediateOutputPath)' == '' and '$(Platform)' != 'AnyCPU'">$(BaseIntermediateOutputPath)$(Platform)\\$(Configuration)\\</IntermediateOutputPath>
