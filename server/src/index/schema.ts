@@ -24,6 +24,8 @@ export interface Migration {
  *     'X:' + qualified_name + rest; 16: id = path + '#' + qualified_name + sid; 32: id = 'X:' +
  *     namespace.container. + rest, e.g. constructors' '#ctor(...)'; none: sid is the id);
  *   - `sid_hash` (FNV-1a 32 of the id) is indexed for lookups: WHERE sid_hash = ? AND symbol_id = ?.
+ *   - signature (flag 64): the first occurrence of the name is stored as U+0001 and a leading
+ *     modifiers list as U+0002 (only for signatures without those characters).
  * The view's flags keep only bits 1..4. Scopes are only added (an unused one is harmless).
  */
 export const SYMBOLS_V5_SQL = `
@@ -65,7 +67,8 @@ export const SYMBOLS_V5_SQL = `
                WHEN flags & 16 THEN (SELECT path FROM files WHERE files.id = file_id) || '#' || qualified_name || sid
                WHEN flags & 32 THEN substr(sid, 1, 2) || prefix || substr(sid, 3)
                ELSE sid END AS symbol_id,
-          name, qualified_name, kind, container, namespace, signature, line, end_line, col, end_col, name_line, name_col,
+          name, qualified_name, kind, container, namespace,
+          CASE WHEN flags & 64 THEN replace(replace(signature, char(2), modifiers), char(1), name) ELSE signature END AS signature, line, end_line, col, end_col, name_line, name_col,
           flags & 7 AS flags, modifiers, attributes, extended_type
         FROM (SELECT r.*, sc.namespace AS namespace, sc.container AS container,
                 CASE WHEN sc.namespace <> '' THEN sc.namespace || '.' ELSE '' END || CASE WHEN sc.container <> '' THEN sc.container || '.' ELSE '' END AS prefix,

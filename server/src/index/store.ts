@@ -104,14 +104,19 @@ export class IndexStore {
       stmt.bind([key]);
       if (!stmt.step()) return undefined;
       const v = stmt.get()[0];
-      return v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8') : String(v);
+      if (!(v instanceof Uint8Array)) return String(v);
+      const b = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+      // Large blobs are stored gzipped (text never starts with the gzip magic 1f 8b).
+      return (b[0] === 0x1f && b[1] === 0x8b ? zlib.gunzipSync(b) : b).toString('utf8');
     } finally {
       stmt.free();
     }
   }
 
   setBlobText(key: string, value: string): void {
-    this.db.run('INSERT INTO blobs(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, Buffer.from(value, 'utf8')]);
+    const raw = Buffer.from(value, 'utf8');
+    const bytes = raw.length > 4096 ? zlib.gzipSync(raw, { level: 4 }) : raw;
+    this.db.run('INSERT INTO blobs(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, bytes]);
   }
 
   /** All rows of a query as arrays (faster than objects for large reads). */

@@ -41,3 +41,5 @@ export const SYMBOL_FLAG_RECOVERED = 4;
 export const SID_FORM_QN = 8;
 export const SID_FORM_PATH = 16;
 export const SID_FORM_PREFIX = 32;
+/** `symbol_rows.signature` holds U+0001 for the name and U+0002 for the modifiers (see SYMBOLS_V5_SQL). */
+export const SIGNATURE_PACKED = 64;

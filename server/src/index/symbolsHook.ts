@@ -19,7 +19,7 @@ import type { ChangedFile, IndexHook } from './indexer';
 import type { IndexStore } from './store';
 import { noteSymbolNames } from './symbolNames';
 import {
-  ensureSymbolTables, SID_FORM_PATH, SID_FORM_PREFIX, SID_FORM_QN, SYMBOL_FLAG_GENERATED, SYMBOL_FLAG_RECOVERED, SYMBOL_FLAG_TEST, symbolIdHash,
+  ensureSymbolTables, SID_FORM_PATH, SIGNATURE_PACKED, SID_FORM_PREFIX, SID_FORM_QN, SYMBOL_FLAG_GENERATED, SYMBOL_FLAG_RECOVERED, SYMBOL_FLAG_TEST, symbolIdHash,
 } from './symbolTables';
 
 export interface SymbolsHookOptions {
@@ -148,9 +148,11 @@ export function writeSymbols(store: IndexStore, replaced: number[], ids: number[
           form = SID_FORM_PREFIX;
           sid = id.slice(0, 2) + id.slice(2 + prefix.length);
         }
+        const modifiers = s.modifiers.join(' ');
+        const sig = packSignature(s.signature, s.name, modifiers);
         insSym.run([
-          fileId, ordinal, s.parent, s.depth, symbolIdHash(id), sid, s.name, qn, s.kind, scopes.id(s.namespace, s.container), s.signature,
-          s.line, s.endLine, s.column, s.endColumn, s.nameLine, s.nameColumn, flags | form, s.modifiers.join(' '), s.attributes.join(' '), s.extendedType ?? null,
+          fileId, ordinal, s.parent, s.depth, symbolIdHash(id), sid, s.name, qn, s.kind, scopes.id(s.namespace, s.container), sig ?? s.signature,
+          s.line, s.endLine, s.column, s.endColumn, s.nameLine, s.nameColumn, flags | form | (sig === undefined ? 0 : SIGNATURE_PACKED), modifiers, s.attributes.join(' '), s.extendedType ?? null,
         ]);
         names.add(s.name);
       });
@@ -197,4 +199,22 @@ function scopesOf(store: IndexStore): Scopes {
   };
   scopeCache.set(store, scopes);
   return scopes;
+}
+
+/**
+ * The signature with a leading modifiers list as U+0002 and the first later occurrence of the name
+ * as U+0001 (the view substitutes them back), or undefined when that saves nothing or is ambiguous.
+ */
+export function packSignature(signature: string, name: string, modifiers: string): string | undefined {
+  if (/[\u0001\u0002]/.test(signature + name + modifiers)) return undefined;
+  let head = '';
+  let rest = signature;
+  if (modifiers && signature.startsWith(modifiers) && modifiers.length > 1) {
+    head = '\u0002';
+    rest = signature.slice(modifiers.length);
+  }
+  const at = name.length > 1 ? rest.indexOf(name) : -1;
+  if (at >= 0) rest = rest.slice(0, at) + '\u0001' + rest.slice(at + name.length);
+  else if (!head) return undefined;
+  return head + rest;
 }
