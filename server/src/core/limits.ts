@@ -210,3 +210,5 @@ export const SEMANTIC_TYPE_HIERARCHY_MAX_NODES = 200;
 export const REGEX_BACKTRACKS_BEFORE_FALLBACK = 50_000;
 /** The token index is rebuilt when tombstoned documents exceed this and half the live ones. */
 export const TEXT_GARBAGE_MIN_DOCS = 5_000;
+/** Smallest byte budget a caller may request with `maxBytes` (room for one row and the envelope). */
+export const MIN_RESPONSE_BYTES = 512;

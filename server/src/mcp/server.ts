@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isToolError, ToolError } from '../core/errors';
-import { DEFAULT_ITEM_LIMIT, DEFAULT_RESPONSE_BYTES, TOOL_DEADLINE_MS } from '../core/limits';
+import { DEFAULT_ITEM_LIMIT, DEFAULT_RESPONSE_BYTES, MAX_RESPONSE_BYTES, MIN_RESPONSE_BYTES, TOOL_DEADLINE_MS } from '../core/limits';
 import { log } from '../core/log';
 import type { Engine } from '../nav/engine';
 import { buildAnswer, bytesOf } from './answer';
@@ -133,8 +133,47 @@ export async function callTool(engine: Engine, tools: readonly AnyTool[], tool: 
     const answer = buildAnswer(tool, result, engine.meta(), args, maxBytes);
     return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
   } catch (e) {
-    if (isToolError(e)) return { isError: true, content: [{ type: 'text', text: e.render() }] };
+    if (isToolError(e)) return { isError: true, content: [{ type: 'text', text: boundedErrorText(e, errorBudget(rawArgs, defaults)) }] };
     log.error('tool failed', { tool: name, error: (e as Error).stack ?? String(e) });
     return { isError: true, content: [{ type: 'text', text: new ToolError('INTERNAL', `${name} failed unexpectedly`, 'the server is still running; retry, and report the logged stack if it repeats').render() }] };
   }
+}
+
+/** The byte budget an error answer obeys: the caller's valid `maxBytes`, else the default. */
+function errorBudget(rawArgs: unknown, defaults: CallDefaults): number {
+  const m = (rawArgs as { maxBytes?: unknown } | null | undefined)?.maxBytes;
+  if (typeof m === 'number' && Number.isInteger(m) && m >= MIN_RESPONSE_BYTES && m <= MAX_RESPONSE_BYTES) return m;
+  return defaults.maxBytes ?? DEFAULT_RESPONSE_BYTES;
+}
+
+/**
+ * An error answer is within the byte budget too: errors echo caller input (a 1,000-character
+ * project name), so the message is shortened in the middle; code and hint are kept.
+ */
+export function boundedErrorText(e: ToolError, maxBytes: number): string {
+  const full = e.render();
+  if (Buffer.byteLength(full) <= maxBytes) return full;
+  const head = `Error [${e.code}]: `;
+  const hint = ` Hint: ${e.hint}`;
+  const room = maxBytes - Buffer.byteLength(head) - Buffer.byteLength(hint) - 4;
+  if (room < 40) return truncateBytes(`${head}${e.message}`, maxBytes);
+  const half = Math.floor(room / 2);
+  const msg = `${headBytes(e.message, half)}…${tailBytes(e.message, room - half)}`;
+  return `${head}${msg}${/[.!?]$/.test(msg) ? '' : '.'}${hint}`;
+}
+
+function truncateBytes(s: string, max: number): string {
+  return Buffer.byteLength(s) <= max ? s : headBytes(s, Math.max(0, max - 3)) + '…';
+}
+
+function headBytes(s: string, max: number): string {
+  const b = Buffer.from(s, 'utf8');
+  if (b.length <= max) return s;
+  return b.subarray(0, max).toString('utf8').replace(/\uFFFD+$/, '');
+}
+
+function tailBytes(s: string, max: number): string {
+  const b = Buffer.from(s, 'utf8');
+  if (b.length <= max) return s;
+  return b.subarray(b.length - max).toString('utf8').replace(/^\uFFFD+/, '');
 }

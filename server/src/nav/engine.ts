@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { log } from '../core/log';
 import { PathPolicy } from '../core/paths';
+import { enableBoundedRegex } from '../core/regex';
 import { defaultHooks } from '../index/hooks';
 import { refreshIndex, type IndexHook, type RefreshProgress, type RefreshStats } from '../index/indexer';
 import { IndexStore, type Recovery } from '../index/store';
@@ -84,6 +85,7 @@ export class Engine {
   }
 
   static async open(opts: EngineOptions): Promise<Engine> {
+    enableBoundedRegex(); // every regex in the engine process falls back to linear time (core/regex.ts)
     const root = fs.realpathSync(path.resolve(opts.workspaceRoot));
     const indexRoot = indexRootFor(opts);
     const store = indexRoot === '' ? await IndexStore.inMemory() : await IndexStore.open(indexRoot);

@@ -57,6 +57,10 @@ export function runRipgrep(o: RgOptions): Promise<RgResult> {
   for (const d of DEFAULT_EXCLUDED_DIRS) if (!include.has(d.toLowerCase())) args.push('--glob', `!**/${d}/**`);
   for (const g of o.globs) args.push('--glob', g);
   args.push('--regexp', o.pattern, '--', '.');
+  // A NUL cannot be passed on a command line (spawn throws): refuse it as a query problem.
+  if (args.some((a) => a.includes('\0'))) {
+    return Promise.reject(new ToolError('INVALID_QUERY', 'The query or a glob contains a NUL character', 'remove control characters from the query and globs'));
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(ripgrepPath(), args, { cwd: o.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     const matches: RgMatch[] = [];

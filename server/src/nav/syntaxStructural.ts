@@ -10,6 +10,7 @@ import picomatch from 'picomatch';
 import { ToolError } from '../core/errors';
 import { MAX_FILE_BYTES, MAX_REGEX_CHARS, MAX_STRUCTURAL_FILES } from '../core/limits';
 import { readWithOneHandle } from '../core/paths';
+import { compileBoundedRegex } from '../core/regex';
 import { languageById, supportedLanguageIds } from '../syntax/languageConfig';
 import { decodeSource } from '../syntax/parseBatch';
 import { compileStructuralQuery, expandNamedQuery, splitTopLevelPatterns, type StructuralMatch } from '../syntax/structuralQuery';
@@ -49,14 +50,17 @@ export async function searchStructural(engine: Engine, a: StructuralArgs): Promi
   let re: RegExp | undefined;
   if (a.pathRegex) {
     if (a.pathRegex.length > MAX_REGEX_CHARS) throw new ToolError('INVALID_REGEX', `pathRegex is longer than ${MAX_REGEX_CHARS} characters`, 'shorten it');
-    try {
-      re = new RegExp(a.pathRegex);
-    } catch (e) {
-      throw new ToolError('INVALID_REGEX', `Invalid pathRegex: ${(e as Error).message}`, 'use JavaScript regex syntax, e.g. ^src/.*Controller\\.cs$');
-    }
+    const c = compileBoundedRegex(a.pathRegex);
+    if (!c.ok) throw new ToolError('INVALID_REGEX', `Invalid pathRegex: ${c.reason}`, 'use JavaScript regex syntax, e.g. ^src/.*Controller\\.cs$');
+    re = c.re;
   }
   const glob = a.pathGlob ? picomatch(a.pathGlob, { dot: true, nocase: true }) : undefined;
   const source = expandNamedQuery(config, a.query);
+  // #match? predicates run in this process on every candidate node: they must be linear-time too.
+  for (const m of source.matchAll(/#(?:any-)?(?:not-)?match\?\s+@[\w.-]+\s+"((?:[^"\\]|\\.)*)"/g)) {
+    const c = compileBoundedRegex((m[1] ?? '').replace(/\\(.)/g, (_x, ch: string) => (ch === 'n' ? '\n' : ch === 't' ? '\t' : ch === '\\' || ch === '"' ? ch : `\\${ch}`)));
+    if (!c.ok) throw new ToolError('INVALID_QUERY', `A #match? pattern is refused: ${c.reason}`, 'simplify the pattern, or use #eq? for literal text');
+  }
   const q = await compileStructuralQuery(config.id, source, a.capture);
   try {
     const literals = eqLiterals(source);

@@ -9,6 +9,7 @@
 import picomatch from 'picomatch';
 import { ToolError } from '../core/errors';
 import { MAX_REGEX_CHARS, MAX_SPANS_PER_SYMBOL, MAX_SYMBOL_NAME_CANDIDATES } from '../core/limits';
+import { compileBoundedRegex } from '../core/regex';
 import { symbolNamesFor } from '../index/symbolNames';
 import { ensureSymbolTables, SYMBOL_FLAG_GENERATED, SYMBOL_FLAG_TEST } from '../index/symbolTables';
 import { TYPE_KINDS, type SymbolKind } from '../syntax/types';
@@ -276,12 +277,10 @@ function matcherFor(mode: SymbolMatchMode, query: string): Matcher {
       return matchFuzzy;
     case 'regex': {
       if (query.length > MAX_REGEX_CHARS) throw new ToolError('INVALID_REGEX', `The regex is longer than ${MAX_REGEX_CHARS} characters`, 'shorten the pattern');
-      let re: RegExp;
-      try {
-        re = new RegExp(query);
-      } catch (e) {
-        throw new ToolError('INVALID_REGEX', `Invalid regex: ${(e as Error).message}`, 'use JavaScript regex syntax, e.g. ^Get.*Async$');
-      }
+      // Linear-time only: a repository can declare names built to make a backtracking regex hang.
+      const c = compileBoundedRegex(query);
+      if (!c.ok) throw new ToolError('INVALID_REGEX', `Invalid regex: ${c.reason}`, 'use JavaScript regex syntax, e.g. ^Get.*Async$');
+      const re = c.re;
       return (d, i, p) => {
         const name = d.names[i] ?? '';
         if (!re.test(name)) return -1;
