@@ -80,10 +80,18 @@ describe('crash-safe index: kill -9 during indexing and persisting @e2e', functi
       const exited = new Promise<void>((r) => child.once('exit', () => r()));
       let inPersist = false;
       if (iter % 2 === 0) {
-        // Wait for the temp snapshot to appear (synchronously: no event-loop latency), then kill.
+        // Wait until the snapshot is being written — a temp file appears, or index.db itself starts
+        // to change (a writer that does not use a temp file) — synchronously, then kill.
+        const before = fs.statSync(path.join(idx, 'index.db'));
         const deadline = Date.now() + 60_000;
         while (Date.now() < deadline && running(pid)) {
-          if (fs.readdirSync(idx).some((n) => n.startsWith('index.db.tmp-'))) {
+          let now: fs.Stats | undefined;
+          try {
+            now = fs.statSync(path.join(idx, 'index.db'));
+          } catch {
+            now = undefined;
+          }
+          if (fs.readdirSync(idx).some((n) => n.startsWith('index.db.tmp-')) || !now || now.size !== before.size || now.mtimeMs !== before.mtimeMs || now.ino !== before.ino) {
             inPersist = true;
             break;
           }
