@@ -1,9 +1,9 @@
 /**
  * The project model's index hook: after a refresh, rebuilds the project graph when project inputs
  * or the file set changed, and stores it: the whole graph as the blob `project_graph` (gzipped)
- * that readers load, plus the tables `projects` and `project_files` from migration 3 for SQL
- * filters (search_symbol's project). `project_edges` is left empty: nothing reads edges by SQL and
- * the blob has them (20k rows, ~8 MB with its indexes on the 3,000-project workspace).
+ * that readers load, plus the table `projects` from migration 3 (project names for SQL lookups).
+ * `project_edges` and `project_files` are left empty: nothing reads them by SQL and the blob has
+ * them (21k edges and 39k file rows, ~25 MB with their indexes on the 3,000-project workspace).
  */
 import * as path from 'node:path';
 import { log } from '../core/log';
@@ -66,17 +66,12 @@ function writeGraph(store: IndexStore, g: ProjectGraph): void {
   db.run('DELETE FROM project_edges');
   db.run('DELETE FROM project_files');
   const p = db.prepare('INSERT OR REPLACE INTO projects(id, name, kind, is_test, target_frameworks, assembly_name, root_namespace, sdk, status, reasons) VALUES (?,?,?,?,?,?,?,?,?,?)');
-  const f = db.prepare('INSERT INTO project_files(path, project, target_frameworks, link) VALUES (?,?,?,?)');
   try {
     for (const x of g.projects) {
       p.run([x.id, x.name, x.kind, x.isTest ? 1 : 0, x.targetFrameworks.join(';'), x.assemblyName ?? null, x.rootNamespace ?? null, x.sdk ?? null, x.status, JSON.stringify(x.reasons)]);
     }
-    for (const [file, entries] of g.files) {
-      for (const x of entries) f.run([file, x.project, x.targetFrameworks?.join(';') ?? null, x.link ?? null]);
-    }
   } finally {
     p.free();
-    f.free();
   }
   store.setBlobText(PROJECT_GRAPH_BLOB, serializeProjectGraph(g));
 }

@@ -14,6 +14,7 @@ import { symbolNamesFor } from '../index/symbolNames';
 import { ensureSymbolTables, SYMBOL_FLAG_GENERATED, SYMBOL_FLAG_TEST } from '../index/symbolTables';
 import { TYPE_KINDS, type SymbolKind } from '../syntax/types';
 import type { Engine } from './engine';
+import { requireGraph } from './projects';
 import { matchCamel, matchExact, matchFuzzy, matchPrefix, matchSubstring, prepareQuery, tierOf, type Matcher } from './syntaxNameMatch';
 
 export type SymbolMatchMode = 'auto' | 'exact' | 'prefix' | 'substring' | 'camelCase' | 'fuzzy' | 'regex' | 'qualified';
@@ -166,13 +167,11 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   if (q.scope === 'test') where.push(TEST);
   if (q.generated === 'exclude') where.push(`NOT ${GEN}`);
   if (q.generated === 'only') where.push(GEN);
-  if (projectId !== undefined) {
-    where.push('f.path IN (SELECT path FROM project_files WHERE project = ?)');
-    whereArgs.push(projectId);
-  }
+  // The files of a project come from the stored graph (the index keeps no per-file project rows).
+  const projectPaths = projectId !== undefined ? filesOfProject(engine, projectId) : undefined;
   const typeList = [...TYPE_KINDS].map((k) => `'${k}'`).join(',');
   // JS-side filters (glob, qualified name) can drop rows: then read without a row limit.
-  const jsFiltered = glob !== undefined || qualifiedFilter !== undefined;
+  const jsFiltered = glob !== undefined || qualifiedFilter !== undefined || projectPaths !== undefined;
   interface Row { fileId: number; symbolId: string; name: string; qn: string; kind: SymbolKind; signature: string; line: number; endLine: number; col: number; flags: number; ext: string | null; fileClass: string }
   interface Group { hit: SymbolHit; rank: number[]; spans: SymbolSpan[] }
   const groups = new Map<string, Group>();
@@ -216,6 +215,7 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
       const file = catalog.get(r.fileId);
       if (!file) continue;
       if (glob && !glob(file.path)) continue;
+      if (projectPaths && !projectPaths.has(file.path)) continue;
       if (qualifiedFilter && !qualifiedFilter(r.qn, r.symbolId)) continue;
       const isTest = (r.flags & SYMBOL_FLAG_TEST) !== 0 || r.fileClass === 'test';
       const isGenerated = (r.flags & SYMBOL_FLAG_GENERATED) !== 0 || r.fileClass === 'generated';
@@ -289,6 +289,13 @@ function matcherFor(mode: SymbolMatchMode, query: string): Matcher {
       };
     }
   }
+}
+
+/** Workspace paths of the files compiled by a project (linked files included). */
+function filesOfProject(engine: Engine, projectId: string): Set<string> {
+  const out = new Set<string>();
+  for (const [file, entries] of requireGraph(engine).files) if (entries.some((e) => e.project === projectId)) out.add(file);
+  return out;
 }
 
 /** The project id (project file path) named by a path, name or assembly name. */
