@@ -17,7 +17,8 @@ export interface Migration {
  * Symbols storage since migration 5 (also used to create it where it is missing, see
  * ensureSymbolTables). `symbol_rows` stores each declaration compactly; the view `symbols` gives
  * readers the columns of migration 2:
- *   - namespace and container are interned in `symbol_scopes` (a few thousand distinct pairs);
+ *   - namespace and container are interned in `symbol_scopes` (tens of thousands of pairs), the
+ *     namespace, kind and modifier list as ids into `symbol_strings` (a few thousand);
  *   - qualified_name is `namespace.container.name` (empty parts skipped) unless stored in `qn`
  *     (only when it is not derivable);
  *   - symbol_id is rebuilt from `sid` by the id-form bits of `flags` (8: sid = 'X:' + rest, id =
@@ -26,12 +27,16 @@ export interface Migration {
  *   - `sid_hash` (FNV-1a 32 of the id) is indexed for lookups: WHERE sid_hash = ? AND symbol_id = ?.
  *   - signature (flag 64): the first occurrence of the name is stored as U+0001 and a leading
  *     modifiers list as U+0002 (only for signatures without those characters).
- * The view's flags keep only bits 1..4. Scopes are only added (an unused one is harmless).
+ * The view's flags keep only bits 1..4. Scopes and strings are only added (unused ones are harmless).
  */
 export const SYMBOLS_V5_SQL = `
+      CREATE TABLE IF NOT EXISTS symbol_strings (
+        id INTEGER PRIMARY KEY,
+        value TEXT NOT NULL                 -- kinds, modifier lists, namespaces
+      );
       CREATE TABLE IF NOT EXISTS symbol_scopes (
         id INTEGER PRIMARY KEY,
-        namespace TEXT NOT NULL,
+        namespace INTEGER NOT NULL,         -- symbol_strings.id
         container TEXT NOT NULL
       );
       CREATE TABLE IF NOT EXISTS symbol_rows (
@@ -43,8 +48,8 @@ export const SYMBOLS_V5_SQL = `
         sid TEXT NOT NULL,
         name TEXT NOT NULL,
         qn TEXT,
-        kind TEXT NOT NULL,
-        scope INTEGER NOT NULL,
+        kind INTEGER NOT NULL,              -- symbol_strings.id
+        scope INTEGER NOT NULL,             -- symbol_scopes.id
         signature TEXT NOT NULL,
         line INTEGER NOT NULL,
         end_line INTEGER NOT NULL,
@@ -53,7 +58,7 @@ export const SYMBOLS_V5_SQL = `
         name_line INTEGER NOT NULL,
         name_col INTEGER NOT NULL,
         flags INTEGER NOT NULL,
-        modifiers TEXT NOT NULL,
+        modifiers INTEGER NOT NULL,         -- symbol_strings.id
         attributes TEXT NOT NULL,
         extended_type TEXT,
         PRIMARY KEY (file_id, ordinal)
@@ -70,10 +75,14 @@ export const SYMBOLS_V5_SQL = `
           name, qualified_name, kind, container, namespace,
           CASE WHEN flags & 64 THEN replace(replace(signature, char(2), modifiers), char(1), name) ELSE signature END AS signature, line, end_line, col, end_col, name_line, name_col,
           flags & 7 AS flags, modifiers, attributes, extended_type
-        FROM (SELECT r.*, sc.namespace AS namespace, sc.container AS container,
-                CASE WHEN sc.namespace <> '' THEN sc.namespace || '.' ELSE '' END || CASE WHEN sc.container <> '' THEN sc.container || '.' ELSE '' END AS prefix,
-                coalesce(r.qn, CASE WHEN sc.namespace <> '' THEN sc.namespace || '.' ELSE '' END || CASE WHEN sc.container <> '' THEN sc.container || '.' ELSE '' END || r.name) AS qualified_name
-              FROM symbol_rows r JOIN symbol_scopes sc ON sc.id = r.scope);
+        FROM (SELECT r.file_id AS file_id, r.ordinal AS ordinal, r.parent AS parent, r.depth AS depth, r.sid_hash AS sid_hash, r.sid AS sid,
+                r.name AS name, r.qn AS qn, k.value AS kind, r.signature AS signature, r.line AS line, r.end_line AS end_line, r.col AS col,
+                r.end_col AS end_col, r.name_line AS name_line, r.name_col AS name_col, r.flags AS flags, m.value AS modifiers,
+                r.attributes AS attributes, r.extended_type AS extended_type, ns.value AS namespace, sc.container AS container,
+                CASE WHEN ns.value <> '' THEN ns.value || '.' ELSE '' END || CASE WHEN sc.container <> '' THEN sc.container || '.' ELSE '' END AS prefix,
+                coalesce(r.qn, CASE WHEN ns.value <> '' THEN ns.value || '.' ELSE '' END || CASE WHEN sc.container <> '' THEN sc.container || '.' ELSE '' END || r.name) AS qualified_name
+              FROM symbol_rows r JOIN symbol_scopes sc ON sc.id = r.scope JOIN symbol_strings ns ON ns.id = sc.namespace
+                JOIN symbol_strings k ON k.id = r.kind JOIN symbol_strings m ON m.id = r.modifiers);
       CREATE TABLE IF NOT EXISTS syntax_files (
         file_id INTEGER PRIMARY KEY,
         language TEXT NOT NULL,

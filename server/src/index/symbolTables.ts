@@ -13,9 +13,12 @@ const checked = new WeakSet<IndexStore>();
 export function ensureSymbolTables(store: IndexStore): void {
   if (checked.has(store)) return;
   const present =
-    store.rows("SELECT name FROM sqlite_master WHERE (type = 'table' AND name IN ('symbol_rows', 'symbol_scopes', 'syntax_files')) OR (type = 'view' AND name = 'symbols')").length === 4;
+    store.rows("SELECT name FROM sqlite_master WHERE (type = 'table' AND name IN ('symbol_rows', 'symbol_scopes', 'symbol_strings', 'syntax_files')) OR (type = 'view' AND name = 'symbols')").length === 5;
   if (!present) {
-    store.db.exec(`DROP INDEX IF EXISTS symbols_name; DROP INDEX IF EXISTS symbols_symbol_id; DROP TABLE IF EXISTS symbols; ${SYMBOLS_V5_SQL}
+    // Whatever symbols storage is there (migration 2's table, or an incomplete newer one) goes.
+    const view = store.rows("SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = 'symbols'").length > 0;
+    store.db.exec(`DROP INDEX IF EXISTS symbols_name; DROP INDEX IF EXISTS symbols_symbol_id; ${view ? 'DROP VIEW symbols' : 'DROP TABLE IF EXISTS symbols'};
+      DROP TABLE IF EXISTS symbol_rows; DROP TABLE IF EXISTS symbol_scopes; DROP TABLE IF EXISTS symbol_strings; ${SYMBOLS_V5_SQL}
       DELETE FROM syntax_files; UPDATE files SET hash = '', size = -1;`);
   }
   // Sorting (ORDER BY in search_symbol) spills to temp files otherwise, which sql.js emulates in JS.

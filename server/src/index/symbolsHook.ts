@@ -119,7 +119,7 @@ export function writeSymbols(store: IndexStore, replaced: number[], ids: number[
        line, end_line, col, end_col, name_line, name_col, flags, modifiers, attributes, extended_type)
      VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
-  const scopes = scopesOf(store);
+  const scopes = internerOf(store);
   const insFile = store.db.prepare(
     `INSERT OR REPLACE INTO syntax_files(file_id, language, has_errors, error_lines, reparsed, recovered, truncated, generated, symbols, error)
      VALUES (?,?,?,?,?,?,?,?,?,?)`,
@@ -154,8 +154,8 @@ export function writeSymbols(store: IndexStore, replaced: number[], ids: number[
         const modifiers = s.modifiers.join(' ');
         const sig = packSignature(s.signature, s.name, modifiers);
         insSym.run([
-          fileId, ordinal, s.parent, s.depth, symbolIdHash(id), sid, s.name, qn, s.kind, scopes.id(s.namespace, s.container), sig ?? s.signature,
-          s.line, s.endLine, s.column, s.endColumn, s.nameLine, s.nameColumn, flags | form | (sig === undefined ? 0 : SIGNATURE_PACKED), modifiers, s.attributes.join(' '), s.extendedType ?? null,
+          fileId, ordinal, s.parent, s.depth, symbolIdHash(id), sid, s.name, qn, scopes.string(s.kind), scopes.scope(s.namespace, s.container), sig ?? s.signature,
+          s.line, s.endLine, s.column, s.endColumn, s.nameLine, s.nameColumn, flags | form | (sig === undefined ? 0 : SIGNATURE_PACKED), scopes.string(modifiers), s.attributes.join(' '), s.extendedType ?? null,
         ]);
         names.add(s.name);
       });
@@ -167,41 +167,59 @@ export function writeSymbols(store: IndexStore, replaced: number[], ids: number[
   noteSymbolNames(store, names);
 }
 
-/** Interned (namespace, container) pairs of `symbol_scopes`, loaded once per store. */
-interface Scopes {
-  id(namespace: string, container: string): number;
-  maxId(): number;
+/** Interned strings (`symbol_strings`) and (namespace, container) pairs (`symbol_scopes`), loaded once per store. */
+interface Interner {
+  string(value: string): number;
+  scope(namespace: string, container: string): number;
+  stamp(): string;
 }
 
-const scopeCache = new WeakMap<IndexStore, Scopes>();
+const internerCache = new WeakMap<IndexStore, Interner>();
 
-function scopesOf(store: IndexStore): Scopes {
-  // A rolled-back transaction can drop scopes this cache handed out: the highest id tells.
-  const maxId = Number(store.rows('SELECT max(id) FROM symbol_scopes')[0]?.[0] ?? 0);
-  const cached = scopeCache.get(store);
-  if (cached && cached.maxId() === maxId) return cached;
-  const known = new Map<string, number>();
-  let next = 1;
+function internerOf(store: IndexStore): Interner {
+  // A rolled-back transaction can drop ids this cache handed out: the highest ids tell.
+  const stamp = String(store.rows('SELECT (SELECT max(id) FROM symbol_strings), (SELECT max(id) FROM symbol_scopes)')[0]?.join(','));
+  const cached = internerCache.get(store);
+  if (cached && cached.stamp() === stamp) return cached;
+  const strings = new Map<string, number>();
+  const scopes = new Map<string, number>();
+  let nextString = 1;
+  let nextScope = 1;
+  for (const r of store.rows('SELECT id, value FROM symbol_strings')) {
+    const id = r[0] as number;
+    strings.set(r[1] as string, id);
+    if (id >= nextString) nextString = id + 1;
+  }
   for (const r of store.rows('SELECT id, namespace, container FROM symbol_scopes')) {
     const id = r[0] as number;
-    known.set(`${r[1] as string}\u0000${r[2] as string}`, id);
-    if (id >= next) next = id + 1;
+    scopes.set(`${r[1] as number}:${r[2] as string}`, id);
+    if (id >= nextScope) nextScope = id + 1;
   }
-  const scopes: Scopes = {
-    id(namespace, container) {
-      const key = `${namespace}\u0000${container}`;
-      let id = known.get(key);
+  const interner: Interner = {
+    string(value) {
+      let id = strings.get(value);
       if (id === undefined) {
-        id = next++;
-        store.db.run('INSERT INTO symbol_scopes(id, namespace, container) VALUES (?,?,?)', [id, namespace, container]);
-        known.set(key, id);
+        id = nextString++;
+        store.db.run('INSERT INTO symbol_strings(id, value) VALUES (?,?)', [id, value]);
+        strings.set(value, id);
       }
       return id;
     },
-    maxId: () => next - 1,
+    scope(namespace, container) {
+      const ns = interner.string(namespace);
+      const key = `${ns}:${container}`;
+      let id = scopes.get(key);
+      if (id === undefined) {
+        id = nextScope++;
+        store.db.run('INSERT INTO symbol_scopes(id, namespace, container) VALUES (?,?,?)', [id, ns, container]);
+        scopes.set(key, id);
+      }
+      return id;
+    },
+    stamp: () => `${nextString > 1 ? nextString - 1 : ''},${nextScope > 1 ? nextScope - 1 : ''}`,
   };
-  scopeCache.set(store, scopes);
-  return scopes;
+  internerCache.set(store, interner);
+  return interner;
 }
 
 /**
