@@ -34,7 +34,11 @@ export class IndexStore {
     readonly indexRoot: string,
     readonly recovery: Recovery | undefined,
     readonly loadedFromDisk: boolean,
-  ) {}
+  ) {
+    // The database lives in sql.js's in-memory file system and is persisted whole (atomically):
+    // a rollback journal written there is pure copying. MEMORY keeps ROLLBACK working.
+    db.run('PRAGMA journal_mode = MEMORY');
+  }
 
   static async open(indexRoot: string): Promise<IndexStore> {
     const SQL = await loadSqlJs();
