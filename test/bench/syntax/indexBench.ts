@@ -44,9 +44,10 @@ async function main(): Promise<void> {
         const off = maxId * k;
         engine.store.db.run(`INSERT INTO files(id, path, class, language, size, mtime_ms, hash, lines, binary, generation)
           SELECT id + ${off}, 'copy${k}/' || path, class, language, size, mtime_ms, hash, lines, binary, generation FROM files WHERE id <= ${maxId}`);
-        engine.store.db.run(`INSERT INTO symbols SELECT file_id + ${off}, ordinal, parent, depth, symbol_id || '~c${k}',
-          CASE WHEN (ordinal % 2) = 0 THEN name || 'V${k}' ELSE name END, qualified_name, kind, container, namespace, signature,
-          line, end_line, col, end_col, name_line, name_col, flags, modifiers, attributes, extended_type FROM symbols WHERE file_id <= ${maxId}`);
+        // symbol_rows is the storage behind the view symbols (migration 5); ids stay distinct by the sid suffix.
+        engine.store.db.run(`INSERT INTO symbol_rows SELECT file_id + ${off}, ordinal, parent, depth, sid_hash, sid || '~c${k}',
+          CASE WHEN (ordinal % 2) = 0 THEN name || 'V${k}' ELSE name END, qn, kind, scope, signature,
+          line, end_line, col, end_col, name_line, name_col, flags, modifiers, attributes, extended_type FROM symbol_rows WHERE file_id <= ${maxId}`);
       }
     });
     engine.files.load(engine.store);
