@@ -81,12 +81,12 @@ export function acquireEngineLock(indexRoot: string): LockResult {
         sleepSync(25);
         continue;
       }
-      if (takeOver(lockPath, existing.raw)) recoveredFrom = { pid: 0, reason: 'unreadable lock file' };
+      if (takeOverStaleLock(lockPath, existing.raw)) recoveredFrom = { pid: 0, reason: 'unreadable lock file' };
       continue;
     }
     const verdict = ownerAlive(existing.owner);
     if (verdict === 'alive') return { kind: 'held', owner: existing.owner, server: readServerInfo(indexRoot, existing.owner) };
-    if (takeOver(lockPath, existing.raw)) recoveredFrom = { pid: existing.owner.pid, reason: verdict };
+    if (takeOverStaleLock(lockPath, existing.raw)) recoveredFrom = { pid: existing.owner.pid, reason: verdict };
   }
   throw new Error(`could not take the engine lock ${lockPath} (contended); retry`);
 }
@@ -248,9 +248,9 @@ function ownerAlive(o: LockOwner): 'alive' | string {
 
 /**
  * Moves a stale lock aside. Returns true when the file moved was the one judged stale; if a fresh
- * lock was moved by mistake (another engine recovered first), it is put back.
+ * lock was moved by mistake (another engine recovered first), it is put back. Exported for tests.
  */
-function takeOver(lockPath: string, staleRaw: string): boolean {
+export function takeOverStaleLock(lockPath: string, staleRaw: string): boolean {
   const aside = `${lockPath}.stale-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
   try {
     fs.renameSync(lockPath, aside);

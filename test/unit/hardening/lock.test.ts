@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { acquireEngineLock, LOCK_FILE, processStartTime, readServerInfo, SERVER_INFO_FILE } from '../../../server/src/core/lock';
+import { acquireEngineLock, LOCK_FILE, processStartTime, readServerInfo, SERVER_INFO_FILE, takeOverStaleLock } from '../../../server/src/core/lock';
 
 import { deadPid, runLockHarness as runHarness, staleLock } from './lockHelpers';
 
@@ -74,6 +74,23 @@ describe('engine lock: one engine per index root', function () {
       assert.equal(r.lock.recoveredFrom?.reason, 'unreadable lock file');
       r.lock.release();
     }
+  });
+
+  it('a late recoverer never removes the fresh lock another engine created after the stale one', () => {
+    // Engine B judged the lock stale; before B moves it, engine A took it over and wrote a fresh one.
+    const root = path.join(tmp, 'idx');
+    staleLock(root, {});
+    const lockPath = path.join(root, LOCK_FILE);
+    const staleRaw = fs.readFileSync(lockPath, 'utf8');
+    const fresh = JSON.stringify({ pid: process.pid, host: os.hostname(), nonce: 'fresh-owner', startedAt: '' });
+    fs.writeFileSync(lockPath, fresh);
+    assert.equal(takeOverStaleLock(lockPath, staleRaw), false, 'B reports that it did not take anything over');
+    assert.equal(fs.readFileSync(lockPath, 'utf8'), fresh, "A's lock is still in place");
+    assert.deepEqual(fs.readdirSync(root), [LOCK_FILE], 'nothing left aside');
+    // and the genuinely stale file is taken over
+    fs.writeFileSync(lockPath, staleRaw);
+    assert.equal(takeOverStaleLock(lockPath, staleRaw), true);
+    assert.deepEqual(fs.readdirSync(root), []);
   });
 
   it('readServerInfo ignores a server.json of another pid, of a dead process, or malformed', () => {

@@ -116,7 +116,9 @@ describe('stdio transport: bad frames are answered and the session continues', (
   });
 });
 
-describe('stdio transport: bounded memory when the client does not read', () => {
+describe('stdio transport: bounded memory when the client does not read', function () {
+  // A regression here tends to leave promises pending forever: fail in seconds, not hang.
+  this.timeout(20_000);
   /** A stdout whose reader has stopped: writes are accepted into its buffer and never flushed until release(). */
   function stalledOutput() {
     let release: (() => void) | undefined;
