@@ -72,6 +72,8 @@ export class Engine {
   private hooks: IndexHook[];
   private recoveryNote: string | undefined;
   private disposed = false;
+  /** The file on disk holds a committed state of this store (loaded from it, or written). */
+  private persistedOnce = false;
   private readonly closers: (() => Promise<void> | void)[] = [];
 
   private constructor(readonly store: IndexStore, readonly opts: EngineOptions) {
@@ -95,6 +97,7 @@ export class Engine {
     engine.dict.reset(TermDictionary.parse(store.getBlobText('terms')));
     engine.files.load(store);
     engine.catalogDirty = false;
+    engine.persistedOnce = store.loadedFromDisk && store.getMeta('committed') === '1';
     engine.status = store.loadedFromDisk && store.getMeta('committed') === '1' ? 'stale' : 'building';
     engine.git = await readGitState(root);
     return engine;
@@ -133,7 +136,12 @@ export class Engine {
       this.catalogDirty = true;
       this.git = await readGitState(this.root);
       onProgress?.({ phase: 'persist', done: 0, total: 1 });
-      if (this.indexRoot) this.store.persist();
+      // Nothing changed on disk and the stored file is this state already: skip the rewrite.
+      const wrote = stats.added + stats.changed + stats.deleted + stats.unchangedByHash > 0 || !this.persistedOnce;
+      if (this.indexRoot && wrote) {
+        this.store.persist();
+        this.persistedOnce = true;
+      }
       this.lastRefresh = stats;
       this.status = stats.discovery.truncated ? 'partial' : this.pending.size > 0 ? 'stale' : 'fresh';
       return stats;
