@@ -93,6 +93,8 @@ export const HTTP_MAX_CONNECTIONS = 128;
  * bound ("at least N"): an exact total for a token in 30,000 files is not worth 100 ms of an agent turn.
  */
 export const COUNT_AFTER_PAGE_MS = 25;
+/** Above this many candidate files a search stops as soon as its page is full (total: a lower bound). */
+export const COUNT_ALL_MAX_CANDIDATES = 5_000;
 /** Matches a ripgrep scan collects before it stops (then ranked and paged). */
 export const MAX_SCAN_MATCHES = 5_000;
 /** MSBuild project/props files above this size are reported as failed instead of parsed (generated monsters). */

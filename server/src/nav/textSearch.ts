@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { ToolError } from '../core/errors';
-import { COUNT_AFTER_PAGE_MS, MAX_MATCHES_PER_FILE, MAX_REGEX_CHARS, MAX_SCAN_MATCHES, MAX_TOKEN_EXPANSION, MAX_VERIFIED_FILES_PER_QUERY, PREVIEW_CHARS, TEXT_SCAN_DEADLINE_MS } from '../core/limits';
+import { COUNT_AFTER_PAGE_MS, COUNT_ALL_MAX_CANDIDATES, MAX_MATCHES_PER_FILE, MAX_REGEX_CHARS, MAX_SCAN_MATCHES, MAX_TOKEN_EXPANSION, MAX_VERIFIED_FILES_PER_QUERY, PREVIEW_CHARS, TEXT_SCAN_DEADLINE_MS } from '../core/limits';
 import { looksBinary } from '../core/paths';
 import { matchFiles } from '../index/textIndex';
 import { literalConstraints } from '../index/tokens';
@@ -15,6 +15,9 @@ import { CLASS_RANK, classify, type FileClass } from '../workspace/fileClass';
 import type { Engine } from './engine';
 import type { FileRow } from './fileCatalog';
 import { runRipgrep } from './ripgrep';
+
+/** Terms in one FTS4 MATCH expression (longer OR lists are split and unioned). */
+const FTS_TERMS_PER_MATCH = 200;
 
 export type TextMode = 'literal' | 'word' | 'regex';
 export type CaseMode = 'smart' | 'sensitive' | 'insensitive';
@@ -86,11 +89,19 @@ export async function searchText(engine: Engine, q: TextQuery): Promise<TextSear
   const catalog = engine.catalog();
   let candidateIds: Set<number> | undefined;
   groups.sort((a, b) => a.length - b.length);
-  for (const terms of groups) {
+  if (groups.some((g) => g.length === 0)) {
+    candidateIds = new Set(); // a required fragment matches no indexed token
+  } else if (groups.reduce((n, g) => n + g.length, 0) <= FTS_TERMS_PER_MATCH) {
+    // One MATCH: FTS4 intersects the groups itself (AND of parenthesised ORs), so only the final
+    // candidates cross into JavaScript.
+    const expr = groups.map((g) => `(${g.map((t) => `"${t}"`).join(' OR ')})`).join(' ');
+    candidateIds = new Set(matchFiles(engine.store, expr));
+  }
+  for (const terms of candidateIds ? [] : groups) {
     const ids = new Set<number>();
     if (terms.length > 0) {
-      for (let i = 0; i < terms.length; i += 200) {
-        const expr = terms.slice(i, i + 200).map((t) => `"${t}"`).join(' OR ');
+      for (let i = 0; i < terms.length; i += FTS_TERMS_PER_MATCH) {
+        const expr = terms.slice(i, i + FTS_TERMS_PER_MATCH).map((t) => `"${t}"`).join(' OR ');
         for (const id of matchFiles(engine.store, expr)) {
           if (!candidateIds || candidateIds.has(id)) ids.add(id);
         }
@@ -99,10 +110,18 @@ export async function searchText(engine: Engine, q: TextQuery): Promise<TextSear
     candidateIds = ids;
     if (ids.size === 0) break;
   }
+  // Ranked order (class, then path): the catalog is kept in that order, so a large candidate set
+  // is collected by walking it instead of sorting; a small one is sorted below.
+  const ids = candidateIds ?? new Set<number>();
   const candidates: FileRow[] = [];
-  for (const id of candidateIds ?? []) {
-    const row = catalog.get(id);
-    if (row && admit(row.path, row.fileClass)) candidates.push(row);
+  const walkCatalog = ids.size > catalog.size / 8;
+  if (walkCatalog) {
+    for (const row of catalog.all()) if (ids.has(row.id) && admit(row.path, row.fileClass)) candidates.push(row);
+  } else {
+    for (const id of ids) {
+      const row = catalog.get(id);
+      if (row && admit(row.path, row.fileClass)) candidates.push(row);
+    }
   }
   // Files changed since indexing may now contain the text: verify them too.
   const pending = engine.pendingPaths();
@@ -113,7 +132,7 @@ export async function searchText(engine: Engine, q: TextQuery): Promise<TextSear
     const cls = row?.fileClass ?? classify(p);
     if (admit(p, cls)) extra.push({ path: p, fileClass: cls });
   }
-  candidates.sort((a, b) => CLASS_RANK[a.fileClass] - CLASS_RANK[b.fileClass] || (a.path < b.path ? -1 : 1));
+  if (!walkCatalog) candidates.sort((a, b) => CLASS_RANK[a.fileClass] - CLASS_RANK[b.fileClass] || (a.path < b.path ? -1 : 1));
 
   const matcher = new LiteralMatcher(q.query, q.mode === 'word', insensitive);
   const result: TextSearchResult = {
@@ -131,7 +150,7 @@ export async function searchText(engine: Engine, q: TextQuery): Promise<TextSear
       result.truncated = 'deadline';
       break;
     }
-    if (pageFullAt && now - pageFullAt > COUNT_AFTER_PAGE_MS) {
+    if (pageFullAt && (all.length > COUNT_ALL_MAX_CANDIDATES || now - pageFullAt > COUNT_AFTER_PAGE_MS)) {
       result.truncated = 'limit';
       break;
     }

@@ -44,7 +44,9 @@ export const searchTextTool = defineTool({
     const summary =
       r.totalAtLeast === 0 && r.total === 0
         ? `No match for '${args.query}' (${r.strategy === 'index' ? `${r.candidates} candidate files checked` : 'scanned'}).`
-        : `${totalText} match${r.totalAtLeast === 1 ? '' : 'es'} in ${r.filesWithHits} file${r.filesWithHits === 1 ? '' : 's'} for '${args.query}'.`;
+        : r.total !== undefined || r.strategy !== 'index'
+          ? `${totalText} match${r.totalAtLeast === 1 ? '' : 'es'} in ${r.filesWithHits} file${r.filesWithHits === 1 ? '' : 's'} for '${args.query}'.`
+          : `${totalText} matches for '${args.query}' in the first ${r.verifiedFiles} of ${r.candidates} candidate files (counting stopped once the page was full; narrow with pathGlob/classes/project for an exact total).`;
     const notes: string[] = [];
     if (r.changedSinceIndex > 0) notes.push(`${r.changedSinceIndex} file(s) with hits changed since indexing`);
     if (env.engine.meta().dirty > 0) notes.push(`${env.engine.meta().dirty} file(s) changed since indexing were checked live`);
