@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path';
 import type { WorkspaceFiles } from '../WorkspaceFiles';
+import { compileBoundedRegex } from '../../core/regex';
 
 /** Raised for expressions this evaluator does not model; caught at the element boundary. */
 export class Unevaluable extends Error {
@@ -511,24 +512,10 @@ function callStatic(type: string, member: string, args: string[] | undefined, ho
   throw new Unevaluable(`property function [${type}]::${member} is not evaluated`);
 }
 
-/**
- * A project file's regex, compiled so it cannot hang the engine: V8's linear-time engine when the
- * process enabled it, otherwise refused when it has a nested or adjacent quantifier, a
- * backreference or lookaround (the shapes that backtrack catastrophically). Undefined when refused.
- */
+/** A project file's regex, compiled through the engine's bounded-regex policy (core/regex.ts). */
 function boundedRegex(source: string, flags: string): RegExp | undefined {
-  if (source.length > 500) return undefined;
-  try {
-    return new RegExp(source, flags + 'l');
-  } catch {
-    /* no linear engine in this process (or a pattern it cannot run): fall through */
-  }
-  if (/\\\d|\(\?[=!<]|\)[*+?{]|[*+}]\s*[*+{]/.test(source)) return undefined;
-  try {
-    return new RegExp(source, flags);
-  } catch {
-    return undefined;
-  }
+  const r = compileBoundedRegex(source, flags);
+  return r.ok ? r.re : undefined;
 }
 
 function num(s: string): number {
