@@ -46,6 +46,16 @@ describe('concurrent clients during refreshes @e2e', function () {
     }
     writeGeneration(ws, 0);
     engine = await Engine.open({ workspaceRoot: ws, indexRoot: '' });
+    // A hook that yields to the event loop while preparing each batch, as one waiting on a worker
+    // or on I/O does: requests are served between every step of a refresh.
+    engine.addHook({
+      name: 'yields',
+      async prepare() {
+        await new Promise((r) => setTimeout(r, 2));
+        return undefined;
+      },
+      deleteFiles() {},
+    });
     await engine.refresh();
     http = new McpHttpServer({ createServer: () => buildServer(engine) });
     const { url, token } = await http.listen();
