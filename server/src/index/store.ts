@@ -51,9 +51,13 @@ export class IndexStore {
       try {
         const bytes = fs.readFileSync(file);
         db = new SQL.Database(bytes);
-        // A matching checksum (written after each atomic persist) proves the bytes are the ones
-        // written; otherwise fall back to SQLite's own integrity check.
-        const problem = checkDatabase(db, !checksumMatches(file, bytes));
+        // A matching checksum proves the bytes are the ones written; a mismatch is damage; with no
+        // checksum file, SQLite's own integrity check decides.
+        const sums = readChecksums(file);
+        if (sums.length > 0 && !sums.includes(checksumOf(bytes))) {
+          throw new IndexLoadError('corrupt', 'the index bytes do not match the checksum written with them');
+        }
+        const problem = checkDatabase(db, sums.length === 0);
         if (problem) throw new IndexLoadError(problem.kind, problem.reason);
         migrate(db);
         return new IndexStore(db, indexRoot, undefined, true);
@@ -169,9 +173,14 @@ export class IndexStore {
     } finally {
       fs.closeSync(fd);
     }
+    // The checksum file names both the new and the committed bytes across the rename, so a crash
+    // at any point leaves a file whose bytes it names; any other mismatch is damage.
+    const sum = checksumOf(bytes);
+    const previous = readChecksums(file)[0];
+    writeChecksums(file, previous && previous !== sum ? [sum, previous] : [sum]);
     fs.renameSync(tmp, file);
     fsyncDir(this.indexRoot);
-    writeChecksum(file, bytes);
+    writeChecksums(file, [sum]);
     return bytes.length;
   }
 
@@ -192,23 +201,23 @@ function checksumOf(bytes: Uint8Array): string {
   return `${bytes.length}:${zlib.crc32(bytes).toString(16)}`;
 }
 
-/** True when `<file>.sum` names exactly these bytes. */
-function checksumMatches(file: string, bytes: Uint8Array): boolean {
+/** The checksums `<file>.sum` accepts (empty when there is none: the load then runs the integrity check). */
+function readChecksums(file: string): string[] {
   try {
-    return fs.readFileSync(file + SUM_SUFFIX, 'utf8').trim() === checksumOf(bytes);
+    return fs.readFileSync(file + SUM_SUFFIX, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
   } catch {
-    return false;
+    return [];
   }
 }
 
-/** Written (atomically) after the database rename; a crash in between leaves a mismatch, which only costs a full check. */
-function writeChecksum(file: string, bytes: Uint8Array): void {
+/** Replaces `<file>.sum` atomically; if it cannot be written it is removed (never left naming other bytes). */
+function writeChecksums(file: string, sums: string[]): void {
   const tmp = `${file}${SUM_SUFFIX}.tmp-${process.pid}`;
   try {
-    fs.writeFileSync(tmp, checksumOf(bytes), { mode: 0o600 });
+    fs.writeFileSync(tmp, sums.join('\n') + '\n', { mode: 0o600 });
     fs.renameSync(tmp, file + SUM_SUFFIX);
   } catch {
-    /* without a checksum the next load runs the integrity check */
+    fs.rmSync(file + SUM_SUFFIX, { force: true });
   }
 }
 

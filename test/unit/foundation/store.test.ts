@@ -76,6 +76,21 @@ describe('persisted index', function () {
     await e2.close();
   });
 
+  it('treats bytes that differ from their checksum as damage, even where SQLite would not notice', async function () {
+    const e = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    await e.refresh();
+    await e.close();
+    const file = path.join(idx, 'index.db');
+    const bytes = fs.readFileSync(file);
+    const at = bytes.indexOf(Buffer.from('a.cs'));
+    assert.ok(at > 0);
+    bytes[at] = 'z'.charCodeAt(0); // a path inside a row: pages stay well-formed
+    fs.writeFileSync(file, bytes);
+    const e2 = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    assert.match(e2.meta().recovered ?? '', /checksum/);
+    await e2.close();
+  });
+
   it('detects a truncated file without a checksum match', async function () {
     const e = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
     await e.refresh();
