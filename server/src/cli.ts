@@ -104,6 +104,8 @@ function summaryJson(engine: Engine, s: RefreshStats) {
     skippedTooLarge: s.skippedTooLarge,
     status: engine.meta().status,
     recovered: engine.meta().recovered ?? null,
+    /** Peak resident set size of this process so far, in bytes (getrusage maxrss). */
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
   };
 }
 
