@@ -11,7 +11,7 @@ import { isToolError } from '../core/errors';
 import { PACKAGE_ID_PREFIX, type ProjectEdge, type ProjectFileEntry, type ProjectGraph, type ProjectNode, type SolutionNode } from './ProjectGraph';
 import { WorkspaceFiles } from './WorkspaceFiles';
 import type { EvaluatedItem } from './msbuild/evaluateProject';
-import { msbuildKind, readMsbuildProject, type MsbuildProject } from './msbuild/readMsbuildProject';
+import { blankMsbuildProject, msbuildKind, readMsbuildProject, type MsbuildProject } from './msbuild/readMsbuildProject';
 import { readSolution } from './msbuild/readSolution';
 import { parseXml, type XmlParse } from './msbuild/xmlDocument';
 import { readNodeProjects, type NodeProject } from './node/readNodeProjects';
@@ -280,22 +280,7 @@ function* graphSteps(input: ProjectGraphInput): Generator<void, ProjectGraph> {
 }
 
 function emptyMsbuild(rel: string): MsbuildProject {
-  return {
-    path: rel,
-    name: path.posix.basename(rel, path.posix.extname(rel)),
-    kind: msbuildKind(rel) ?? 'csharp',
-    isTest: false,
-    targetFrameworks: [],
-    crossTargeting: false,
-    status: 'failed',
-    reasons: [],
-    files: [],
-    outsideFiles: [],
-    projectReferences: [],
-    packages: [],
-    sharedImports: [],
-    inputs: [rel],
-  };
+  return blankMsbuildProject(rel, 'failed');
 }
 
 function failedNode(rel: string, kind: ProjectNode['kind'], reason: string): ProjectNode {

@@ -69,18 +69,16 @@ export function msbuildKind(rel: string): ProjectKind | undefined {
   }
 }
 
-/** Reads and evaluates one project file. Never throws for bad input: problems become `failed`/`partial`. */
-export function readMsbuildProject(ctx: EvaluationContext, rel: string): MsbuildProject {
-  const kind = msbuildKind(rel) ?? 'csharp';
-  const name = path.posix.basename(rel, path.posix.extname(rel));
-  const base: MsbuildProject = {
+/** A project node with nothing evaluated yet: the starting point of a read, or a failed placeholder. */
+export function blankMsbuildProject(rel: string, status: ProjectStatus): MsbuildProject {
+  return {
     path: rel,
-    name,
-    kind,
+    name: path.posix.basename(rel, path.posix.extname(rel)),
+    kind: msbuildKind(rel) ?? 'csharp',
     isTest: false,
     targetFrameworks: [],
     crossTargeting: false,
-    status: 'complete',
+    status,
     reasons: [],
     files: [],
     outsideFiles: [],
@@ -89,6 +87,12 @@ export function readMsbuildProject(ctx: EvaluationContext, rel: string): Msbuild
     sharedImports: [],
     inputs: [rel],
   };
+}
+
+/** Reads and evaluates one project file. Never throws for bad input: problems become `failed`/`partial`. */
+export function readMsbuildProject(ctx: EvaluationContext, rel: string): MsbuildProject {
+  const base = blankMsbuildProject(rel, 'complete');
+  const { kind, name } = base;
   const xml = ctx.readXml(rel);
   if (!xml.ok) return { ...base, status: 'failed', reasons: [xml.error] };
   if (xml.root.name !== 'Project') return { ...base, status: 'failed', reasons: [`the root element is <${xml.root.name}>, not <Project>`] };
