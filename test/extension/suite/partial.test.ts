@@ -37,13 +37,15 @@ describe('a language service that is still loading (TypeScript, 3,000 new files)
       }
       if (a.kind !== 'ok') return;
       seen.push(`${Date.now() - started} ms: ${a.value.length} rows${a.gaps ? ' (gaps)' : ''}`);
-      if (a.value.length < full) {
-        assert.ok(a.gaps && a.gaps.length > 0, `an incomplete answer (${a.value.length}/${full}) was presented as complete:\n${seen.join('\n')}`);
+      if (a.gaps && a.gaps.length > 0) {
+        // Labelled as possibly incomplete. It may already hold every row: the bridge cannot know that
+        // until the service shows it has caught up, and saying so is the honest answer.
         assert.match(a.gaps[0]!, /had not (shown that its project is loaded|caught up)/);
+        assert.ok(a.value.length <= full, `more rows than exist (${a.value.length}/${full})`);
         partials++;
       } else {
-        assert.equal(a.value.length, full);
-        assert.equal(a.gaps, undefined, 'the complete answer has no gaps');
+        // Presented as complete: it must be complete.
+        assert.equal(a.value.length, full, `an incomplete answer (${a.value.length}/${full}) was presented as complete:\n${seen.join('\n')}`);
         break;
       }
       assert.ok(Date.now() - started < 150_000, `no complete answer within 150 s:\n${seen.join('\n')}`);
