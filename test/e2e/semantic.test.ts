@@ -59,7 +59,7 @@ describe('MCP over stdio: semantic tools (real csharp-ls) @e2e', function () {
     assert.equal(row.kind, 'method');
     assert.equal(row.project, 'src/Geometry/Geometry.csproj');
     assert.match(row.signature, /public static T Largest<T>/);
-    assert.deepEqual(row.target_ref, { kind: 'stable_symbol', stable_symbol_id: 'M:Geometry.ShapeMath.Largest``1(IEnumerable{``0})', snapshot_token: precise.index.version });
+    assert.deepEqual(row.target_ref, { kind: 'stable_symbol', stable_symbol_id: 'M:Geometry.ShapeMath.Largest``1(IEnumerable{``0})@Geometry|net10.0', snapshot_token: precise.index.version });
     assert.equal(precise.target_selection.via, 'direct_location');
   });
 
@@ -68,7 +68,7 @@ describe('MCP over stdio: semantic tools (real csharp-ls) @e2e', function () {
     assert.equal(r.mode, 'precise');
     assert.deepEqual(r.items.map((i: any) => `${i.path}:${i.line}`).sort(), ['src/Geometry/Square.Metrics.cs:5', 'src/Geometry/Square.cs:3']);
     assert.equal(r.target_selection.via, 'qualified_name');
-    assert.equal(r.target_selection.symbol.symbolId, 'T:Geometry.Square');
+    assert.equal(r.target_selection.symbol.symbolId, 'T:Geometry.Square@Geometry|net10.0');
   });
 
   it('references are grouped by project with a production/test summary', async () => {
@@ -153,11 +153,11 @@ describe('MCP over stdio: semantic tools (real csharp-ls) @e2e', function () {
     assert.match(await callError(c.client, 'definition', { target: { symbolId: 'T:Geometry.Shape', path: 'src/Geometry/Shape.cs', line: 4 } }), /INVALID_ARGUMENT.*symbolId and path\/line\/column/);
     const stale = await callError(c.client, 'references', { target: { symbolId: 'M:Geometry.ShapeMath.TotalArea(System.Int32)' } });
     assert.match(stale, /^Error \[STALE_TARGET\]/);
-    assert.match(stale, /M:Geometry\.ShapeMath\.TotalArea\(IEnumerable\{IShape\}\)/);
+    assert.match(stale, /pass \{symbolId: "M:Geometry\.ShapeMath\.TotalArea\(IEnumerable\{IShape\}\)@Geometry\|net10\.0"\}/);
     const amb = await call(c.client, 'definition', { target: { qualifiedName: 'Geometry.Resizer.Resize' } });
     assert.equal(amb.target_selection.status, 'ambiguous');
     assert.equal(amb.items.length, 0);
-    assert.deepEqual(amb.target_selection.candidates.map((x: any) => x.symbolId).sort(), ['M:Geometry.Resizer.Resize(System.Double,System.Double)', 'M:Geometry.Resizer.Resize(System.Double,System.Int32)']);
+    assert.deepEqual(amb.target_selection.candidates.map((x: any) => x.symbolId).sort(), ['M:Geometry.Resizer.Resize(System.Double,System.Double)@Geometry|net10.0', 'M:Geometry.Resizer.Resize(System.Double,System.Int32)@Geometry|net10.0']);
     const snapped = await call(c.client, 'definition', { target: { path: 'src/App/Program.cs', line: 10, column: 2 } });
     assert.match(snapped.target_selection.note, /snapped to 'var'/);
     assert.match(await callError(c.client, 'definition', { target: { path: 'Shapes.sln', line: 3 } }), /UNSUPPORTED_LANGUAGE/);

@@ -14,6 +14,7 @@ import type { Engine } from './engine';
 import { projectGraph } from './projects';
 import { changedSince, resolveTarget, targetRefFor, type ResolvedTarget, type TargetInput, type TargetRef, type TargetSelection } from './semanticTarget';
 import { semanticService } from './semanticService';
+import { symbolIds } from './symbolIds';
 
 export type Confidence = 'exact' | 'partial' | 'heuristic' | 'stale';
 
@@ -375,6 +376,7 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
     return lines.get(p)?.[n - 1];
   };
   const testProjects = new Set((g?.projects ?? []).filter((p) => p.isTest).map((p) => p.id));
+  const ids = symbolIds(engine);
   return locs.map((l, i) => {
     const row: NavRow = {
       path: l.path,
@@ -391,7 +393,8 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
       return row;
     }
     const file = catalog.byRelPath(l.path);
-    const project = g?.files.get(l.path)?.[0]?.project;
+    // The file's primary compilation, the one its symbol ids name (owning project before linking ones).
+    const project = ids.primary(l.path)?.project.id ?? g?.files.get(l.path)?.[0]?.project;
     if (project) row.project = project;
     row.isTest = (project !== undefined && testProjects.has(project)) || file?.fileClass === 'test';
     row.isGenerated = file?.fileClass === 'generated';

@@ -11,6 +11,7 @@ import { identifierAt } from '../semantic/heuristic/identifiers';
 import { languageOfPath } from '../semantic/language';
 import type { SourcePosition } from '../semantic/types';
 import type { Engine } from './engine';
+import { formatSymbolId, isCSharpDocId, symbolIds, type Compilation, type SymbolIdSpace } from './symbolIds';
 
 export type TargetRef =
   | { kind: 'result_match'; result_handle: string; match_id: string }
@@ -45,6 +46,8 @@ export interface TargetSelection {
 export interface ResolvedTarget {
   /** Where to ask the provider: the name token. */
   position: SourcePosition;
+  /** The project the target's id named (project file path), when it named one. */
+  project?: string;
   language: string;
   /** The identifier at the position. */
   name: string;
@@ -67,7 +70,7 @@ export function resolveTarget(engine: Engine, input: TargetInput): ResolvedTarge
 /** The ref a row carries: a stable symbol when a declaration's name is there, else a location handle. */
 export function targetRefFor(engine: Engine, loc: { path: string; line: number; column: number }, matchIndex: number): TargetRef {
   const decl = HeuristicProvider.declaredAt(engine.store, loc.path, loc.line, loc.column);
-  if (decl) return { kind: 'stable_symbol', stable_symbol_id: decl.symbolId, snapshot_token: engine.version };
+  if (decl) return { kind: 'stable_symbol', stable_symbol_id: symbolIds(engine).idFor(decl.symbolId, decl.path), snapshot_token: engine.version };
   const handle = Buffer.from(JSON.stringify({ v: engine.version, p: loc.path, l: loc.line, c: loc.column })).toString('base64url');
   return { kind: 'result_match', result_handle: handle, match_id: `m${matchIndex + 1}` };
 }
@@ -102,15 +105,59 @@ function fromResultRef(engine: Engine, ref: Extract<TargetRef, { kind: 'result_m
 }
 
 function fromSymbolId(engine: Engine, id: string, via: TargetSelection['via']): ResolvedTarget | AmbiguousTarget {
-  const rows = HeuristicProvider.rowsById(engine.store, id);
-  if (rows.length === 0) {
-    const replacement = replacementFor(engine, id);
-    const hint = replacement
-      ? `the closest declaration now is ${replacement.symbolId} at ${replacement.path}:${replacement.nameLine}; pass {symbolId: "${replacement.symbolId}"}`
-      : 'search for the symbol again (search_symbol) and use the new id';
-    throw new ToolError('STALE_TARGET', `Symbol id ${id} does not resolve in index ${engine.version}`, hint, replacement ? { replacement: candidate(engine, replacement) } : undefined);
+  const ids = symbolIds(engine);
+  const parsed = ids.parse(id);
+  const rows = HeuristicProvider.rowsById(engine.store, parsed.docId);
+  if (!isCSharpDocId(parsed.docId)) {
+    if (rows.length === 0) throw staleId(engine, id, replacementFor(engine, parsed.docId));
+    return fromRow(rows[0]!, via, rows[0]!.symbolId);
   }
-  return fromRow(rows[0]!, via);
+  // Every compilation each declaration belongs to (a file outside every project has none).
+  const options = rows.flatMap((row) => {
+    const cs = ids.compilations(row.path);
+    return cs.length ? cs.map((c) => ({ row, c: c as Compilation | undefined, id: formatSymbolId(row.symbolId, c) })) : [{ row, c: undefined, id: row.symbolId }];
+  });
+  if (options.length === 0) throw staleId(engine, id, replacementFor(engine, parsed.docId, parsed.project?.id, parsed.tfm));
+  let chosen = options;
+  if (parsed.projectKey !== undefined) {
+    chosen = options.filter((o) => o.c && parsed.project && o.c.project.id === parsed.project.id && (parsed.tfm === undefined || o.c.tfm === parsed.tfm));
+    if (chosen.length === 0) {
+      // The declaration is there, but not in the compilation the id names (moved, re-targeted).
+      const pick = options.find((o) => o.c && parsed.project && o.c.project.id === parsed.project.id) ?? options[0]!;
+      const where = parsed.project ? `${parsed.project.name}${parsed.tfm ? ` for ${parsed.tfm}` : ''}` : `a project named '${parsed.projectKey}'`;
+      throw new ToolError(
+        'STALE_TARGET',
+        `Symbol id ${id} does not resolve in index ${engine.version}: ${parsed.docId} is not compiled in ${where}; it is in ${[...new Set(options.map((o) => o.id))].slice(0, 4).join(', ')}`,
+        `pass {symbolId: "${pick.id}"}`,
+        { replacement: candidate(engine, pick.row, pick.id) },
+      );
+    }
+  }
+  const distinct = [...new Map(chosen.map((o) => [o.id, o])).values()];
+  if (distinct.length > 1) {
+    const projects = new Set(distinct.map((o) => o.c?.project.id)).size;
+    return {
+      ambiguous: true,
+      selection: {
+        status: 'ambiguous',
+        via,
+        note: `${parsed.docId} is compiled in ${distinct.length} compilations (${projects} project${projects === 1 ? '' : 's'}, target frameworks); pass one full id`,
+        candidates: distinct.map((o) => candidate(engine, o.row, o.id)),
+      },
+    };
+  }
+  const one = distinct[0]!;
+  const r = fromRow(one.row, via, one.id);
+  if (one.c) r.project = one.c.project.id;
+  if (parsed.projectKey === undefined && one.c) r.selection.note = `bare documentation id: resolved to ${one.id}, its only compilation`;
+  return r;
+}
+
+function staleId(engine: Engine, id: string, replacement: { row: SymbolRow; id: string } | undefined): ToolError {
+  const hint = replacement
+    ? `the closest declaration now is ${replacement.id} at ${replacement.row.path}:${replacement.row.nameLine}; pass {symbolId: "${replacement.id}"}`
+    : 'search for the symbol again (search_symbol) and use the new id';
+  return new ToolError('STALE_TARGET', `Symbol id ${id} does not resolve in index ${engine.version}`, hint, replacement ? { replacement: candidate(engine, replacement.row, replacement.id) } : undefined);
 }
 
 function fromQualifiedName(engine: Engine, qn: string): ResolvedTarget | AmbiguousTarget {
@@ -123,7 +170,7 @@ function fromQualifiedName(engine: Engine, qn: string): ResolvedTarget | Ambiguo
     const firsts = ids.map((id) => rows.find((r) => r.symbolId === id)!);
     return { ambiguous: true, selection: { status: 'ambiguous', via: 'qualified_name', note: `${ids.length} declarations are named ${qn} (overloads or same name in several files)`, candidates: firsts.map((r) => candidate(engine, r)) } };
   }
-  return fromRow(rows[0]!, 'qualified_name');
+  return fromRow(rows[0]!, 'qualified_name', symbolIds(engine).idFor(rows[0]!.symbolId, rows[0]!.path));
 }
 
 function fromLocation(engine: Engine, p: string, line: number, column: number | undefined, via: TargetSelection['via']): ResolvedTarget {
@@ -152,27 +199,28 @@ function fromLocation(engine: Engine, p: string, line: number, column: number | 
   const selection: TargetSelection = { status: 'resolved', via };
   if (note) selection.note = note;
   const decl = HeuristicProvider.declaredAt(engine.store, r.rel, line, id.column);
-  if (decl) selection.symbol = symbolOf(decl);
+  if (decl) selection.symbol = symbolOf(decl, symbolIds(engine).idFor(decl.symbolId, decl.path));
   return { position: { path: r.rel, line, column: id.column }, language, name: id.name, selection };
 }
 
-function fromRow(row: SymbolRow, via: TargetSelection['via']): ResolvedTarget {
+function fromRow(row: SymbolRow, via: TargetSelection['via'], id: string): ResolvedTarget {
   const language = languageOfPath(row.path) ?? 'plaintext';
   return {
     position: { path: row.path, line: row.nameLine, column: row.nameColumn },
     language,
     name: row.name,
-    selection: { status: 'resolved', via, symbol: symbolOf(row) },
+    selection: { status: 'resolved', via, symbol: symbolOf(row, id) },
   };
 }
 
-function symbolOf(r: SymbolRow): NonNullable<TargetSelection['symbol']> {
-  return { symbolId: r.symbolId, name: r.name, kind: r.kind, qualifiedName: r.qualifiedName, signature: r.signature };
+function symbolOf(r: SymbolRow, id: string): NonNullable<TargetSelection['symbol']> {
+  return { symbolId: id, name: r.name, kind: r.kind, qualifiedName: r.qualifiedName, signature: r.signature };
 }
 
-function candidate(engine: Engine, r: SymbolRow): TargetCandidate {
+/** A candidate row; `id` defaults to the row's id in its file's primary compilation. */
+function candidate(engine: Engine, r: SymbolRow, id: string = symbolIds(engine).idFor(r.symbolId, r.path)): TargetCandidate {
   return {
-    symbolId: r.symbolId,
+    symbolId: id,
     name: r.name,
     kind: r.kind,
     qualifiedName: r.qualifiedName,
@@ -180,16 +228,27 @@ function candidate(engine: Engine, r: SymbolRow): TargetCandidate {
     path: r.path,
     line: r.nameLine,
     column: r.nameColumn,
-    target_ref: { kind: 'stable_symbol', stable_symbol_id: r.symbolId, snapshot_token: engine.version },
+    target_ref: { kind: 'stable_symbol', stable_symbol_id: id, snapshot_token: engine.version },
   };
 }
 
-/** For a vanished id: the declaration with the same qualified name (a changed signature), if any. */
-function replacementFor(engine: Engine, id: string): SymbolRow | undefined {
-  const body = id.replace(/^[A-Z]:/, '').replace(/\(.*$/, '').replace(/``\d+$/, '');
+/**
+ * For a vanished id: the declaration with the same qualified name (a changed signature), if any,
+ * preferring one compiled by the project the id named; with its id in its primary compilation
+ * (or in the named project's).
+ */
+function replacementFor(engine: Engine, docId: string, project?: string, tfm?: string): { row: SymbolRow; id: string } | undefined {
+  const body = docId.replace(/^[A-Z]:/, '').replace(/\(.*$/, '').replace(/``\d+$/, '');
   const qn = body.includes('#') ? body.slice(body.indexOf('#') + 1) : body.replace(/\.#ctor$/, '');
   const rows = HeuristicProvider.rowsByQualifiedName(engine.store, qn);
-  return rows[0];
+  if (rows.length === 0) return undefined;
+  const ids: SymbolIdSpace = symbolIds(engine);
+  for (const row of rows) {
+    const cs = project ? ids.compilations(row.path).filter((x) => x.project.id === project) : [];
+    const c = cs.find((x) => x.tfm === tfm) ?? cs[0];
+    if (c) return { row, id: ids.idFor(row.symbolId, row.path, c) };
+  }
+  return { row: rows[0]!, id: ids.idFor(rows[0]!.symbolId, rows[0]!.path) };
 }
 
 function changedSince(engine: Engine, rel: string): boolean {

@@ -15,6 +15,7 @@ import { ensureSymbolTables, SYMBOL_FLAG_GENERATED, SYMBOL_FLAG_TEST } from '../
 import { TYPE_KINDS, type SymbolKind } from '../syntax/types';
 import type { Engine } from './engine';
 import { requireGraph } from './projects';
+import { symbolIds } from './symbolIds';
 import { matchCamel, matchExact, matchFuzzy, matchPrefix, matchSubstring, prepareQuery, tierOf, type Matcher } from './syntaxNameMatch';
 
 export type SymbolMatchMode = 'auto' | 'exact' | 'prefix' | 'substring' | 'camelCase' | 'fuzzy' | 'regex' | 'qualified';
@@ -84,9 +85,17 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   const store = engine.store;
   ensureSymbolTables(store);
   const dict = symbolNamesFor(store);
-  const query = q.query.trim();
+  const ids = symbolIds(engine);
+  let query = q.query.trim();
   let mode = q.match;
   if (mode === 'auto' && /[.:#]/.test(query)) mode = 'qualified';
+  // A C# id with its compilation (`T:Ns.Type@Project|net8.0`): match the doc-id in that compilation.
+  let compilation: { project: string; tfm?: string } | undefined;
+  if (mode === 'qualified') {
+    const parsed = ids.parse(query);
+    if (parsed.project) compilation = { project: parsed.project.id, ...(parsed.tfm ? { tfm: parsed.tfm } : {}) };
+    query = parsed.docId;
+  }
   let nameQuery = query;
   let qualifiedFilter: ((qn: string, id: string) => boolean) | undefined;
   if (mode === 'qualified') {
@@ -171,7 +180,7 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   const projectPaths = projectId !== undefined ? filesOfProject(engine, projectId) : undefined;
   const typeList = [...TYPE_KINDS].map((k) => `'${k}'`).join(',');
   // JS-side filters (glob, qualified name) can drop rows: then read without a row limit.
-  const jsFiltered = glob !== undefined || qualifiedFilter !== undefined || projectPaths !== undefined;
+  const jsFiltered = glob !== undefined || qualifiedFilter !== undefined || projectPaths !== undefined || compilation !== undefined;
   interface Row { fileId: number; symbolId: string; name: string; qn: string; kind: SymbolKind; signature: string; line: number; endLine: number; col: number; flags: number; ext: string | null; fileClass: string }
   interface Group { hit: SymbolHit; rank: number[]; spans: SymbolSpan[] }
   const groups = new Map<string, Group>();
@@ -217,6 +226,9 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
       if (glob && !glob(file.path)) continue;
       if (projectPaths && !projectPaths.has(file.path)) continue;
       if (qualifiedFilter && !qualifiedFilter(r.qn, r.symbolId)) continue;
+      if (compilation && !ids.compilations(file.path).some((c) => c.project.id === compilation.project && (!compilation.tfm || c.tfm === compilation.tfm))) continue;
+      // Shown ids carry the compilation (C#): the same doc-id in two projects is two symbols.
+      r.symbolId = ids.idFor(r.symbolId, file.path);
       const isTest = (r.flags & SYMBOL_FLAG_TEST) !== 0 || r.fileClass === 'test';
       const isGenerated = (r.flags & SYMBOL_FLAG_GENERATED) !== 0 || r.fileClass === 'generated';
       const c = byName.get(r.name);

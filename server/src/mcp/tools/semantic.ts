@@ -24,7 +24,14 @@ import { defineTool, type ToolResult } from '../tool';
 
 const targetSchema = z
   .strictObject({
-    symbolId: z.string().min(1).max(2048).optional().describe('Stable symbol id (C#: documentation-comment id, e.g. M:Ns.Type.Method(System.Int32))'),
+    symbolId: z
+      .string()
+      .min(1)
+      .max(2048)
+      .optional()
+      .describe(
+        'Stable symbol id from an earlier answer. C#: documentation-comment id @ project | target framework, e.g. M:Ns.Type.Method(System.Int32)@App.Core|net8.0; a bare documentation id resolves when one compilation has it, else the candidates come back',
+      ),
     path: pathArg.optional().describe('File of a position target'),
     line: z.number().int().min(1).optional().describe('1-based line of a position target'),
     column: z.number().int().min(1).optional().describe('1-based column; snapped to the nearest identifier'),

@@ -4,6 +4,7 @@ import * as L from '../../core/limits';
 import { fileOutline, inspectSyntax, symbolAtPosition } from '../../nav/syntaxOutline';
 import { searchStructural } from '../../nav/syntaxStructural';
 import { searchSymbols, type SymbolHit } from '../../nav/syntaxSymbols';
+import { symbolIds } from '../../nav/symbolIds';
 import type { OutlineSymbol } from '../../syntax/types';
 import { fileClassEnum, pagingArgs, pathArg } from '../schemas';
 import { defineTool } from '../tool';
@@ -25,6 +26,10 @@ const fileInfo = z.object({
   hasErrors: z.boolean().describe('The file has syntax errors; declarations were still extracted'),
   errorLines: z.array(z.number()),
   reparsedWith: z.array(z.string()).describe('What a re-parse did to get past errors (inactive #if branches blanked, repairs)'),
+  compilations: z
+    .array(z.string())
+    .optional()
+    .describe('C#: every project|framework compiling this file, when more than one; symbolIds name the first (swap the @suffix for another)'),
 });
 
 const outlineItem = z.object({
@@ -34,7 +39,7 @@ const outlineItem = z.object({
   endLine: z.number(),
   depth: z.number(),
   signature: z.string(),
-  symbolId: z.string(),
+  symbolId: z.string().describe('Stable within an index version; C#: documentation-comment id @ project | target framework'),
   isTest: z.boolean().optional(),
   isGenerated: z.boolean().optional(),
   extendedType: z.string().optional(),
@@ -42,8 +47,8 @@ const outlineItem = z.object({
 });
 type OutlineItem = z.infer<typeof outlineItem>;
 
-function outlineRow(s: OutlineSymbol): OutlineItem {
-  const o: OutlineItem = { name: s.name, kind: s.kind, line: s.line, endLine: s.endLine, depth: s.depth, signature: s.signature, symbolId: s.id };
+function outlineRow(s: OutlineSymbol, symbolId: string): OutlineItem {
+  const o: OutlineItem = { name: s.name, kind: s.kind, line: s.line, endLine: s.endLine, depth: s.depth, signature: s.signature, symbolId };
   if (s.isTest) o.isTest = true;
   if (s.isGenerated) o.isGenerated = true;
   if (s.extendedType) o.extendedType = s.extendedType;
@@ -68,6 +73,8 @@ export const outlineTool = defineTool({
   row: (i: OutlineItem) => `${'  '.repeat(i.depth)}${i.kind} ${i.signature || i.name}  L${i.line}-${i.endLine}${i.isTest ? ' [test]' : ''}${i.recovered ? ' [recovered]' : ''}`,
   async handle(env, args, page) {
     const o = await fileOutline(env.engine, args.path);
+    const ids = symbolIds(env.engine);
+    const compilations = ids.compilationLabels(o.path);
     const depth = args.depth ?? DEFAULT_OUTLINE_DEPTH;
     const all = o.symbols.filter((s) => s.depth <= depth && (!args.kinds || args.kinds.includes(s.kind)));
     const deeper = o.symbols.filter((s) => s.depth > depth).length;
@@ -79,12 +86,12 @@ export const outlineTool = defineTool({
     if (o.isLarge) notes.push('large file: read spans with source_context');
     return {
       summary: `${o.path}: ${all.length} declaration${all.length === 1 ? '' : 's'} in ${o.lines} lines (${o.language})${notes.length ? '; ' + notes.join('; ') : ''}.`,
-      items: all.slice(page.offset, page.offset + page.limit).map(outlineRow),
+      items: all.slice(page.offset, page.offset + page.limit).map((s) => outlineRow(s, ids.idFor(s.id, o.path))),
       total: all.length,
       offset: page.offset,
       partial: o.depthTruncated ? `declarations nested deeper than ${L.MAX_OUTLINE_DEPTH} levels are not extracted` : undefined,
       extra: {
-        file: { path: o.path, language: o.language, lines: o.lines, isLarge: o.isLarge, source: o.source, hasErrors: o.hasErrors, errorLines: o.errorLines, reparsedWith: o.reparsedWith },
+        file: { path: o.path, language: o.language, lines: o.lines, isLarge: o.isLarge, source: o.source, hasErrors: o.hasErrors, errorLines: o.errorLines, reparsedWith: o.reparsedWith, ...(compilations.length > 1 ? { compilations } : {}) },
         navigationLayer: 'syntax' as const,
         deeper,
       },
@@ -93,7 +100,7 @@ export const outlineTool = defineTool({
 });
 
 const symbolHitItem = z.object({
-  symbolId: z.string().describe('Stable within an index version; C#: documentation-comment id'),
+  symbolId: z.string().describe('Stable within an index version; C#: documentation-comment id @ project | target framework, e.g. T:Ns.Type@App.Core|net8.0'),
   name: z.string(),
   kind: z.string(),
   qualifiedName: z.string(),
@@ -114,7 +121,7 @@ export const searchSymbolTool = defineTool({
   name: 'search_symbol',
   title: 'Search symbols',
   description:
-    'Find declarations by name across the workspace (syntax index; a fast stand-in for go-to-definition by name). match: exact | prefix | substring | camelCase ("GRS" → GetRequiredService) | fuzzy | regex | qualified ("Billing.InvoiceService.Create", or a C# id "M:Ns.Type.Method"); default: exact, then prefix, then camelCase. Ranked: exact name, types before members, handwritten before generated, production before test, shorter qualified name. Partial types come back once with their other spans.',
+    'Find declarations by name across the workspace (syntax index; a fast stand-in for go-to-definition by name). match: exact | prefix | substring | camelCase ("GRS" → GetRequiredService) | fuzzy | regex | qualified ("Billing.InvoiceService.Create", or a C# id "M:Ns.Type.Method", optionally with its "@Project|net8.0" compilation); default: exact, then prefix, then camelCase. Ranked: exact name, types before members, handwritten before generated, production before test, shorter qualified name. Partial types come back once with their other spans.',
   input: z.strictObject({
     query: z.string().min(1).max(L.MAX_QUERY_CHARS).describe('Name, name fragment, camelCase initials, regex, or qualified name'),
     match: z.enum(['exact', 'prefix', 'substring', 'camelCase', 'fuzzy', 'regex', 'qualified']).optional().describe('How to match (default: exact, prefix and camelCase together; qualified when the query has dots)'),
@@ -174,15 +181,17 @@ export const symbolAtTool = defineTool({
   row: (i: OutlineItem) => `${i.kind} ${i.signature || i.name}  L${i.line}-${i.endLine}`,
   async handle(env, args) {
     const { outline, at } = await symbolAtPosition(env.engine, args.path, args.line, args.column);
-    const containers = at.containers.map((c) => ({ name: c.name, kind: c.kind, line: c.line, endLine: c.endLine, symbolId: c.id }));
+    const ids = symbolIds(env.engine);
+    const compilations = ids.compilationLabels(outline.path);
+    const containers = at.containers.map((c) => ({ name: c.name, kind: c.kind, line: c.line, endLine: c.endLine, symbolId: ids.idFor(c.id, outline.path) }));
     const where = `${outline.path}:${args.line}${args.column ? `:${args.column}` : ''}`;
     const chain = [...at.containers, ...(at.symbol ? [at.symbol] : [])].map((s) => s.name).join(' > ');
     return {
       summary: at.symbol ? `${where} is in ${at.symbol.kind} ${chain}.` : `${where} is outside every declaration.`,
-      items: at.symbol ? [outlineRow(at.symbol)] : [],
+      items: at.symbol ? [outlineRow(at.symbol, ids.idFor(at.symbol.id, outline.path))] : [],
       extra: {
         containers,
-        file: { path: outline.path, language: outline.language, lines: outline.lines, isLarge: outline.isLarge, source: outline.source, hasErrors: outline.hasErrors, errorLines: outline.errorLines, reparsedWith: outline.reparsedWith },
+        file: { path: outline.path, language: outline.language, lines: outline.lines, isLarge: outline.isLarge, source: outline.source, hasErrors: outline.hasErrors, errorLines: outline.errorLines, reparsedWith: outline.reparsedWith, ...(compilations.length > 1 ? { compilations } : {}) },
         navigationLayer: 'syntax' as const,
       },
     };
