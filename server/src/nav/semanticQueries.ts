@@ -377,6 +377,7 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
   };
   const testProjects = new Set((g?.projects ?? []).filter((p) => p.isTest).map((p) => p.id));
   const ids = symbolIds(engine);
+  const version = light ? '' : engine.version;
   return locs.map((l, i) => {
     const row: NavRow = {
       path: l.path,
@@ -418,7 +419,7 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
     }
     const text = lineOf(l.path, l.line);
     if (text !== undefined) row.snippet = text.trim().slice(0, PREVIEW_CHARS);
-    row.target_ref = targetRefFor(engine, l, i);
+    row.target_ref = targetRefFor(engine, l, i, { decl, version });
     return row;
   });
 }

@@ -68,10 +68,16 @@ export function resolveTarget(engine: Engine, input: TargetInput): ResolvedTarge
 }
 
 /** The ref a row carries: a stable symbol when a declaration's name is there, else a location handle. */
-export function targetRefFor(engine: Engine, loc: { path: string; line: number; column: number }, matchIndex: number): TargetRef {
-  const decl = HeuristicProvider.declaredAt(engine.store, loc.path, loc.line, loc.column);
-  if (decl) return { kind: 'stable_symbol', stable_symbol_id: symbolIds(engine).idFor(decl.symbolId, decl.path), snapshot_token: engine.version };
-  const handle = Buffer.from(JSON.stringify({ v: engine.version, p: loc.path, l: loc.line, c: loc.column })).toString('base64url');
+export function targetRefFor(
+  engine: Engine,
+  loc: { path: string; line: number; column: number },
+  matchIndex: number,
+  known?: { decl: SymbolRow | undefined; version: string },
+): TargetRef {
+  const decl = known ? known.decl : HeuristicProvider.declaredAt(engine.store, loc.path, loc.line, loc.column);
+  const version = known?.version ?? engine.version;
+  if (decl) return { kind: 'stable_symbol', stable_symbol_id: symbolIds(engine).idFor(decl.symbolId, decl.path), snapshot_token: version };
+  const handle = Buffer.from(JSON.stringify({ v: version, p: loc.path, l: loc.line, c: loc.column })).toString('base64url');
   return { kind: 'result_match', result_handle: handle, match_id: `m${matchIndex + 1}` };
 }
 

@@ -107,11 +107,18 @@ export class HeuristicProvider implements SemanticProvider {
     return rows.find((r) => !filter || filter(r));
   }
 
-  /** The declaration whose name token is at a position. */
+  /**
+   * The declaration whose name token is at a position. Called for every row an answer shows, so
+   * the common miss costs one small query on the row table (primary key prefix, no view columns);
+   * only a hit reads the full row through the \`symbols\` view.
+   */
   static declaredAt(store: IndexStore, rel: string, line: number, column: number): SymbolRow | undefined {
     ensureSymbolTables(store);
-    const rows = store.rows(`${SELECT} WHERE f.path = ? AND s.name_line = ?`, [rel, line]).map(toRow);
-    return rows.find((r) => column >= r.nameColumn && column <= r.nameColumn + r.name.length);
+    const hits = store.rows('SELECT r.ordinal, r.name_col, r.name, r.file_id FROM symbol_rows r WHERE r.file_id = (SELECT id FROM files WHERE path = ?) AND r.name_line = ?', [rel, line]);
+    const hit = hits.find((h) => column >= (h[1] as number) && column <= (h[1] as number) + (h[2] as string).length);
+    if (!hit) return undefined;
+    const rows = store.rows(`${SELECT} WHERE s.file_id = ? AND s.ordinal = ?`, [hit[3] as number, hit[0] as number]).map(toRow);
+    return rows[0];
   }
 }
 
