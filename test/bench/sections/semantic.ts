@@ -9,8 +9,9 @@
  * csharp-ls needs restored projects. A generated workspace is copied once to
  * <tmp>/sextant-bench-restored/<key>/ws and restored there (the generated cache is never
  * modified); a workspace given as PATH must already be restored (the bench says when it is not).
- * Targets are picked from the sources: the type with the most word occurrences that stays at or
- * under 1,000 (the issue's "symbol with ≤ 1,000 references"), and a use of it in another folder.
+ * Targets are picked from the sources (types with many word occurrences in code) and then by
+ * csharp-ls: the candidate with the most references at or under 1,000 (the issue's "symbol with
+ * ≤ 1,000 references"); definition is asked at one of its references in another folder.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -33,6 +34,13 @@ const MAX_GENERATED_PROJECTS = 300;
 const MAX_TARGET_REFERENCES = 1000;
 /** Give up waiting for the first precise answer after this long. */
 const FIRST_PRECISE_CAP_MS = 900_000;
+
+interface SemanticLocationLike {
+  path: string;
+  line: number;
+  column: number;
+  external?: boolean;
+}
 
 interface Targets {
   name: string;
@@ -64,19 +72,19 @@ export const section: BenchSection = {
       notes.push(`${restored}/${projects} projects restored (obj/project.assets.json)${restored < projects ? ': csharp-ls cannot load the others; run dotnet restore first' : ''}`);
     }
     ctx.progress('picking targets…');
-    const t = pickTargets(root);
-    if (!t) return { metrics: [], notes: [...notes, 'no C# type with uses in another folder found'] };
-    notes.push(`targets: ${t.name} (${t.occurrences} word occurrences) declared at ${fmtPos(t.decl)}; definition asked at the use ${fmtPos(t.use)}`);
+    const candidates = pickCandidates(root);
+    if (candidates.length === 0) return { metrics: [], notes: [...notes, 'no C# type with uses in another folder found'] };
 
     // 1. sextant mcp start → first precise answer (fresh index, real stdio, the CLI the bench runs).
     ctx.progress('sextant mcp start → first precise C# answer…');
-    const first = await timeToFirstPrecise(ctx, root, t.use);
-    notes.push(`first precise: ${first.note}`);
+    const first = await timeToFirstPrecise(ctx, root, candidates[0]!.use);
+    notes.push(`first precise: ${first.note}; asked: definition at ${fmtPos(candidates[0]!.use)}`);
 
     // 2. Warm latency on one engine: provider alone vs through the engine, interleaved.
     ctx.progress('warm engine + csharp-ls…');
-    const warm = await warmLatency(ctx, root, t);
+    const warm = await warmLatency(ctx, root, candidates);
     notes.push(...warm.notes);
+    const t = warm.target ?? candidates[0]!;
 
     const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? a / b : undefined);
     const over = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? ((a - b) / b) * 100 : undefined);
@@ -104,7 +112,7 @@ export const section: BenchSection = {
       row(`definition (use of ${t.name})`, warm.defProvider, warm.defEngine),
       row(`references grouped (${warm.refCount ?? '?'} refs)`, warm.refProvider, warm.refEngine),
     ];
-    return { metrics, table, notes, data: { root, targets: t, first, warm } };
+    return { metrics, table, notes, data: { root, targets: t, candidates, first, warm } };
   },
 };
 
@@ -143,6 +151,7 @@ async function timeToFirstPrecise(ctx: BenchContext, root: string, use: SourcePo
 // ─── warm latency ──────────────────────────────────────────────────────────────
 
 interface Warm {
+  target?: Targets;
   defProvider: number[];
   defEngine: number[];
   refProvider: number[];
@@ -152,7 +161,7 @@ interface Warm {
   notes: string[];
 }
 
-async function warmLatency(ctx: BenchContext, root: string, t: Targets): Promise<Warm> {
+async function warmLatency(ctx: BenchContext, root: string, candidates: Targets[]): Promise<Warm> {
   const n = ctx.options.quick ? 8 : 30;
   const notes: string[] = [];
   const engine = await Engine.open({ workspaceRoot: root, indexRoot: fs.mkdtempSync(path.join(ctx.scratch, 'warm-')) });
@@ -173,7 +182,7 @@ async function warmLatency(ctx: BenchContext, root: string, t: Targets): Promise
     // Load: the engine's first C# request chooses the projects and starts csharp-ls.
     const t0 = performance.now();
     let mode = '';
-    while (mode !== 'precise' && performance.now() - t0 < FIRST_PRECISE_CAP_MS) mode = (await tool('definition', { target: t.use, waitMs: 9_000 })).mode;
+    while (mode !== 'precise' && performance.now() - t0 < FIRST_PRECISE_CAP_MS) mode = (await tool('definition', { target: candidates[0]!.use, waitMs: 9_000 })).mode;
     notes.push(`in-process engine: precise after ${((performance.now() - t0) / 1000).toFixed(1)} s (index built first); csharp-ls scope: ${svc.csharpScope}`);
     if (mode !== 'precise') return out;
     const lsp = svc.lsp!;
@@ -183,6 +192,23 @@ async function warmLatency(ctx: BenchContext, root: string, t: Targets): Promise
       if (r.kind !== 'ok') throw new Error(`provider ${op}: ${r.kind} ${'reason' in r ? r.reason : ''}`);
       return r.value as T;
     };
+    // The candidate with the most real references at or under the bound; its definition is asked
+    // at a reference in another folder (another project when there is one).
+    const counted: string[] = [];
+    let best: { t: Targets; refs: SemanticLocationLike[] } | undefined;
+    for (const c of candidates) {
+      const refs = await provider<SemanticLocationLike[]>('references', { ...c.decl, includeDeclaration: true }).catch(() => [] as SemanticLocationLike[]);
+      counted.push(`${c.name} ${refs.length}`);
+      if (refs.length <= MAX_TARGET_REFERENCES && (!best || refs.length > best.refs.length)) best = { t: c, refs };
+    }
+    if (!best) return out;
+    const declDir = path.posix.dirname(best.t.decl.path);
+    const away = best.refs.find((r) => !r.external && path.posix.dirname(r.path) !== declDir && !r.path.startsWith(declDir.split('/').slice(0, -1).join('/') + '/'))
+      ?? best.refs.find((r) => !r.external && path.posix.dirname(r.path) !== declDir);
+    const t: Targets = { ...best.t, ...(away ? { use: { path: away.path, line: away.line, column: away.column } } : {}) };
+    out.target = t;
+    notes.push(`references per candidate (provider): ${counted.join(', ')}`);
+    notes.push(`targets: ${t.name}, ${best.refs.length} references, declared at ${fmtPos(t.decl)}; definition asked at ${fmtPos(t.use)}`);
     const refArgs = { ...t.decl, includeDeclaration: true };
     // Warm-up: both paths, both queries.
     for (let i = 0; i < 3; i++) {
@@ -304,10 +330,11 @@ function restoredCopy(root: string): { root: string; note: string } {
 }
 
 /**
- * The type with the most whole-word occurrences at or under the reference bound, declared once,
- * and a use of it in another folder than its declaration.
+ * Types declared once, with the most whole-word occurrences in code (comments and strings left
+ * out), each with a use in another folder: the warm phase asks csharp-ls how many references each
+ * really has and keeps the biggest at or under the bound.
  */
-export function pickTargets(root: string): Targets | undefined {
+export function pickCandidates(root: string, max = 8): Targets[] {
   const files = csFiles(root, /\.cs$/).filter((f) => !/\.g\.cs$|\.Designer\.cs$/.test(f));
   const counts = new Map<string, number>();
   const decls = new Map<string, SourcePosition[]>();
@@ -325,22 +352,27 @@ export function pickTargets(root: string): Targets | undefined {
     });
   }
   const ranked = [...decls.entries()]
-    .filter(([name, d]) => d.length === 1 && (counts.get(name) ?? 0) <= MAX_TARGET_REFERENCES)
+    .filter(([name, d]) => d.length === 1 && (counts.get(name) ?? 0) <= MAX_TARGET_REFERENCES * 3)
     .sort((a, b) => (counts.get(b[0]) ?? 0) - (counts.get(a[0]) ?? 0));
+  const out: Targets[] = [];
   for (const [name, [decl]] of ranked) {
+    if (out.length >= max) break;
     const re = new RegExp(`\\b${name}\\b`);
-    for (const f of files) {
+    search: for (const f of files) {
       if (path.posix.dirname(f) === path.posix.dirname(decl!.path)) continue;
       const lines = texts.get(f)!;
       for (let i = 0; i < lines.length; i++) {
         const l = lines[i]!;
         if (/^\s*(\/\/|using\b)/.test(l)) continue;
         const m = re.exec(l);
-        if (m && !/"/.test(l.slice(0, m.index))) return { name, decl: decl!, use: { path: f, line: i + 1, column: m.index + 1 }, occurrences: counts.get(name) ?? 0 };
+        if (m && !/"/.test(l.slice(0, m.index))) {
+          out.push({ name, decl: decl!, use: { path: f, line: i + 1, column: m.index + 1 }, occurrences: counts.get(name) ?? 0 });
+          break search;
+        }
       }
     }
   }
-  return undefined;
+  return out;
 }
 
 function procCpuMs(pid: number): number | undefined {
