@@ -79,7 +79,7 @@ function progressPrinter(enabled: boolean): (p: RefreshProgress) => void {
     const width = 30;
     const frac = p.total > 0 ? p.done / p.total : p.phase === 'done' ? 1 : 0;
     const bar = '█'.repeat(Math.round(frac * width)).padEnd(width, '░');
-    const label = p.phase === 'index' ? `indexing ${p.done}/${p.total} files` : p.phase;
+    const label = p.phase === 'index' ? `text + files ${p.done}/${p.total}` : p.phase === 'finish' && p.total > 0 ? `outlines + symbols ${p.done}/${p.total}` : p.phase;
     process.stderr.write(`\r${bar} ${label}`.padEnd(70) + (p.phase === 'done' ? '\n' : ''));
   };
 }
@@ -89,7 +89,17 @@ function indexSize(engine: Engine): number {
   return f && fs.existsSync(f) ? fs.statSync(f).size : 0;
 }
 
-function summaryJson(engine: Engine, s: RefreshStats) {
+/** Process time (ms since start) and CPU (ms, all threads) at one point of `sextant index`. */
+interface Mark {
+  ms: number;
+  cpuMs: number;
+}
+function mark(): Mark {
+  const c = process.cpuUsage();
+  return { ms: Math.round(performance.now()), cpuMs: Math.round((c.user + c.system) / 1000) };
+}
+
+function summaryJson(engine: Engine, s: RefreshStats, textReady?: Mark, complete?: Mark) {
   return {
     files: s.files,
     sourceFiles: s.sourceFiles,
@@ -102,6 +112,13 @@ function summaryJson(engine: Engine, s: RefreshStats) {
     deleted: s.deleted,
     parsedFiles: s.parsedFiles,
     skippedTooLarge: s.skippedTooLarge,
+    /** Refresh phases as measured inside the engine (ms from the refresh's start). */
+    textReadyRefreshMs: s.textReadyMs,
+    /** Since process start: text + files committed (and persisted when parsing followed); find_file/search_text answer from here. */
+    textReady: textReady ?? null,
+    /** Since process start: outlines + symbols written and the index persisted. */
+    complete: complete ?? null,
+    symbolsPending: engine.symbolsPending(),
     status: engine.meta().status,
     recovered: engine.meta().recovered ?? null,
     /** Peak resident set size of this process so far, in bytes (getrusage maxrss). */
@@ -109,13 +126,15 @@ function summaryJson(engine: Engine, s: RefreshStats) {
   };
 }
 
-function printSummary(engine: Engine, s: RefreshStats): void {
-  const j = summaryJson(engine, s);
+function printSummary(engine: Engine, s: RefreshStats, textReady?: Mark, complete?: Mark): void {
+  const j = summaryJson(engine, s, textReady, complete);
   const mb = (n: number) => (n / 1024 / 1024).toFixed(1) + ' MiB';
   process.stderr.write(
     `Indexed ${j.files} files (${j.sourceFiles} source/test, ${mb(j.bytes)}) in ${(j.durationMs / 1000).toFixed(1)} s: ` +
       `${j.added} added, ${j.changed} changed, ${j.deleted} deleted; index ${mb(j.indexBytes)}, version ${j.indexVersion}` +
       (j.skippedTooLarge ? `; ${j.skippedTooLarge} files over the size cap skipped` : '') +
+      (textReady && complete ? `\nText + files ready at ${(textReady.ms / 1000).toFixed(1)} s, outlines + symbols at ${(complete.ms / 1000).toFixed(1)} s (process CPU ${(complete.cpuMs / 1000).toFixed(1)} s)` : '') +
+      (j.symbolsPending ? `\nOutlines/symbols of ${j.symbolsPending} file(s) are not indexed yet (they changed while indexing; run again)` : '') +
       (j.recovered ? `\nNote: ${j.recovered}` : '') +
       '\n',
   );
@@ -134,9 +153,11 @@ async function cmdIndex(a: Args): Promise<number> {
     throw e;
   });
   try {
-    const stats = await engine.refresh(progressPrinter(process.stderr.isTTY && !a.flags.has('json')));
-    if (a.flags.has('json')) process.stdout.write(JSON.stringify(summaryJson(engine, stats)) + '\n');
-    else printSummary(engine, stats);
+    let textReady: Mark | undefined;
+    const stats = await engine.refresh(progressPrinter(process.stderr.isTTY && !a.flags.has('json')), () => (textReady = mark()));
+    const complete = mark();
+    if (a.flags.has('json')) process.stdout.write(JSON.stringify(summaryJson(engine, stats, textReady, complete)) + '\n');
+    else printSummary(engine, stats, textReady, complete);
     return 0;
   } finally {
     await engine.close();

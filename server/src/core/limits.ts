@@ -39,6 +39,16 @@ export const MAX_TOKEN_EXPANSION = 2_000;
 export const MAX_VERIFIED_FILES_PER_QUERY = 5_000;
 /** Files indexed per write transaction (one synchronous batch: readers never see half a batch). */
 export const INDEX_BATCH_FILES = 500;
+/**
+ * Batches the second indexing phase (outlines, symbols) keeps in preparation while this thread
+ * reads the next one and writes finished ones: parse workers always have a queued batch.
+ */
+export const INDEX_HOOK_BATCHES_IN_FLIGHT = 2;
+/**
+ * A refresh whose second phase has at least this many files to parse persists the index between
+ * the phases, so text + files survive a stop during parsing (smaller changes persist once, at the end).
+ */
+export const PERSIST_BETWEEN_PHASES_MIN_FILES = 1_000;
 /** Files a workspace walk visits before it stops and reports the index as partial. */
 export const MAX_WORKSPACE_FILES = 1_000_000;
 /** Directory depth the walker descends. */

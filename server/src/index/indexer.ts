@@ -1,8 +1,20 @@
 /**
- * Incremental indexing: walk the workspace, compare size + mtime (then content hash) with the
- * index, and re-index only what changed. Writes happen in synchronous batches, one transaction
- * each, so a reader on the same connection never sees half a batch; the generation (and so the
- * `indexVersion` token) moves once per refresh that changed anything.
+ * Incremental indexing in two phases, each committed on its own:
+ *
+ * 1. text + files: walk the workspace, compare size + mtime (then content hash) with the index,
+ *    and re-read only what changed: file rows, token documents, the token dictionary. When this
+ *    phase commits, find_file and search_text answer over the whole workspace.
+ * 2. hooks (outlines and symbols, the project graph): the files changed in phase 1, plus any a
+ *    hook still owes from an interrupted run (`IndexHook.pending`), are read again (checked against
+ *    the hash phase 1 stored) and handed to the hooks in batches, a few in flight at once so the
+ *    parse workers stay busy while this thread reads and writes.
+ *
+ * Writes happen in synchronous batches, one transaction each, so a reader on the same connection
+ * never sees half a batch. The generation (and so the `indexVersion` token) moves once per refresh
+ * that changed anything, in phase 1's final commit. Meta `hooks_pending` counts the files whose
+ * hook rows are not written yet; it is > 0 from phase 1's first commit until phase 2's last, and is
+ * persisted with the snapshot, so an index killed between the phases says so when loaded (and the
+ * next refresh finishes the work).
  *
  * Other layers plug in through `IndexHook`s (the syntax layer extracts symbols, the project model
  * stores its graph): each hook prepares its work asynchronously for a batch, then writes inside the
@@ -10,7 +22,7 @@
  */
 import * as crypto from 'node:crypto';
 import * as path from 'node:path';
-import { INDEX_BATCH_FILES, MAX_FILE_BYTES, TEXT_GARBAGE_MIN_DOCS } from '../core/limits';
+import { INDEX_BATCH_FILES, INDEX_HOOK_BATCHES_IN_FLIGHT, MAX_FILE_BYTES, TEXT_GARBAGE_MIN_DOCS } from '../core/limits';
 import { log } from '../core/log';
 import { looksBinary, readWithOneHandle } from '../core/paths';
 import { discoverWorkspace, type DiscoveredFile, type DiscoveryOptions, type DiscoveryResult } from '../workspace/discover';
@@ -20,23 +32,37 @@ import type { TermDictionary } from './termDictionary';
 import { garbageDocs, nextDocId } from './textIndex';
 import { distinctTokens } from './tokens';
 
-/** A file whose content was (re)read in this refresh. */
+/** A file handed to the hooks, with its content as indexed. */
 export interface ChangedFile {
   id: number;
   path: string;
   language: string | undefined;
   fileClass: FileClass;
   text: string;
-  /** True when the file existed in the index before (its old rows must be replaced). */
+  /** True when the file existed in the index before this refresh (its old rows must be replaced). */
   replaced: boolean;
 }
 
 export interface IndexHook {
   name: string;
-  /** Prepares a batch (may be async, e.g. parse in workers); returns the synchronous writer. */
+  /**
+   * Phase 2: prepares a batch (may be async, e.g. parse in workers); returns the synchronous writer,
+   * run inside the batch's transaction. Several batches may be in preparation at once.
+   */
   prepare(batch: ChangedFile[]): Promise<((store: IndexStore) => void) | undefined>;
-  /** Removes rows owned by deleted files (synchronous, inside the deletion transaction). */
+  /** Removes rows owned by deleted files (synchronous, inside phase 1's transaction). */
   deleteFiles(store: IndexStore, fileIds: number[]): void;
+  /**
+   * Phase 1, inside the transaction that stores the new version of these files: drop the rows
+   * derived from their old content (optional; without it old rows stay until `prepare` replaces them).
+   */
+  invalidate?(store: IndexStore, fileIds: number[]): void;
+  /**
+   * Files this hook still has to process (e.g. no outline stored yet), read after phase 1 commits;
+   * it must include this refresh's changed files it cares about. Without it, the hook is given the
+   * files changed in this refresh.
+   */
+  pending?(store: IndexStore): number[];
   /** Runs after all batches (e.g. the project model re-reads project files); optional. */
   finish?(store: IndexStore, ctx: RefreshContext): Promise<void> | void;
 }
@@ -50,9 +76,22 @@ export interface RefreshContext {
 }
 
 export interface RefreshProgress {
+  /** `index`: phase 1 (files read); `finish`: phase 2 (files handed to the hooks, then the hooks' own finish). */
   phase: 'discover' | 'index' | 'finish' | 'persist' | 'done';
   done: number;
   total: number;
+}
+
+/** What phase 1 committed, passed to `onTextReady`. */
+export interface TextReady {
+  /** Phase 1 changed the index (a new generation was committed). */
+  changed: boolean;
+  /** Files phase 2 will hand to the hooks. */
+  pendingFiles: number;
+  /** Milliseconds since the refresh started. */
+  elapsedMs: number;
+  /** Discovery stopped early (the index covers part of the workspace). */
+  truncated: boolean;
 }
 
 export interface RefreshStats {
@@ -63,13 +102,27 @@ export interface RefreshStats {
   changed: number;
   unchangedByHash: number;
   deleted: number;
+  /** Files handed to the hooks in phase 2 (parsed for outlines and symbols). */
   parsedFiles: number;
+  /** Files phase 2 skipped because they changed again after phase 1 read them (the next refresh takes them). */
+  hookSkipped: number;
   skippedTooLarge: number;
   binaryFiles: number;
   unreadable: number;
+  /** Phase 1 (text + files) committed this many ms after the refresh started. */
+  textReadyMs: number;
   durationMs: number;
   generation: number;
   discovery: DiscoveryResult;
+}
+
+export interface RefreshOptions extends DiscoveryOptions {
+  hooks?: readonly IndexHook[];
+  onProgress?: (p: RefreshProgress) => void;
+  /** After every committed transaction (the catalog and the version token move). */
+  onBatchCommitted?: () => void;
+  /** After phase 1 committed; phase 2 starts once it resolves (e.g. after a snapshot is persisted). */
+  onTextReady?: (r: TextReady) => Promise<void> | void;
 }
 
 interface ExistingRow {
@@ -79,12 +132,10 @@ interface ExistingRow {
   hash: string;
 }
 
-export async function refreshIndex(
-  store: IndexStore,
-  dict: TermDictionary,
-  root: string,
-  opts: DiscoveryOptions & { hooks?: readonly IndexHook[]; onProgress?: (p: RefreshProgress) => void; onBatchCommitted?: () => void },
-): Promise<RefreshStats> {
+/** Meta key: files whose hook rows (outlines, symbols) are not written yet. */
+export const HOOKS_PENDING_META = 'hooks_pending';
+
+export async function refreshIndex(store: IndexStore, dict: TermDictionary, root: string, opts: RefreshOptions): Promise<RefreshStats> {
   const started = Date.now();
   const hooks = opts.hooks ?? [];
   opts.onProgress?.({ phase: 'discover', done: 0, total: 0 });
@@ -110,15 +161,20 @@ export async function refreshIndex(
 
   const generation = Number(store.getMeta('generation') ?? '0') + 1;
   const stats: RefreshStats = {
-    files: discovery.files.length, sourceFiles, bytes, added: 0, changed: 0, unchangedByHash: 0, deleted: deletedPaths.length,
-    parsedFiles: 0, skippedTooLarge: discovery.skippedTooLarge.length, binaryFiles: 0, unreadable: 0, durationMs: 0, generation, discovery,
+    files: discovery.files.length, sourceFiles, bytes, added: 0, changed: 0, unchangedByHash: 0, deleted: deletedPaths.length, parsedFiles: 0, hookSkipped: 0,
+    skippedTooLarge: discovery.skippedTooLarge.length, binaryFiles: 0, unreadable: 0, textReadyMs: 0, durationMs: 0, generation, discovery,
   };
   const changedPaths: string[] = [];
+  /** Files written in phase 1 that the hooks must see (id → replaced an older version). */
+  const changedIds = new Map<number, boolean>();
   let termsAdded = false;
   let nextId = Number(store.db.exec('SELECT COALESCE(MAX(id), 0) FROM files')[0]?.values[0]?.[0] ?? 0) + 1;
   let nextDoc = nextDocId(store);
   let garbage = garbageDocs(store);
+  let hooksPending = Number(store.getMeta(HOOKS_PENDING_META) ?? '0');
+  const invalidating = hooks.filter((h) => h.invalidate);
 
+  // ---- phase 1: text + files ----
   // Deletions commit in the same transaction as the first batch of changes (or the final one when
   // nothing else changed): a rename is never visible as "gone, not yet added".
   let deletionsPending = deletedPaths.length > 0;
@@ -139,7 +195,6 @@ export async function refreshIndex(
     opts.onProgress?.({ phase: 'index', done: b, total: toRead.length });
     const slice = toRead.slice(b, b + INDEX_BATCH_FILES);
     const rows: { f: DiscoveredFile; id: number; hash: string; lines: number; binary: boolean; cls: FileClass; tokens?: Set<string>; touchOnly: boolean; replaced: boolean }[] = [];
-    const changed: ChangedFile[] = [];
     for (const f of slice) {
       let data: { bytes: Buffer; mtimeMs: number };
       try {
@@ -166,18 +221,7 @@ export async function refreshIndex(
       if (!binary) row.tokens = distinctTokens(text);
       rows.push(row);
       changedPaths.push(f.path);
-      if (!binary) changed.push({ id, path: f.path, language: f.language, fileClass: cls, text, replaced: !!old });
     }
-    const writers: ((s: IndexStore) => void)[] = [];
-    for (const h of hooks) {
-      try {
-        const w = await h.prepare(changed);
-        if (w) writers.push(w);
-      } catch (e) {
-        log.error(`index hook ${h.name} failed on a batch`, { error: (e as Error).message });
-      }
-    }
-    stats.parsedFiles += changed.length;
     store.transaction(() => {
       applyDeletions();
       const touch = store.db.prepare('UPDATE files SET mtime_ms = ?, size = ? WHERE id = ?');
@@ -187,6 +231,7 @@ export async function refreshIndex(
            hash=excluded.hash, lines=excluded.lines, binary=excluded.binary, generation=excluded.generation, doc_id=excluded.doc_id`,
       );
       const insDoc = store.db.prepare('INSERT INTO file_text(docid, tokens) VALUES (?, ?)');
+      const replacedIds: number[] = [];
       try {
         for (const r of rows) {
           if (r.touchOnly) {
@@ -195,7 +240,14 @@ export async function refreshIndex(
           }
           const docId = r.tokens && r.tokens.size > 0 ? nextDoc++ : null;
           upsert.run([r.id, r.f.path, r.cls, r.f.language ?? null, r.f.size, r.f.mtimeMs, r.hash, r.lines, r.binary ? 1 : 0, generation, docId]);
-          if (r.replaced) garbage++;
+          if (r.replaced) {
+            garbage++;
+            replacedIds.push(r.id);
+          }
+          if (!r.binary && !changedIds.has(r.id)) {
+            changedIds.set(r.id, r.replaced);
+            hooksPending++;
+          }
           if (docId !== null && r.tokens) {
             insDoc.run([docId, [...r.tokens].join(' ')]);
             for (const t of r.tokens) if (dict.add(t)) termsAdded = true;
@@ -206,14 +258,13 @@ export async function refreshIndex(
         upsert.free();
         insDoc.free();
       }
-      for (const w of writers) w(store);
+      if (replacedIds.length > 0) for (const h of invalidating) h.invalidate!(store, replacedIds);
       store.setMeta('next_doc_id', String(nextDoc));
       store.setMeta('text_garbage', String(garbage));
+      store.setMeta(HOOKS_PENDING_META, String(hooksPending));
     });
     opts.onBatchCommitted?.();
   }
-  opts.onProgress?.({ phase: 'finish', done: toRead.length, total: toRead.length });
-  const ctx: RefreshContext = { root: discovery.root, discovery, changedPaths, deletedPaths, full };
   if (deletionsPending) {
     store.transaction(() => {
       applyDeletions();
@@ -226,17 +277,25 @@ export async function refreshIndex(
     rebuildTextIndex(store, discovery.root);
     opts.onBatchCommitted?.();
   }
+
+  // What phase 2 owes: this refresh's changed files, and whatever a hook still lacks.
+  const work = new Map<number, { replaced: boolean; hooks: Set<IndexHook> }>();
+  const plain = hooks.filter((h) => !h.pending);
+  for (const [id, replaced] of changedIds) work.set(id, { replaced, hooks: new Set(plain) });
   for (const h of hooks) {
-    try {
-      await h.finish?.(store, ctx);
-    } catch (e) {
-      log.error(`index hook ${h.name} failed to finish`, { error: (e as Error).message });
+    if (!h.pending) continue;
+    for (const id of h.pending(store)) {
+      let w = work.get(id);
+      if (!w) work.set(id, (w = { replaced: false, hooks: new Set() }));
+      w.hooks.add(h);
     }
-    if (changedPaths.length > 0 || deletedPaths.length > 0) opts.onBatchCommitted?.(); // the hook may have written rows
   }
-  const anyChange = changedPaths.length > 0 || deletedPaths.length > 0 || store.getMeta('committed') !== '1';
+  for (const [id, w] of work) if (w.hooks.size === 0) work.delete(id);
+
+  const textChanged = changedPaths.length > 0 || deletedPaths.length > 0 || store.getMeta('committed') !== '1';
+  hooksPending = work.size;
   store.transaction(() => {
-    if (anyChange) store.setMeta('generation', String(generation));
+    if (textChanged) store.setMeta('generation', String(generation));
     else stats.generation = generation - 1;
     if (termsAdded) store.setBlobText('terms', dict.serialize());
     store.setMeta('committed', '1');
@@ -244,10 +303,110 @@ export async function refreshIndex(
     store.setMeta('files', String(stats.files));
     store.setMeta('skipped_too_large', String(stats.skippedTooLarge));
     store.setMeta('discovery_truncated', discovery.truncated ? '1' : '0');
+    store.setMeta(HOOKS_PENDING_META, String(hooksPending));
   });
+  stats.textReadyMs = Date.now() - started;
+  await opts.onTextReady?.({ changed: textChanged, pendingFiles: hooksPending, elapsedMs: stats.textReadyMs, truncated: discovery.truncated });
+
+  // ---- phase 2: hooks (outlines, symbols, project graph) ----
+  const ctx: RefreshContext = { root: discovery.root, discovery, changedPaths, deletedPaths, full };
+  let hooksWrote = false;
+  if (work.size > 0) {
+    const info = new Map<number, { path: string; language: string | undefined; cls: FileClass; hash: string; size: number; mtime: number }>();
+    for (const r of store.rows('SELECT id, path, language, class, hash, size, mtime_ms FROM files WHERE binary = 0')) {
+      const id = r[0] as number;
+      if (work.has(id)) {
+        info.set(id, { path: r[1] as string, language: (r[2] as string | null) ?? undefined, cls: r[3] as FileClass, hash: r[4] as string, size: r[5] as number, mtime: r[6] as number });
+      }
+    }
+    const linkTargets = new Map<string, string>();
+    for (const f of discovery.files) if (f.linkTarget) linkTargets.set(f.path, f.linkTarget);
+    const ids = [...work.keys()].filter((id) => info.has(id)).sort((a, b) => a - b);
+    hooksPending = ids.length;
+    /** Batches being prepared, oldest first; each resolves to its writers and its file count. */
+    const inflight: Promise<{ writers: ((s: IndexStore) => void)[]; files: number }>[] = [];
+    const commitOldest = async () => {
+      const { writers, files } = await inflight.shift()!;
+      hooksPending -= files;
+      store.transaction(() => {
+        for (const w of writers) w(store);
+        store.setMeta(HOOKS_PENDING_META, String(hooksPending));
+      });
+      hooksWrote = true;
+      opts.onBatchCommitted?.();
+    };
+    for (let b = 0; b < ids.length; b += INDEX_BATCH_FILES) {
+      opts.onProgress?.({ phase: 'finish', done: b, total: ids.length });
+      const slice = ids.slice(b, b + INDEX_BATCH_FILES);
+      const batch: { file: ChangedFile; hooks: Set<IndexHook> }[] = [];
+      for (const id of slice) {
+        const f = info.get(id)!;
+        const text = readAsIndexed(linkTargets.get(f.path) ?? path.join(discovery.root, f.path), f);
+        if (text === undefined) {
+          stats.hookSkipped++;
+          continue;
+        }
+        const w = work.get(id)!;
+        batch.push({ file: { id, path: f.path, language: f.language, fileClass: f.cls, text, replaced: w.replaced }, hooks: w.hooks });
+      }
+      stats.parsedFiles += batch.length;
+      inflight.push(
+        Promise.all(
+          hooks.map(async (h) => {
+            const mine = batch.filter((x) => x.hooks.has(h)).map((x) => x.file);
+            if (mine.length === 0) return undefined;
+            try {
+              return await h.prepare(mine);
+            } catch (e) {
+              log.error(`index hook ${h.name} failed on a batch`, { error: (e as Error).message });
+              return undefined;
+            }
+          }),
+        ).then((ws) => ({ writers: ws.filter((w): w is (s: IndexStore) => void => w !== undefined), files: batch.length })),
+      );
+      while (inflight.length > INDEX_HOOK_BATCHES_IN_FLIGHT) await commitOldest();
+    }
+    while (inflight.length > 0) await commitOldest();
+  }
+  opts.onProgress?.({ phase: 'finish', done: work.size, total: work.size });
+  for (const h of hooks) {
+    try {
+      await h.finish?.(store, ctx);
+    } catch (e) {
+      log.error(`index hook ${h.name} failed to finish`, { error: (e as Error).message });
+    }
+    if (textChanged || hooksWrote) opts.onBatchCommitted?.(); // the hook may have written rows
+  }
+  // Files skipped in phase 2 changed again after phase 1: they stay owed (the next refresh reads them).
+  // A refresh whose phase 1 changed nothing but whose phase 2 wrote rows (work left by an earlier
+  // run) still makes a new snapshot: the generation moves here instead.
+  store.transaction(() => {
+    store.setMeta(HOOKS_PENDING_META, String(hooksPending));
+    if (!textChanged && hooksWrote) store.setMeta('generation', String(generation));
+  });
+  if (!textChanged && hooksWrote) stats.generation = generation;
   stats.durationMs = Date.now() - started;
   opts.onProgress?.({ phase: 'done', done: toRead.length, total: toRead.length });
   return stats;
+}
+
+/**
+ * The text of a file as phase 1 indexed it, or undefined when it changed since (or cannot be read).
+ * Same size and mtime as stored is taken as unchanged, as the refresh itself does; otherwise the
+ * bytes must hash to the stored hash.
+ */
+function readAsIndexed(abs: string, f: { path: string; hash: string; size: number; mtime: number }): string | undefined {
+  let data: { bytes: Buffer; mtimeMs: number };
+  try {
+    data = readWithOneHandle(abs, f.path, MAX_FILE_BYTES);
+  } catch {
+    return undefined;
+  }
+  if (data.bytes.length !== f.size || Math.floor(data.mtimeMs) !== f.mtime) {
+    if (crypto.createHash('sha1').update(data.bytes).digest('hex') !== f.hash) return undefined;
+  }
+  if (looksBinary(data.bytes)) return undefined;
+  return stripBom(data.bytes.toString('utf8'));
 }
 
 /**

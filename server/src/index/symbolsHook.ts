@@ -1,14 +1,13 @@
 /**
- * The syntax layer's index hook: changed files are parsed (in the parse worker pool for larger
- * batches, in this thread for a handful) and their declarations replace the file's old rows in
- * `symbols` and `syntax_files`. Unchanged files are not re-parsed.
+ * The syntax layer's index hook: files are parsed (in the parse worker pool for larger batches, in
+ * this thread for a handful) and their declarations replace the file's rows in `symbols` and
+ * `syntax_files`. Unchanged files are not re-parsed.
  *
- * Worker batches are pipelined two deep: `prepare(batch N)` starts parsing N and returns the
- * writer for batch N-2, so the workers always have a queued batch while the indexing thread
- * writes rows and reads, hashes and tokenises the next batch (one deep left the workers idle
- * during that time: ~1 busy core of 2 on the 3,000-project workspace). The rows of a batch
- * therefore land two transactions later (the last ones in `finish`, in their own transaction);
- * until then a file's symbols are those of its previous version.
+ * The indexer stores text + files first (phase 1) and hands files to this hook afterwards (phase 2,
+ * several batches in flight so the workers always have one queued). In phase 1 a changed file's
+ * old rows are dropped (`invalidate`), so until phase 2 writes its new ones it has no outline row:
+ * `pending` (a parseable file with no `syntax_files` row) is then exactly the work still owed,
+ * also after a run was stopped between the phases.
  * The worker pool lives for one refresh and is disposed in `finish`.
  */
 import { PARSE_WORKER_MIN_FILES } from '../core/limits';
@@ -29,9 +28,6 @@ export interface SymbolsHookOptions {
   workers?: number;
 }
 
-/** Worker batches in flight after `prepare` returns (see the file comment). */
-const PIPELINE_DEPTH = 2;
-
 /** Parsed rows waiting for a transaction. */
 interface Parsed {
   replaced: number[];
@@ -41,7 +37,6 @@ interface Parsed {
 
 export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
   let pool: ParsePool | undefined;
-  const inflight: Promise<Parsed>[] = [];
   return {
     name: 'symbols',
     async prepare(batch: ChangedFile[]) {
@@ -53,30 +48,33 @@ export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
         ids.push(f.id);
       }
       const replaced = batch.filter((f) => f.replaced).map((f) => f.id);
+      if (reqs.length === 0 && replaced.length === 0) return undefined;
       const useWorkers = reqs.length >= PARSE_WORKER_MIN_FILES && options.workers !== 0;
-      if (useWorkers) {
-        const p = (pool ??= new ParsePool(options.workers === undefined ? {} : { workers: options.workers }));
-        inflight.push(settle(p.parseFiles(reqs), replaced, ids));
-      }
-      const ready: Parsed[] = [];
-      // In-thread work is written now, so everything in flight before it is written first.
-      const keep = useWorkers ? PIPELINE_DEPTH : 0;
-      while (inflight.length > keep) ready.push(await inflight.shift()!);
-      if (!useWorkers && (reqs.length > 0 || replaced.length > 0)) ready.push(await settle(parseBatch(reqs), replaced, ids));
-      if (ready.length === 0) return undefined;
-      return (store) => {
-        for (const r of ready) writeSymbols(store, r.replaced, r.ids, r.results);
-      };
+      const parsing = useWorkers ? (pool ??= new ParsePool(options.workers === undefined ? {} : { workers: options.workers })).parseFiles(reqs) : parseBatch(reqs);
+      const r = await settle(parsing, replaced, ids);
+      return (store) => writeSymbols(store, r.replaced, r.ids, r.results);
     },
     deleteFiles(store, fileIds) {
       ensureSymbolTables(store);
       deleteRows(store, fileIds);
     },
-    async finish(store) {
-      while (inflight.length > 0) {
-        const r = await inflight.shift()!;
-        store.transaction(() => writeSymbols(store, r.replaced, r.ids, r.results));
-      }
+    invalidate(store, fileIds) {
+      ensureSymbolTables(store);
+      deleteRows(store, fileIds);
+    },
+    pending(store) {
+      ensureSymbolTables(store);
+      const languages = store.rows('SELECT DISTINCT language FROM files WHERE language IS NOT NULL').map((r) => r[0] as string).filter((l) => languageById(l));
+      if (languages.length === 0) return [];
+      return store
+        .rows(
+          `SELECT f.id FROM files f WHERE f.binary = 0 AND f.language IN (${languages.map(() => '?').join(',')})
+             AND NOT EXISTS (SELECT 1 FROM syntax_files s WHERE s.file_id = f.id)`,
+          languages,
+        )
+        .map((r) => r[0] as number);
+    },
+    async finish() {
       const p = pool;
       pool = undefined;
       await p?.dispose();

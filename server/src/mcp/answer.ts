@@ -78,6 +78,7 @@ function render(tool: AnyTool, s: Record<string, unknown>, items: unknown[]): st
   if (c.truncated) notes.push(`truncated (${c.reason ?? 'limit'})${s.nextCursor ? `; more with cursor ${String(s.nextCursor)}` : ''}`);
   if (c.partial) notes.push(`partial: ${c.partial}`);
   notes.push(`index ${idx.version} ${idx.status}${idx.dirty ? `, ${idx.dirty} changed since indexing` : ''}`);
+  if (idx.symbolsPending) notes.push(`symbols of ${idx.symbolsPending} file(s) not indexed yet`);
   if (idx.recovered) notes.push(idx.recovered);
   lines.push(`_${notes.join(' · ')}_`);
   return lines.join('\n');

@@ -35,6 +35,7 @@ export const indexMetaSchema = z.object({
   dirty: z.number().int().describe('Files changed on disk since indexing, not yet re-indexed'),
   gitDirty: z.number().int().describe('Files git reports as changed (-1: git unavailable)'),
   recovered: z.string().optional(),
+  symbolsPending: z.number().int().optional().describe('Files whose outline/symbols are not indexed yet (text search is complete; symbol answers are partial)'),
 });
 
 export const completenessSchema = z.object({

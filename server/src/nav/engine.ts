@@ -6,11 +6,12 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { PERSIST_BETWEEN_PHASES_MIN_FILES } from '../core/limits';
 import { log } from '../core/log';
 import { PathPolicy } from '../core/paths';
 import { enableBoundedRegex } from '../core/regex';
 import { defaultHooks } from '../index/hooks';
-import { refreshIndex, type IndexHook, type RefreshProgress, type RefreshStats } from '../index/indexer';
+import { HOOKS_PENDING_META, refreshIndex, type IndexHook, type RefreshProgress, type RefreshStats, type TextReady } from '../index/indexer';
 import { IndexStore, type Recovery } from '../index/store';
 import { TermDictionary } from '../index/termDictionary';
 import type { DiscoveryOptions } from '../workspace/discover';
@@ -32,6 +33,11 @@ export interface IndexMeta {
   gitDirty: number;
   /** Set once when the stored index could not be loaded and was rebuilt. */
   recovered?: string;
+  /**
+   * Files whose outline and symbols are not indexed yet (set only when > 0): text + files are
+   * committed first, outlines and symbols follow; symbol answers are partial until this is gone.
+   */
+  symbolsPending?: number;
 }
 
 export interface EngineOptions extends DiscoveryOptions {
@@ -107,8 +113,12 @@ export class Engine {
     this.hooks.push(h);
   }
 
-  /** Re-indexes what changed. Concurrent calls share one run; a call during a run schedules one more. */
-  refresh(onProgress?: (p: RefreshProgress) => void): Promise<RefreshStats> {
+  /**
+   * Re-indexes what changed: text + files first (committed, and persisted when much parsing
+   * follows; then `onTextReady` runs), then outlines and symbols. Concurrent calls share one run;
+   * a call during a run schedules one more.
+   */
+  refresh(onProgress?: (p: RefreshProgress) => void, onTextReady?: (r: TextReady) => void): Promise<RefreshStats> {
     if (this.refreshing) {
       this.rerunRequested = true;
       return this.refreshing;
@@ -122,6 +132,19 @@ export class Engine {
         onBatchCommitted: () => {
           this.catalogDirty = true;
           this.commitsInRefresh++;
+        },
+        onTextReady: (r) => {
+          // Text + files are committed: a new snapshot (its version has no in-refresh suffix).
+          this.commitsInRefresh = 0;
+          this.catalogDirty = true;
+          // The text index now matches the disk; symbol answers say they are partial (symbolsPending).
+          this.status = r.truncated ? 'partial' : this.pending.size > 0 ? 'stale' : 'fresh';
+          if (this.indexRoot && (r.changed || !this.persistedOnce) && r.pendingFiles >= PERSIST_BETWEEN_PHASES_MIN_FILES) {
+            onProgress?.({ phase: 'persist', done: 0, total: 1 });
+            this.store.persist();
+            this.persistedOnce = true;
+          }
+          onTextReady?.(r);
         },
       };
       if (onProgress) opts.onProgress = onProgress;
@@ -137,7 +160,7 @@ export class Engine {
       this.git = await readGitState(this.root);
       onProgress?.({ phase: 'persist', done: 0, total: 1 });
       // Nothing changed on disk and the stored file is this state already: skip the rewrite.
-      const wrote = stats.added + stats.changed + stats.deleted + stats.unchangedByHash > 0 || !this.persistedOnce;
+      const wrote = stats.added + stats.changed + stats.deleted + stats.unchangedByHash + stats.parsedFiles > 0 || !this.persistedOnce;
       if (this.indexRoot && wrote) {
         this.store.persist();
         this.persistedOnce = true;
@@ -174,8 +197,14 @@ export class Engine {
    * intermediate state gets its own token (`-g<n>p<k>`): one token never names two contents.
    */
   get version(): string {
-    const base = `${this.store.getMeta('index_id') ?? 'mem'}-g${this.generation}`;
+    // 't': a snapshot whose outlines/symbols are not all written yet (text + files are).
+    const base = `${this.store.getMeta('index_id') ?? 'mem'}-g${this.generation}${this.symbolsPending() > 0 ? 't' : ''}`;
     return this.refreshing && this.commitsInRefresh > 0 ? `${base}p${this.commitsInRefresh}` : base;
+  }
+
+  /** Files whose outline and symbols are not written yet (0 when the symbol index is complete). */
+  symbolsPending(): number {
+    return Number(this.store.getMeta(HOOKS_PENDING_META) ?? '0');
   }
 
   /** Paths changed on disk since indexing (from the watcher). */
@@ -192,6 +221,8 @@ export class Engine {
       gitDirty: this.git.available ? this.git.dirtyFiles.length : -1,
     };
     if (this.recoveryNote) m.recovered = this.recoveryNote;
+    const pendingSymbols = this.symbolsPending();
+    if (pendingSymbols > 0) m.symbolsPending = pendingSymbols;
     return m;
   }
 

@@ -37,7 +37,8 @@ const DECL = /^\s*namespace\s+([A-Za-z_][\w.]*)/;
 function fromSymbols(engine: Engine): { namespace: string; path: string }[] | undefined {
   try {
     const parsed = engine.store.rows('SELECT count(*) FROM syntax_files')[0]?.[0];
-    if (!parsed) return undefined;
+    // While outlines are still being written the symbols miss files: the text scan is complete.
+    if (!parsed || engine.symbolsPending() > 0) return undefined;
     return engine.store
       .rows("SELECT DISTINCT s.qualified_name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind = 'namespace'")
       .map((r) => ({ namespace: String(r[0]), path: String(r[1]) }));

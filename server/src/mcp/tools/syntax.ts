@@ -150,14 +150,18 @@ export const searchSymbolTool = defineTool({
       deadlineAt: env.deadlineAt,
     });
     const total = r.totalIsLowerBound ? `at least ${r.total}` : `${r.total}`;
-    const status = env.engine.meta().status;
+    const meta = env.engine.meta();
+    // Text + files commit before outlines/symbols: until those are all written the answer is partial.
+    const building = meta.status === 'building' || (meta.symbolsPending ?? 0) > 0;
     return {
-      summary: r.total === 0 ? `No declaration matches '${args.query}'${status === 'building' ? ' yet (the index is still being built)' : ''}.` : `${total} symbol${r.total === 1 ? '' : 's'} match '${args.query}'.`,
+      summary: r.total === 0 ? `No declaration matches '${args.query}'${building ? ' yet (the symbol index is still being built)' : ''}.` : `${total} symbol${r.total === 1 ? '' : 's'} match '${args.query}'.`,
       items: r.hits,
       total: r.totalIsLowerBound ? undefined : r.total,
       offset: page.offset,
       truncated: r.truncated === 'deadline' ? 'deadline' : r.totalIsLowerBound ? 'limit' : undefined,
-      partial: status === 'building' ? 'the index is still being built; symbols of files not parsed yet are missing' : undefined,
+      partial: building
+        ? `the symbol index is still being built${meta.symbolsPending ? ` (${meta.symbolsPending} file(s) not parsed yet)` : ''}; their symbols are missing`
+        : undefined,
       extra: { navigationLayer: 'syntax' as const, matchedNames: r.names },
     };
   },
