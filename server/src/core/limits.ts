@@ -206,8 +206,10 @@ export const MAX_GRAPH_NODES = 500;
 export const MAX_DEPENDENCY_PATHS = 20;
 /** Changed files below this count are parsed in the indexing thread (starting workers costs more). */
 export const PARSE_WORKER_MIN_FILES = 32;
-/** search_symbol: distinct names considered per query before ranking (camelCase/fuzzy/regex); beyond, totals are lower bounds. */
-export const MAX_SYMBOL_NAME_CANDIDATES = 5_000;
+/** search_symbol: declaration rows counted per query for the total (after the page is full); beyond, the total is a lower bound. */
+export const MAX_SYMBOL_COUNTED_ROWS = 1_000_000;
+/** search_symbol's in-memory table: rows re-read for changed files before the whole table is rebuilt (or a quarter of it, if more). */
+export const SYMBOL_TABLE_DELTA_MIN_ROWS = 50_000;
 /** search_symbol: declaration spans listed per symbol id (a partial class in many files). */
 export const MAX_SPANS_PER_SYMBOL = 10;
 /** references: locations listed per group by default (the rest are counted; page or narrow for more). */

@@ -57,8 +57,8 @@ export function compileBoundedRegex(source: string, flags = ''): BoundedRegex {
   return { ok: true, re: new RegExp(source, flags), linear: false };
 }
 
-/** Heuristic for engines without the linear mode: the shapes that backtrack exponentially. */
-function catastrophicShape(src: string): string | undefined {
+/** Heuristic for engines without the linear mode: the shapes that backtrack exponentially (the reason, or undefined). */
+export function catastrophicShape(src: string): string | undefined {
   if (/\\[1-9]|\\k</.test(src)) return 'backreferences are not accepted';
   if (/\(\?<?[=!]/.test(src)) return 'lookaround is not accepted';
   // A quantified group that itself contains a quantifier: (a+)+, (\w*x)*, (a|b+){2,}.

@@ -1,17 +1,14 @@
 /**
- * The distinct declaration names of the symbols table, held in memory per store: search_symbol
- * matches a query against these (exact, prefix, camelCase, fuzzy, regex) and then reads only the
- * rows of the matching names through the `symbols_name` index. Names are only added; a name whose
- * last declaration was deleted matches no row, which is harmless.
+ * The distinct declaration names of the symbols table (held by the in-memory symbol table, see
+ * symbolTable.ts): search_symbol matches a query against these (exact, prefix, camelCase, fuzzy,
+ * regex), then ranks the rows of the matching names. Names are only added until the table is
+ * rebuilt; a name whose last declaration was deleted has no live rows, which is harmless.
  *
  * Per name, two 32-bit masks make the linear scans cheap: the letters that start a word
  * (GetRequiredService → g, r, s) and the letters/digits that occur at all. A query is checked
  * against the masks before any string work. Prefix queries use a sorted index (rebuilt lazily
  * when many names were added since).
  */
-import type { IndexStore } from './store';
-import { ensureSymbolTables } from './symbolTables';
-
 export class SymbolNames {
   /** Names as declared, in insertion order. */
   readonly names: string[] = [];
@@ -21,18 +18,22 @@ export class SymbolNames {
   private initialsMask = new Uint32Array(1024);
   /** Bit per letter a–z and per digit class that occurs in the name. */
   private charMask = new Uint32Array(1024);
-  private readonly known = new Set<string>();
-  private readonly byLower = new Map<string, string[]>();
-  private readonly wordsCache: (string[] | undefined)[] = [];
-  private readonly initialsCache: (string | undefined)[] = [];
+  private known = new Map<string, number>();
+  private byLower = new Map<string, string[]>();
+  private wordsCache: (string[] | undefined)[] = [];
+  private initialsCache: (string | undefined)[] = [];
   /** Indices sorted by lower-cased name, covering names [0, sortedCount). */
   private sorted: Uint32Array = new Uint32Array(0);
   private sortedCount = 0;
+  private chars = 0;
 
-  add(name: string): void {
-    if (this.known.has(name)) return;
-    this.known.add(name);
+  /** The id of a name (added when new). */
+  add(name: string): number {
+    const known = this.known.get(name);
+    if (known !== undefined) return known;
     const i = this.names.length;
+    this.known.set(name, i);
+    this.chars += name.length;
     const l = name.toLowerCase();
     this.names.push(name);
     this.lower.push(l);
@@ -52,6 +53,32 @@ export class SymbolNames {
     this.initialsCache[i] = initials;
     this.initialsMask[i] = maskOf(initials);
     this.charMask[i] = maskOf(l);
+    return i;
+  }
+
+  /** Id of a name, or undefined. */
+  idOf(name: string): number | undefined {
+    return this.known.get(name);
+  }
+
+  /** Forgets every name. */
+  clear(): void {
+    this.names.length = 0;
+    this.lower.length = 0;
+    this.known = new Map();
+    this.byLower = new Map();
+    this.wordsCache = [];
+    this.initialsCache = [];
+    this.initialsMask = new Uint32Array(1024);
+    this.charMask = new Uint32Array(1024);
+    this.sorted = new Uint32Array(0);
+    this.sortedCount = 0;
+    this.chars = 0;
+  }
+
+  /** Approximate bytes held: strings (twice: as declared and lower-cased), maps, masks, the sorted index. */
+  bytes(): number {
+    return this.chars * 4 + this.names.length * 120 + this.initialsMask.byteLength * 2 + this.sorted.byteLength;
   }
 
   get size(): number {
@@ -66,6 +93,11 @@ export class SymbolNames {
   /** True when every letter of `mask` starts some word of name `i`. */
   hasInitials(i: number, mask: number): boolean {
     return ((this.initialsMask[i] ?? 0) & mask) === mask;
+  }
+
+  /** Letters/digit class occurring in name `i` (see maskOf). */
+  charMaskAt(i: number): number {
+    return this.charMask[i] ?? 0;
   }
 
   /** True when every letter/digit class of `mask` occurs in name `i`. */
@@ -206,23 +238,8 @@ export function wordInitials(name: string): string {
     .toLowerCase();
 }
 
-const cache = new WeakMap<IndexStore, SymbolNames>();
-
-/** The name dictionary of a store, loaded from the symbols table on first use. */
-export function symbolNamesFor(store: IndexStore): SymbolNames {
-  let n = cache.get(store);
-  if (!n) {
-    ensureSymbolTables(store);
-    n = new SymbolNames();
-    for (const r of store.rows('SELECT DISTINCT name FROM symbols')) n.add(r[0] as string);
-    cache.set(store, n);
-  }
-  return n;
-}
-
-/** Adds names to a store's dictionary if it is loaded (otherwise the next load reads them). */
-export function noteSymbolNames(store: IndexStore, names: Iterable<string>): void {
-  const n = cache.get(store);
-  if (!n) return;
-  for (const name of names) n.add(name);
-}
+/**
+ * No-op kept for symbolsHook's writer: the symbol table (symbolTable.ts) notices written and
+ * deleted rows itself (temporary triggers on `symbol_rows`), whoever writes them.
+ */
+export function noteSymbolNames(_store: unknown, _names: Iterable<string>): void {}

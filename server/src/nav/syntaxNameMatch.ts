@@ -9,6 +9,7 @@
  * the name, words in order, and a lower-case run may continue into the next word (grs → G|R|S).
  * Score: words skipped before and between chunks. Word splits and initials of the declared names
  * are cached by the name dictionary, and letter masks reject most names before any string work.
+ * fuzzy also accepts typos (see matchFuzzy).
  */
 import { maskOf, splitWords, type SymbolNames } from '../index/symbolNames';
 
@@ -32,13 +33,15 @@ export interface PreparedQuery {
   initialsMask: number;
   /** maskOf(query): letters/digits that must occur in the name. */
   charMask: number;
+  /** maskOf(first letter of the query). */
+  firstMask: number;
 }
 
 export function prepareQuery(q: string): PreparedQuery {
   const chunks = q.match(/[A-Z][^A-Z]*|^[^A-Z]+/g) ?? [q];
   const chunkInitials = chunks.map((c) => (c[0] ?? '').toLowerCase()).join('');
   const ql = q.toLowerCase();
-  return { q, ql, chunkInitials, allInitials: chunkInitials === ql, initialsMask: maskOf(chunkInitials), charMask: maskOf(q) };
+  return { q, ql, chunkInitials, allInitials: chunkInitials === ql, initialsMask: maskOf(chunkInitials), charMask: maskOf(q), firstMask: maskOf(ql.slice(0, 1)) };
 }
 
 export type Matcher = (dict: SymbolNames, i: number, p: PreparedQuery) => number;
@@ -76,30 +79,94 @@ export const matchCamel: Matcher = (d, i, p) => {
   if (k >= 0) return k;
   if (!d.hasInitials(i, p.initialsMask)) return NO_MATCH;
   const initials = d.initialsAt(i);
-  const skipped = p.allInitials ? initialsSkips(initials, p.chunkInitials) : isSubsequence(p.chunkInitials, initials) ? camelSkips(d.wordsAt(i), p.ql) : -1;
+  // every query letter is in the name, in order, before the word search
+  const skipped = p.allInitials ? initialsSkips(initials, p.chunkInitials) : isSubsequence(p.chunkInitials, initials) && isSubsequence(p.ql, lower) ? camelSkips(d.wordsAt(i), p.ql) : -1;
   return skipped < 0 ? NO_MATCH : 3 * TIER + skipped + name.length / 1000;
 };
 
+/**
+ * fuzzy: the query's letters in order (gaps allowed: `invsvc` → InvoiceService), or — for queries
+ * of 4+ characters — a typo: the name or a prefix of it within FUZZY_TYPOS edits of the query
+ * (substitution, insertion, deletion, adjacent transposition), first letter kept
+ * (`GetUsreService` → GetUserService). Better tiers (exact, prefix, camelCase) win when they apply.
+ */
 export const matchFuzzy: Matcher = (d, i, p) => {
-  if (!d.hasChars(i, p.charMask)) return NO_MATCH;
-  const lower = d.lower[i] ?? '';
   const ql = p.ql;
-  let qi = 0;
-  let gaps = 0;
-  let last = -1;
-  for (let k = 0; k < lower.length && qi < ql.length; k++) {
-    if (lower.charCodeAt(k) === ql.charCodeAt(qi)) {
-      if (last >= 0 && k > last + 1) gaps++;
-      last = k;
-      qi++;
+  const missing = popcount((p.charMask & ~d.charMaskAt(i)) >>> 0);
+  const typos = ql.length >= 8 ? 2 : ql.length >= 4 ? 1 : 0;
+  if (missing > typos) return NO_MATCH;
+  const lower = d.lower[i] ?? '';
+  if (missing === 0) {
+    let qi = 0;
+    let gaps = 0;
+    let last = -1;
+    for (let k = 0; k < lower.length && qi < ql.length; k++) {
+      if (lower.charCodeAt(k) === ql.charCodeAt(qi)) {
+        if (last >= 0 && k > last + 1) gaps++;
+        last = k;
+        qi++;
+      }
+    }
+    if (qi === ql.length) {
+      // exact, prefix or camelCase rank better; camelCase needs the first letter to start a word
+      const better = lower.startsWith(ql) || d.hasInitials(i, p.firstMask) ? matchCamel(d, i, p) : NO_MATCH;
+      if (better >= 0) return better;
+      return 4 * TIER + gaps * 10 + (lower.length - ql.length) / 100;
     }
   }
-  if (qi < ql.length) return NO_MATCH;
-  const better = matchCamel(d, i, p);
-  if (better >= 0) return better;
-  const name = d.names[i] ?? '';
-  return 4 * TIER + gaps * 10 + (name.length - p.q.length) / 100;
+  if (typos === 0 || lower.charCodeAt(0) !== ql.charCodeAt(0) || lower.length < ql.length - typos) return NO_MATCH;
+  const dist = prefixEditDistance(ql, lower, typos);
+  if (dist < 0) return NO_MATCH;
+  // a whole-name typo ranks before a typo in a prefix of a longer name
+  const rest = Math.max(0, lower.length - ql.length - dist);
+  return 4 * TIER + dist * 5 + (rest > 0 ? 2 : 0) + rest / 100;
 };
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+const rowPrev2 = new Int32Array(256);
+const rowPrev = new Int32Array(256);
+const rowCur = new Int32Array(256);
+
+/**
+ * Smallest optimal-string-alignment distance between `q` and a prefix of `name` (any length), or
+ * -1 when it exceeds `max`. Rows are over the query, columns over the name; stops as soon as a
+ * whole row exceeds `max`.
+ */
+export function prefixEditDistance(q: string, name: string, max: number): number {
+  const m = q.length;
+  const n = Math.min(name.length, m + max);
+  if (m >= 255 || n >= 255) return -1;
+  // row 0: distance of the empty query to name[0..j) is j
+  for (let j = 0; j <= n; j++) rowPrev[j] = j;
+  let prev2 = rowPrev2;
+  let prev = rowPrev;
+  let cur = rowCur;
+  for (let i = 1; i <= m; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    const qc = q.charCodeAt(i - 1);
+    for (let j = 1; j <= n; j++) {
+      const nc = name.charCodeAt(j - 1);
+      let v = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (qc === nc ? 0 : 1));
+      if (i > 1 && j > 1 && qc === name.charCodeAt(j - 2) && q.charCodeAt(i - 2) === nc) v = Math.min(v, (prev2[j - 2] ?? 0) + 1);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return -1;
+    const t = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = t;
+  }
+  let best = Infinity;
+  for (let j = Math.max(0, m - max); j <= n; j++) best = Math.min(best, prev[j] ?? Infinity);
+  return best <= max ? best : -1;
+}
 
 function isSubsequence(needle: string, hay: string): boolean {
   let j = 0;

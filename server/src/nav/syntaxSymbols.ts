@@ -1,19 +1,22 @@
 /**
- * search_symbol over the symbols table. The query is matched against the in-memory dictionary of
- * declared names (exact, prefix, substring, camelCase, fuzzy, regex; `qualified` matches the last
- * segment and then the qualified name or documentation id), then the rows of the matching names
- * are read through the name index, filtered, grouped by symbol id (partial types: one symbol, many
- * spans) and ranked: match quality, types before members, handwritten before generated,
- * production before test, shorter qualified name.
+ * search_symbol over the in-memory symbol table (index/symbolTable.ts). The query is matched
+ * against the dictionary of declared names (exact, prefix, substring, camelCase, fuzzy, regex;
+ * `qualified` matches the last segment and then the qualified name or documentation id). Names
+ * are then visited best key first: their rows are filtered, grouped by symbol id (partial types:
+ * one symbol, many spans) and ranked — match quality, types before members, handwritten before
+ * generated, production before test, shorter qualified name, then path and line — until the page
+ * is full and the next name ranks strictly worse. The remaining names are only counted, so the
+ * total is exact unless MAX_SYMBOL_COUNTED_ROWS rows or the deadline stop the count (then it is
+ * a lower bound). Only the page's rows are read back from SQL.
  */
 import picomatch from 'picomatch';
 import { ToolError } from '../core/errors';
-import { MAX_REGEX_CHARS, MAX_SPANS_PER_SYMBOL, MAX_SYMBOL_NAME_CANDIDATES } from '../core/limits';
-import { compileBoundedRegex } from '../core/regex';
-import { symbolNamesFor } from '../index/symbolNames';
-import { ensureSymbolTables, SYMBOL_FLAG_GENERATED, SYMBOL_FLAG_TEST } from '../index/symbolTables';
-import { TYPE_KINDS, type SymbolKind } from '../syntax/types';
+import { MAX_REGEX_CHARS, MAX_SPANS_PER_SYMBOL, MAX_SYMBOL_COUNTED_ROWS } from '../core/limits';
+import { catastrophicShape, compileBoundedRegex } from '../core/regex';
+import { ROW_DUP, ROW_GENERATED, ROW_TEST, ROW_TYPE, symbolTableFor, type SymbolSegment } from '../index/symbolTable';
+import type { SymbolKind } from '../syntax/types';
 import type { Engine } from './engine';
+import type { FileCatalog, FileRow } from './fileCatalog';
 import { requireGraph } from './projects';
 import { symbolIds } from './symbolIds';
 import { matchCamel, matchExact, matchFuzzy, matchPrefix, matchSubstring, prepareQuery, tierOf, type Matcher } from './syntaxNameMatch';
@@ -71,54 +74,97 @@ export interface SymbolSearchResult {
 
 const TIER_LABEL = ['exact', 'exact', 'prefix', 'partial', 'fuzzy'];
 
-interface Candidate {
-  name: string;
-  /** Rank key from the matcher: tier * 1e6 + score. */
+/** One symbol (group of rows with one id) competing for the page. */
+interface Entry {
   key: number;
+  /** rowRank * 2^21 + the file's catalog position (see rankOf). */
+  rank: number;
+  line: number;
+  seg: SymbolSegment;
+  row: number;
+  /** The group's other rows (partial types). */
+  spans: { seg: SymbolSegment; row: number }[];
 }
 
-/** Rows read per query at most (after name matching); beyond, totals are lower bounds. */
-const MAX_ROWS = 20_000;
+function compareEntries(a: Entry, b: Entry): number {
+  return a.key - b.key || a.rank - b.rank || a.line - b.line;
+}
 
+/** Per-file facts derived from the catalog, cached per catalog load. */
+interface FileInfo {
+  /** 1 + the file's position in the catalog (class, then path); 0: not in the catalog. */
+  order: Uint32Array;
+  /** FILE_TEST | FILE_GENERATED. */
+  bits: Uint8Array;
+}
+const FILE_TEST = 1;
+const FILE_GENERATED = 2;
+const fileInfoCache = new WeakMap<readonly FileRow[], FileInfo>();
+
+function fileInfoOf(catalog: FileCatalog): FileInfo {
+  const rows = catalog.all();
+  let info = fileInfoCache.get(rows);
+  if (info) return info;
+  let max = 0;
+  for (const r of rows) if (r.id > max) max = r.id;
+  info = { order: new Uint32Array(max + 1), bits: new Uint8Array(max + 1) };
+  rows.forEach((r, i) => {
+    info!.order[r.id] = i + 1;
+    info!.bits[r.id] = (r.fileClass === 'test' ? FILE_TEST : 0) | (r.fileClass === 'generated' ? FILE_GENERATED : 0);
+  });
+  fileInfoCache.set(rows, info);
+  return info;
+}
+
+/** Scratch space for the rows of one name (grown as needed, reused across queries). */
+let scratchRank = new Float64Array(4096);
+let scratchSel = new Float64Array(4096);
+let scratchRow = new Uint32Array(4096);
+let scratchSeg = new Uint8Array(4096);
+
+function growScratch(n: number): void {
+  if (n <= scratchRank.length) return;
+  const size = Math.max(n, scratchRank.length * 2);
+  scratchRank = new Float64Array(size);
+  scratchSel = new Float64Array(size);
+  scratchRow = new Uint32Array(size);
+  scratchSeg = new Uint8Array(size);
+}
 
 export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResult {
   const store = engine.store;
-  ensureSymbolTables(store);
-  const dict = symbolNamesFor(store);
-  const ids = symbolIds(engine);
-  let query = q.query.trim();
+  const table = symbolTableFor(store);
+  const dict = table.names;
+  const query = q.query.trim();
   let mode = q.match;
   if (mode === 'auto' && /[.:#]/.test(query)) mode = 'qualified';
-  // A C# id with its compilation (`T:Ns.Type@Project|net8.0`): match the doc-id in that compilation.
-  let compilation: { project: string; tfm?: string } | undefined;
-  if (mode === 'qualified') {
-    const parsed = ids.parse(query);
-    if (parsed.project) compilation = { project: parsed.project.id, ...(parsed.tfm ? { tfm: parsed.tfm } : {}) };
-    query = parsed.docId;
-  }
   let nameQuery = query;
-  let qualifiedFilter: ((qn: string, id: string) => boolean) | undefined;
+  let docId: string | undefined;
+  let qualifiedLower: string | undefined;
   if (mode === 'qualified') {
-    const docId = /^[NTMPFE]:/.test(query);
-    const body = docId ? query.slice(2).replace(/\(.*$/, '') : query;
+    const isDocId = /^[NTMPFE]:/.test(query);
+    const body = isDocId ? query.slice(2).replace(/\(.*$/, '') : query;
     nameQuery = body.split(/[.#]/).pop() ?? body;
     nameQuery = nameQuery.replace(/`+\d+$/, '').replace(/<.*$/, '');
-    const ql = query.toLowerCase();
-    qualifiedFilter = docId ? (_qn, id) => id === query || id.startsWith(query + '(') || id.replace(/\(.*$/, '') === query : (qn) => qn.toLowerCase() === ql || qn.toLowerCase().endsWith('.' + ql);
+    if (isDocId) docId = query;
+    // the qualified name a documentation id names, generic arities dropped (Ns.Type`1.M → ns.type.m)
+    qualifiedLower = (isDocId ? body.replace(/`+\d+/g, '') : query).toLowerCase();
   }
   let timedOut = false;
 
-  // 1. candidate names (kept as index + numeric key until the cut, to spare the heap)
-  const cands: Candidate[] = [];
+  // 1. candidate names with their rank keys
   const candIdx: number[] = [];
   const candKey: number[] = [];
-
-  let capped = false;
   const matcher = matcherFor(mode, nameQuery);
+  const prepared = prepareQuery(nameQuery);
   if (mode === 'exact' || mode === 'qualified') {
-    for (const n of dict.spellings(nameQuery)) cands.push({ name: n, key: n === nameQuery ? 0 : 1e6 });
+    for (const n of dict.spellings(nameQuery)) {
+      const id = dict.idOf(n);
+      if (id === undefined) continue;
+      candIdx.push(id);
+      candKey.push(n === nameQuery ? 0 : 1e6);
+    }
   } else {
-    const prepared = prepareQuery(nameQuery);
     const consider = (i: number): void => {
       const key = matcher(dict, i, prepared);
       if (key < 0) return;
@@ -129,148 +175,294 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
       for (const i of dict.withPrefix(prepared.ql)) consider(i);
     } else {
       const n = dict.size;
+      // a regex may backtrack up to the engine's fallback on every name: look at the clock more often
+      const every = mode === 'regex' ? 255 : 16383;
       for (let i = 0; i < n; i++) {
-        if ((i & 16383) === 0 && Date.now() > q.deadlineAt) {
+        if ((i & every) === 0 && Date.now() > q.deadlineAt) {
           timedOut = true;
           break;
         }
         consider(i);
       }
     }
-    const order = Array.from({ length: candIdx.length }, (_, k) => k);
-    if (order.length > MAX_SYMBOL_NAME_CANDIDATES) {
-      // keep the best MAX by key without sorting everything: a threshold from a sorted sample, then a final sort
-      const keys = Float64Array.from(candKey).sort();
-      const cut = keys[MAX_SYMBOL_NAME_CANDIDATES - 1] ?? Infinity;
-      const kept = order.filter((k) => (candKey[k] ?? Infinity) <= cut);
-      order.length = 0;
-      order.push(...kept);
-      capped = true;
-    }
-    order.sort((a, b) => (candKey[a] ?? 0) - (candKey[b] ?? 0));
-    if (order.length > MAX_SYMBOL_NAME_CANDIDATES) order.length = MAX_SYMBOL_NAME_CANDIDATES;
-    for (const k of order) cands.push({ name: dict.names[candIdx[k] ?? 0] ?? '', key: candKey[k] ?? 0 });
   }
-  if (mode === 'exact' || mode === 'qualified') cands.sort((a, b) => a.key - b.key);
-  const byName = new Map(cands.map((c) => [c.name, c]));
 
-  // 2. rows of those names, best names first. Filters that SQL can express run in SQL, and SQL
-  //    orders each chunk by the ranking (name rank, type before member, handwritten, production,
-  //    shorter qualified name) and stops at what the page needs; the total is then a lower bound.
+  // 2. filters
   const catalog = engine.catalog();
+  const files = fileInfoOf(catalog);
   const glob = q.pathGlob ? picomatch(q.pathGlob, { dot: true, nocase: true }) : undefined;
   const projectId = q.project ? resolveProjectId(engine, q.project) : undefined;
-  const where: string[] = [];
-  const whereArgs: (string | number)[] = [];
-  if (q.kinds && q.kinds.length) {
-    where.push(`s.kind IN (${q.kinds.map(() => '?').join(',')})`);
-    whereArgs.push(...q.kinds);
-  } else if (mode !== 'exact' && mode !== 'qualified') {
+  const projectPaths = projectId !== undefined ? filesOfProject(engine, projectId) : undefined;
+  let kindIds: Set<number> | undefined;
+  let excludedKind = -1;
+  if (q.kinds && q.kinds.length) kindIds = new Set(table.stringIds(q.kinds));
+  else if (mode !== 'exact' && mode !== 'qualified') {
     // A namespace is declared once per file: as a loose match it floods the answer with spans of
     // one id. Asked by exact/qualified name or by kind it is still found.
-    where.push("s.kind != 'namespace'");
+    excludedKind = table.stringIds(['namespace'])[0] ?? -1;
   }
-  const TEST = `((s.flags & ${SYMBOL_FLAG_TEST}) != 0 OR f.class = 'test')`;
-  const GEN = `((s.flags & ${SYMBOL_FLAG_GENERATED}) != 0 OR f.class = 'generated')`;
-  if (q.scope === 'production') where.push(`NOT ${TEST}`);
-  if (q.scope === 'test') where.push(TEST);
-  if (q.generated === 'exclude') where.push(`NOT ${GEN}`);
-  if (q.generated === 'only') where.push(GEN);
-  // The files of a project come from the stored graph (the index keeps no per-file project rows).
-  const projectPaths = projectId !== undefined ? filesOfProject(engine, projectId) : undefined;
-  const typeList = [...TYPE_KINDS].map((k) => `'${k}'`).join(',');
-  // JS-side filters (glob, qualified name) can drop rows: then read without a row limit.
-  const jsFiltered = glob !== undefined || qualifiedFilter !== undefined || projectPaths !== undefined || compilation !== undefined;
-  interface Row { fileId: number; symbolId: string; name: string; qn: string; kind: SymbolKind; signature: string; line: number; endLine: number; col: number; flags: number; ext: string | null; fileClass: string }
-  interface Group { hit: SymbolHit; rank: number[]; spans: SymbolSpan[] }
-  const groups = new Map<string, Group>();
-  const enough = (q.offset + q.limit) * 2 + 20;
-  let rowsRead = 0;
-  // Chunks grow (1, 8, 32, 128, 200, …): the best names are read first and alone.
-  let chunkSize = 1;
-  for (let i = 0; i < cands.length; i += chunkSize, chunkSize = Math.min(200, chunkSize === 1 ? 8 : chunkSize * 4)) {
-    if (groups.size >= enough || rowsRead >= MAX_ROWS) {
-      capped = true;
+  // path filters, per file: 0 not checked yet, 1 passes, 2 fails
+  const pathState = glob || projectPaths ? new Uint8Array(files.order.length) : undefined;
+  const wantTest = q.scope === 'test' ? 1 : q.scope === 'production' ? 0 : -1;
+  const wantGenerated = q.generated === 'only' ? 1 : q.generated === 'exclude' ? 0 : -1;
+  // documentation ids are checked against the real id of rows whose qualified name fits (then of all, if none did)
+  let docIdPrefilter = true;
+  const idOfRow = docId !== undefined ? store.db.prepare('SELECT symbol_id FROM symbols WHERE file_id = ? AND ordinal = ?') : undefined;
+  /** The slower checks (path filters, qualified names): true when row `r` passes. */
+  const slowPasses = (seg: SymbolSegment, r: number, fileId: number): boolean => {
+    if (pathState) {
+      let st = pathState[fileId] ?? 0;
+      if (st === 0) {
+        const path = catalog.get(fileId)?.path ?? '';
+        st = (!glob || glob(path)) && (!projectPaths || projectPaths.has(path)) ? 1 : 2;
+        pathState[fileId] = st;
+      }
+      if (st === 2) return false;
+    }
+    if (qualifiedLower === undefined) return true;
+    if (docId === undefined) {
+      const qn = table.qualifiedLower(seg, r);
+      return qn === qualifiedLower || qn.endsWith('.' + qualifiedLower);
+    }
+    if (docIdPrefilter && table.qualifiedLower(seg, r) !== qualifiedLower) return false;
+    idOfRow!.bind([fileId, seg.ordinal[r] ?? 0]);
+    const id = idOfRow!.step() ? String(idOfRow!.get()[0]) : '';
+    idOfRow!.reset();
+    return id === docId || id.startsWith(docId + '(') || id.replace(/\(.*$/, '') === docId;
+  };
+  const slow = pathState !== undefined || qualifiedLower !== undefined;
+
+  // 3. names best first: rows are counted, and compete for the page until it is full
+  const need = q.offset + q.limit;
+  const segs = table.segments();
+  const base = table.base;
+  const dead = table.deadInBase;
+  const order = files.order;
+  const fileBits = files.bits;
+  const keys = Float64Array.from(candKey);
+  const visited = new Uint8Array(candIdx.length);
+  let entries: Entry[] = [];
+  let total = 0;
+  let names = 0;
+  let counted = 0;
+  let capped = false;
+  const dupSeen = new Set<number>();
+
+  /** Counts the rows of the name at `pos`; while `collect`, its best rows become page entries. */
+  const visitName = (pos: number, collect: boolean): void => {
+    visited[pos] = 1;
+    const nameId = candIdx[pos] ?? 0;
+    let groups = 0;
+    let m = 0;
+    for (let si = 0; si < segs.length; si++) {
+      const seg = segs[si] as SymbolSegment;
+      if (nameId + 1 >= seg.nameStart.length) continue;
+      const a = seg.nameStart[nameId] ?? 0;
+      const b = seg.nameStart[nameId + 1] ?? 0;
+      if (b <= a) continue;
+      counted += b - a;
+      if (collect) growScratch(m + b - a);
+      const isBase = seg === base;
+      const fileIdCol = seg.fileId;
+      const kindCol = seg.kind;
+      const flagsCol = seg.flags;
+      for (let r = a; r < b; r++) {
+        const fileId = fileIdCol[r] ?? 0;
+        if (isBase && (dead[fileId] ?? 0) !== 0) continue;
+        const kind = kindCol[r] ?? 0;
+        if (kind === excludedKind || (kindIds !== undefined && !kindIds.has(kind))) continue;
+        const at = order[fileId] ?? 0;
+        if (at === 0) continue;
+        const flags = flagsCol[r] ?? 0;
+        const fb = fileBits[fileId] ?? 0;
+        const isTest = (flags & ROW_TEST) !== 0 || (fb & FILE_TEST) !== 0;
+        const isGenerated = (flags & ROW_GENERATED) !== 0 || (fb & FILE_GENERATED) !== 0;
+        if (wantTest >= 0 && (isTest ? 1 : 0) !== wantTest) continue;
+        if (wantGenerated >= 0 && (isGenerated ? 1 : 0) !== wantGenerated) continue;
+        if (slow && !slowPasses(seg, r, fileId)) continue;
+        if ((flags & ROW_DUP) === 0) groups++;
+        else {
+          const g = table.groupKey(seg, r);
+          if (!dupSeen.has(g)) {
+            dupSeen.add(g);
+            groups++;
+          }
+        }
+        if (!collect) continue;
+        const rowRank = ((flags & ROW_TYPE) !== 0 ? 0 : 4) + (isGenerated ? 2 : 0) + (isTest ? 1 : 0);
+        scratchRank[m] = (rowRank * 65536 + (seg.qnLen[r] ?? 0)) * 2097152 + at;
+        scratchRow[m] = r;
+        scratchSeg[m] = si;
+        m++;
+      }
+    }
+    total += groups;
+    if (groups > 0) names++;
+    if (!collect || m === 0) return;
+    const key = keys[pos] ?? 0;
+    // Many rows: only those ranked within the best `need` (and rows of shared ids) become entries.
+    let threshold = Infinity;
+    if (m > need * 4) {
+      scratchSel.set(scratchRank.subarray(0, m));
+      threshold = kthSmallest(scratchSel, m, need - 1);
+    }
+    let byGroup: Map<number, Entry> | undefined;
+    for (let k = 0; k < m; k++) {
+      const seg = segs[scratchSeg[k] ?? 0] as SymbolSegment;
+      const r = scratchRow[k] ?? 0;
+      const rank = scratchRank[k] ?? 0;
+      const dup = ((seg.flags[r] ?? 0) & ROW_DUP) !== 0;
+      if (rank > threshold && !dup) continue;
+      const e: Entry = { key, rank, line: seg.line[r] ?? 0, seg, row: r, spans: [] };
+      if (!dup) {
+        entries.push(e);
+        continue;
+      }
+      const g = table.groupKey(seg, r);
+      byGroup ??= new Map();
+      const prev = byGroup.get(g);
+      if (!prev) byGroup.set(g, e);
+      else if (compareEntries(e, prev) < 0) {
+        e.spans = prev.spans;
+        e.spans.push({ seg: prev.seg, row: prev.row });
+        byGroup.set(g, e);
+      } else prev.spans.push({ seg, row: r });
+    }
+    if (byGroup) for (const e of byGroup.values()) entries.push(e);
+    if (entries.length > need * 2 + 64) {
+      entries.sort(compareEntries);
+      entries.length = need;
+    }
+  };
+
+  let pageFull = false;
+  let lastKey = -Infinity;
+  for (const pos of inKeyOrder(keys)) {
+    const key = keys[pos] ?? 0;
+    if (entries.length >= need && key > lastKey) {
+      pageFull = true;
       break;
     }
     if (Date.now() > q.deadlineAt) {
       timedOut = true;
       break;
     }
-    const chunk = cands.slice(i, i + chunkSize).map((c) => c.name);
-    const rowLimit = jsFiltered ? MAX_ROWS - rowsRead : Math.min(MAX_ROWS - rowsRead, (enough - groups.size) * 3);
-    const from = `FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name IN (${chunk.map(() => '?').join(',')})${where.length ? ' AND ' + where.join(' AND ') : ''}`;
-    const baseArgs: (string | number)[] = [...chunk, ...whereArgs];
-    // Few rows: read them all and rank in JS. Many (a common name): let SQL rank and cut them.
-    const many = Number(store.rows(`SELECT count(*) ${from}`, baseArgs)[0]?.[0] ?? 0) > rowLimit;
-    const cols = 'SELECT s.file_id, s.symbol_id, s.name, s.qualified_name, s.kind, s.signature, s.line, s.end_line, s.col, s.flags, s.extended_type, f.class';
-    let got;
-    if (many) {
-      const byName = chunk.length > 1 ? `CASE s.name ${chunk.map(() => 'WHEN ? THEN ?').join(' ')} END, ` : '';
-      const args = [...baseArgs];
-      if (chunk.length > 1) chunk.forEach((name, k) => args.push(name, k));
-      args.push(rowLimit);
-      got = store.rows(
-        `${cols} ${from} ORDER BY ${byName}CASE WHEN s.kind IN (${typeList}) THEN 0 ELSE 1 END, CASE WHEN ${GEN} THEN 1 ELSE 0 END, CASE WHEN ${TEST} THEN 1 ELSE 0 END, length(s.qualified_name) LIMIT ?`,
-        args,
-      );
-      capped = true;
-    } else {
-      got = store.rows(`${cols} ${from}`, baseArgs);
-    }
-    for (const x of got) {
-      rowsRead++;
-      const r: Row = { fileId: x[0] as number, symbolId: x[1] as string, name: x[2] as string, qn: x[3] as string, kind: x[4] as SymbolKind, signature: x[5] as string, line: x[6] as number, endLine: x[7] as number, col: x[8] as number, flags: x[9] as number, ext: (x[10] as string | null) ?? null, fileClass: x[11] as string };
-      const file = catalog.get(r.fileId);
-      if (!file) continue;
-      if (glob && !glob(file.path)) continue;
-      if (projectPaths && !projectPaths.has(file.path)) continue;
-      if (qualifiedFilter && !qualifiedFilter(r.qn, r.symbolId)) continue;
-      if (compilation && !ids.compilations(file.path).some((c) => c.project.id === compilation.project && (!compilation.tfm || c.tfm === compilation.tfm))) continue;
-      // Shown ids carry the compilation (C#): the same doc-id in two projects is two symbols.
-      r.symbolId = ids.idFor(r.symbolId, file.path);
-      const isTest = (r.flags & SYMBOL_FLAG_TEST) !== 0 || r.fileClass === 'test';
-      const isGenerated = (r.flags & SYMBOL_FLAG_GENERATED) !== 0 || r.fileClass === 'generated';
-      const c = byName.get(r.name);
-      if (!c) continue;
-      const rank = [c.key, TYPE_KINDS.has(r.kind) ? 0 : 1, isGenerated ? 1 : 0, isTest ? 1 : 0, r.qn.length];
-      const g = groups.get(r.symbolId);
-      if (g) {
-        const cmp = compareRank(rank, g.rank);
-        if (cmp < 0 || (cmp === 0 && (file.path < g.hit.path || (file.path === g.hit.path && r.line < g.hit.line)))) {
-          g.spans.push({ path: g.hit.path, line: g.hit.line, endLine: g.hit.endLine });
-          g.hit = makeHit(r, file.path, r.fileClass, c.key, mode, isTest, isGenerated);
-          g.rank = rank;
-        } else g.spans.push({ path: file.path, line: r.line, endLine: r.endLine });
-        continue;
+    visitName(pos, true);
+    lastKey = key;
+  }
+  if (docId !== undefined && entries.length === 0 && !timedOut) {
+    // no row's qualified name fit the id: check the real ids of every row of the name
+    docIdPrefilter = false;
+    total = 0;
+    names = 0;
+    counted = 0;
+    dupSeen.clear();
+    for (let pos = 0; pos < candIdx.length; pos++) visitName(pos, true);
+  }
+  idOfRow?.free();
+  // the rest is only counted (a lower bound past MAX_SYMBOL_COUNTED_ROWS rows or the deadline)
+  if (pageFull) {
+    for (let pos = 0; pos < candIdx.length; pos++) {
+      if (visited[pos]) continue;
+      if (counted > MAX_SYMBOL_COUNTED_ROWS) {
+        capped = true;
+        break;
       }
-      groups.set(r.symbolId, { hit: makeHit(r, file.path, r.fileClass, c.key, mode, isTest, isGenerated), rank, spans: [] });
+      if ((pos & 255) === 0 && Date.now() > q.deadlineAt) {
+        timedOut = true;
+        break;
+      }
+      visitName(pos, false);
     }
   }
-  const ranked = [...groups.values()].sort((a, b) => compareRank(a.rank, b.rank) || (a.hit.path < b.hit.path ? -1 : a.hit.path > b.hit.path ? 1 : a.hit.line - b.hit.line));
-  const page = ranked.slice(q.offset, q.offset + q.limit).map((g) => {
-    if (g.spans.length) g.hit.otherSpans = g.spans.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line)).slice(0, MAX_SPANS_PER_SYMBOL);
-    return g.hit;
-  });
-  return { hits: page, total: ranked.length, totalIsLowerBound: capped || timedOut, truncated: timedOut ? 'deadline' : capped ? 'cap' : undefined, names: cands.length };
+  entries.sort(compareEntries);
+  const page = entries.slice(q.offset, q.offset + q.limit).map((e) => materialize(e));
+  return { hits: page, total, totalIsLowerBound: capped || timedOut, truncated: timedOut ? 'deadline' : capped ? 'cap' : undefined, names };
 
-  function makeHit(r: Row, path: string, fileClass: string, key: number, modeUsed: SymbolMatchMode, isTest: boolean, isGenerated: boolean): SymbolHit {
-    const tier = tierOf(key);
-    const label = modeUsed === 'qualified' ? 'qualified' : tier === 3 ? (modeUsed === 'auto' || modeUsed === 'fuzzy' ? 'camelCase' : modeUsed) : (TIER_LABEL[tier] ?? modeUsed);
-    const hit: SymbolHit = { symbolId: r.symbolId, name: r.name, kind: r.kind, qualifiedName: r.qn, signature: r.signature, path, line: r.line, endLine: r.endLine, column: r.col, fileClass, match: label };
-    if (isTest) hit.isTest = true;
-    if (isGenerated) hit.isGenerated = true;
-    if (r.ext) hit.extendedType = r.ext;
+  function materialize(e: Entry): SymbolHit {
+    const r = e.row;
+    const seg = e.seg;
+    const fileId = seg.fileId[r] ?? 0;
+    const file = catalog.get(fileId);
+    const path = file?.path ?? '';
+    const x = table.details(fileId, seg.ordinal[r] ?? 0, path);
+    const tier = tierOf(e.key);
+    const label = mode === 'qualified' ? 'qualified' : tier === 3 ? (mode === 'auto' || mode === 'fuzzy' ? 'camelCase' : mode) : (TIER_LABEL[tier] ?? mode);
+    const hit: SymbolHit = {
+      symbolId: x?.symbolId ?? '', name: dict.names[table.nameOf(seg, r)] ?? '', kind: (x?.kind ?? '') as SymbolKind, qualifiedName: x?.qualifiedName ?? '', signature: x?.signature ?? '',
+      path, line: e.line, endLine: x?.endLine ?? e.line, column: x?.column ?? 0, fileClass: file?.fileClass ?? 'source', match: label,
+    };
+    const flags = seg.flags[r] ?? 0;
+    const fb = fileBits[fileId] ?? 0;
+    if ((flags & ROW_TEST) !== 0 || (fb & FILE_TEST) !== 0) hit.isTest = true;
+    if ((flags & ROW_GENERATED) !== 0 || (fb & FILE_GENERATED) !== 0) hit.isGenerated = true;
+    if (x?.extendedType) hit.extendedType = x.extendedType;
+    if (e.spans.length) {
+      const spans = e.spans
+        .map((s) => ({ path: catalog.get(s.seg.fileId[s.row] ?? 0)?.path ?? '', line: s.seg.line[s.row] ?? 0, s }))
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line))
+        .slice(0, MAX_SPANS_PER_SYMBOL);
+      hit.otherSpans = spans.map((s) => ({
+        path: s.path,
+        line: s.line,
+        endLine: table.details(s.s.seg.fileId[s.s.row] ?? 0, s.s.seg.ordinal[s.s.row] ?? 0, s.path)?.endLine ?? s.line,
+      }));
+    }
     return hit;
   }
 }
 
-function compareRank(a: number[], b: number[]): number {
-  for (let i = 0; i < a.length; i++) {
-    const d = (a[i] ?? 0) - (b[i] ?? 0);
-    if (d !== 0) return d;
+/** Positions of `keys` in ascending key order, sorted in growing batches (the page usually fills from the first). */
+function* inKeyOrder(keys: Float64Array): Generator<number> {
+  const n = keys.length;
+  const byKey = (a: number, b: number): number => (keys[a] ?? 0) - (keys[b] ?? 0);
+  if (n <= 4096) {
+    yield* Array.from({ length: n }, (_, i) => i).sort(byKey);
+    return;
   }
-  return 0;
+  const sorted = keys.slice().sort();
+  let done = 0;
+  let lo = -Infinity;
+  let take = 1024;
+  while (done < n) {
+    const hi = sorted[Math.min(n, done + take) - 1] ?? Infinity;
+    const batch: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const k = keys[i] ?? 0;
+      if (k > lo && k <= hi) batch.push(i);
+    }
+    batch.sort(byKey);
+    yield* batch;
+    done += batch.length;
+    lo = hi;
+    take *= 4;
+  }
+}
+
+/** The k-th smallest value (0-based) of `a` (reordered in place): quickselect. */
+function kthSmallest(a: Float64Array, n: number, k: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1] ?? 0;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((a[i] ?? 0) < pivot) i++;
+      while ((a[j] ?? 0) > pivot) j--;
+      if (i <= j) {
+        const t = a[i] ?? 0;
+        a[i] = a[j] ?? 0;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k] ?? 0;
+  }
+  return a[k] ?? 0;
 }
 
 function matcherFor(mode: SymbolMatchMode, query: string): Matcher {
@@ -292,7 +484,11 @@ function matcherFor(mode: SymbolMatchMode, query: string): Matcher {
       // Linear-time only: a repository can declare names built to make a backtracking regex hang.
       const c = compileBoundedRegex(query);
       if (!c.ok) throw new ToolError('INVALID_REGEX', `Invalid regex: ${c.reason}`, 'use JavaScript regex syntax, e.g. ^Get.*Async$');
-      const re = c.re;
+      // The linear engine is 30-60x slower per name than the backtracking one. A pattern it accepts
+      // without the catastrophic shapes runs on the backtracking engine: every regex in the engine
+      // process falls back to linear time after REGEX_BACKTRACKS_BEFORE_FALLBACK steps anyway, and
+      // the name scan looks at the deadline every 256 names.
+      const re = c.linear && !catastrophicShape(query) ? new RegExp(query) : c.re;
       return (d, i, p) => {
         const name = d.names[i] ?? '';
         if (!re.test(name)) return -1;

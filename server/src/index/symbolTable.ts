@@ -1,0 +1,481 @@
+/**
+ * The in-memory symbol table search_symbol ranks and counts over: per declaration row a few
+ * typed-array columns (file, ordinal, line, id hash, kind, flags, qualified-name length, scope),
+ * rows grouped by name (a name's rows are contiguous), plus the name dictionary the query is
+ * matched against. Only the rows of a page are read back from SQL.
+ *
+ * Built lazily from `symbol_rows` on the first search, then kept current in two segments:
+ * - the base, read once (about 1 s of CPU per million rows, 25 bytes per row);
+ * - a delta with the current rows of the files written since, re-read when more are written;
+ *   base rows of those files are dead. When the delta outgrows a quarter of the base (or
+ *   SYMBOL_TABLE_DELTA_MIN_ROWS), the base is rebuilt, so the total rebuild work during a cold
+ *   index stays linear.
+ * Writes are noticed by temporary triggers on `symbol_rows` (connection-only, never persisted)
+ * that record the file ids of inserted, updated and deleted rows in `temp.symbol_rows_written`,
+ * whoever writes them; a rolled-back write rolls its record back with it. The table reads SQL
+ * state whenever it refreshes (never inside a transaction: reads are synchronous).
+ *
+ * Symbol ids are grouped exactly without holding id strings: rows share a group when their
+ * `sid_hash` is equal and their stored id parts (sid, form, qn, scope, name, file for path-based
+ * ids) are equal; a hash whose rows disagree on those parts ("suspect": a 32-bit collision, or one
+ * id stored in two forms) is resolved by reading the real ids of its rows.
+ */
+import { SYMBOL_TABLE_DELTA_MIN_ROWS } from '../core/limits';
+import { TYPE_KINDS } from '../syntax/types';
+import type { IndexStore } from './store';
+import { SymbolNames } from './symbolNames';
+import type { Statement } from 'sql.js';
+import { ensureSymbolTables, SID_FORM_PATH, SID_FORM_PREFIX, SID_FORM_QN, SIGNATURE_PACKED } from './symbolTables';
+
+/** Row flag bits (`SymbolSegment.flags`). */
+export const ROW_TEST = 1;
+export const ROW_GENERATED = 2;
+export const ROW_TYPE = 4;
+/** The row stores its qualified name (`qn`): not prefix + name. */
+export const ROW_QN = 8;
+/** Another row has the same id hash: group by id. */
+export const ROW_DUP = 16;
+/** The id hash is shared by rows whose ids may differ: the group key comes from `suspectKeys`. */
+export const ROW_SUSPECT = 32;
+
+/** What a search hit shows of a row beyond the in-memory columns. */
+export interface SymbolRowDetails {
+  symbolId: string;
+  qualifiedName: string;
+  kind: string;
+  signature: string;
+  endLine: number;
+  column: number;
+  extendedType: string | undefined;
+}
+
+/** Rows of one read of `symbol_rows`, sorted by name id. */
+export class SymbolSegment {
+  constructor(
+    readonly size: number,
+    readonly fileId: Uint32Array,
+    readonly ordinal: Uint16Array,
+    readonly line: Uint32Array,
+    readonly sidHash: Uint32Array,
+    readonly kind: Uint32Array,
+    readonly flags: Uint8Array,
+    readonly qnLen: Uint16Array,
+    readonly scope: Uint32Array,
+    /** Rows of name id n are [nameStart[n], nameStart[n + 1]); names ≥ nameStart.length - 1 have none. */
+    readonly nameStart: Uint32Array,
+  ) {}
+
+  maxFileId = 0;
+
+  rowsOf(nameId: number): [number, number] {
+    if (nameId + 1 >= this.nameStart.length) return [0, 0];
+    return [this.nameStart[nameId] ?? 0, this.nameStart[nameId + 1] ?? 0];
+  }
+
+  bytes(): number {
+    return this.size * 25 + this.nameStart.byteLength;
+  }
+}
+
+export class SymbolTable {
+  /** Names matched by queries; ids index `nameStart` of the segments. */
+  readonly names = new SymbolNames();
+  base: SymbolSegment = emptySegment(0);
+  delta: SymbolSegment = emptySegment(0);
+  /** Files whose base rows are dead (their current rows are in the delta). */
+  deadInBase = new Uint8Array(0);
+  /** Group keys of suspect rows by row key (fileId * 32768 + ordinal). */
+  readonly suspectKeys = new Map<number, number>();
+  private readonly suspectIds = new Map<string, number>();
+  /** Symbol string id → value (kinds, namespaces), loaded on demand. */
+  private readonly strings = new Map<number, string>();
+  /** Symbol string value → id (ids never change; strings only get added). */
+  private readonly stringIdCache = new Map<string, number>();
+  /** Qualified-name prefix length per scope id ("Ns.Container." → 13); -1 unknown. */
+  private prefixLen = new Int32Array(0);
+  /** Lower-cased qualified-name prefix per scope id (for qualified queries), loaded on first use. */
+  private prefixLower: (string | undefined)[] | undefined;
+  /** The base's id hashes, sorted (delta rows are checked against them). */
+  private baseSorted = new Uint32Array(0);
+  private readonly deltaFiles = new Set<number>();
+  private readonly scopes = new Map<number, [string, string]>();
+  private detailsStmt: Statement | undefined;
+  private stale = true;
+  /** Build statistics of the last base build (for the bench and logs). */
+  lastBuild: { rows: number; ms: number; cpuMs: number } | undefined;
+
+  constructor(private readonly store: IndexStore) {}
+
+  /** Brings the table to the committed SQL state. */
+  refresh(): void {
+    // Triggers missing (first use, or the table was dropped and made again): read everything.
+    if (this.stale || this.store.rows("SELECT count(*) FROM temp.sqlite_master WHERE type = 'trigger' AND name LIKE 'symbol_rows_written_%'")[0]?.[0] !== 3) {
+      this.buildBase();
+      return;
+    }
+    const written = this.store.rows('SELECT file_id FROM temp.symbol_rows_written');
+    if (written.length === 0) return;
+    this.store.db.run('DELETE FROM temp.symbol_rows_written');
+    for (const r of written) this.deltaFiles.add(r[0] as number);
+    this.buildDelta();
+  }
+
+  /** Forgets everything: the next refresh reads all rows. */
+  invalidate(): void {
+    this.stale = true;
+  }
+
+  segments(): SymbolSegment[] {
+    return this.delta.size > 0 ? [this.base, this.delta] : [this.base];
+  }
+
+  /** True when base row `r` belongs to a file whose rows were re-read into the delta. */
+  deadBaseRow(r: number): boolean {
+    return (this.deadInBase[this.base.fileId[r] ?? 0] ?? 0) !== 0;
+  }
+
+  /** The group (symbol id) key of a row: its id hash, or an exact key for suspect rows. */
+  groupKey(seg: SymbolSegment, r: number): number {
+    const h = seg.sidHash[r] ?? 0;
+    if (((seg.flags[r] ?? 0) & ROW_SUSPECT) === 0) return h;
+    return this.suspectKeys.get((seg.fileId[r] ?? 0) * 32768 + (seg.ordinal[r] ?? 0)) ?? h;
+  }
+
+  /** A symbol string (kind, namespace) by id. */
+  string(id: number): string {
+    let v = this.strings.get(id);
+    if (v === undefined) {
+      v = String(this.store.rows('SELECT value FROM symbol_strings WHERE id = ?', [id])[0]?.[0] ?? '');
+      this.strings.set(id, v);
+    }
+    return v;
+  }
+
+  /** Ids of the given symbol strings (kinds); values not stored are left out. */
+  stringIds(values: readonly string[]): number[] {
+    const out: number[] = [];
+    const missing: string[] = [];
+    for (const v of values) {
+      const id = this.stringIdCache.get(v);
+      if (id === undefined) missing.push(v);
+      else out.push(id);
+    }
+    if (missing.length > 0) {
+      for (const r of this.store.rows(`SELECT id, value FROM symbol_strings WHERE value IN (${missing.map(() => '?').join(',')})`, missing)) {
+        this.stringIdCache.set(r[1] as string, r[0] as number);
+        out.push(r[0] as number);
+      }
+    }
+    return out;
+  }
+
+  /** The lower-cased qualified name of a row (reads `qn` for the rare rows that store one). */
+  qualifiedLower(seg: SymbolSegment, r: number): string {
+    const name = this.names.lower[this.nameOf(seg, r)] ?? '';
+    if (((seg.flags[r] ?? 0) & ROW_QN) !== 0) {
+      return String(this.store.rows('SELECT qn FROM symbol_rows WHERE file_id = ? AND ordinal = ?', [seg.fileId[r] ?? 0, seg.ordinal[r] ?? 0])[0]?.[0] ?? name).toLowerCase();
+    }
+    const scope = seg.scope[r] ?? 0;
+    let p = this.prefixLower?.[scope];
+    if (p === undefined) {
+      this.loadScopePrefixes();
+      p = this.prefixLower?.[scope] ?? '';
+    }
+    return p + name;
+  }
+
+  /**
+   * The stored fields of one row as the view `symbols` gives them (SYMBOLS_V5_SQL), read by
+   * primary key and assembled here: through the view a single row costs about 1 ms in sql.js.
+   * `path` is the file's workspace path (for path-based ids).
+   */
+  details(fileId: number, ordinal: number, path: string): SymbolRowDetails | undefined {
+    this.detailsStmt ??= this.store.db.prepare(
+      `SELECT r.sid, r.flags, r.qn, r.name, r.kind, r.scope, r.signature, r.end_line, r.col, r.extended_type, m.value
+       FROM symbol_rows r JOIN symbol_strings m ON m.id = r.modifiers WHERE r.file_id = ? AND r.ordinal = ?`,
+    );
+    const stmt = this.detailsStmt;
+    try {
+      stmt.bind([fileId, ordinal]);
+      if (!stmt.step()) return undefined;
+      const x = stmt.get();
+      const sid = String(x[0]);
+      const flags = Number(x[1]);
+      const name = String(x[3]);
+      const [ns, container] = this.scopeParts(Number(x[5]));
+      const prefix = (ns ? ns + '.' : '') + (container ? container + '.' : '');
+      const qualifiedName = x[2] === null ? prefix + name : String(x[2]);
+      const symbolId =
+        flags & SID_FORM_QN ? sid.slice(0, 2) + qualifiedName + sid.slice(2)
+        : flags & SID_FORM_PATH ? `${path}#${qualifiedName}${sid}`
+        : flags & SID_FORM_PREFIX ? sid.slice(0, 2) + prefix + sid.slice(2)
+        : sid;
+      let signature = String(x[6]);
+      if (flags & SIGNATURE_PACKED) signature = signature.split('\u0002').join(String(x[10])).split('\u0001').join(name);
+      return { symbolId, qualifiedName, kind: this.string(Number(x[4])), signature, endLine: Number(x[7]), column: Number(x[8]), extendedType: x[9] === null ? undefined : String(x[9]) };
+    } finally {
+      stmt.reset();
+    }
+  }
+
+  /** Namespace and container of a scope id. */
+  private scopeParts(scope: number): [string, string] {
+    let p = this.scopes.get(scope);
+    if (!p) {
+      const r = this.store.rows('SELECT ns.value, sc.container FROM symbol_scopes sc JOIN symbol_strings ns ON ns.id = sc.namespace WHERE sc.id = ?', [scope])[0];
+      p = [String(r?.[0] ?? ''), String(r?.[1] ?? '')];
+      this.scopes.set(scope, p);
+    }
+    return p;
+  }
+
+  /** Name id of a row (binary search over the segment's name offsets). */
+  nameOf(seg: SymbolSegment, r: number): number {
+    const s = seg.nameStart;
+    let lo = 0;
+    let hi = s.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((s[mid] ?? 0) <= r) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Largest file id of any row. */
+  maxFileId(): number {
+    let m = 0;
+    for (const seg of this.segments()) m = Math.max(m, seg.maxFileId);
+    return m;
+  }
+
+  /** Approximate bytes held (typed arrays and name strings). */
+  bytes(): number {
+    return this.base.bytes() + this.delta.bytes() + this.baseSorted.byteLength + this.names.bytes();
+  }
+
+  private buildBase(): void {
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    ensureSymbolTables(this.store);
+    this.store.db.exec(`CREATE TEMP TABLE IF NOT EXISTS symbol_rows_written (file_id INTEGER PRIMARY KEY);
+      DELETE FROM temp.symbol_rows_written;
+      CREATE TEMP TRIGGER IF NOT EXISTS symbol_rows_written_ins AFTER INSERT ON main.symbol_rows BEGIN INSERT OR IGNORE INTO symbol_rows_written VALUES (NEW.file_id); END;
+      CREATE TEMP TRIGGER IF NOT EXISTS symbol_rows_written_del AFTER DELETE ON main.symbol_rows BEGIN INSERT OR IGNORE INTO symbol_rows_written VALUES (OLD.file_id); END;
+      CREATE TEMP TRIGGER IF NOT EXISTS symbol_rows_written_upd AFTER UPDATE ON main.symbol_rows BEGIN INSERT OR IGNORE INTO symbol_rows_written VALUES (OLD.file_id); INSERT OR IGNORE INTO symbol_rows_written VALUES (NEW.file_id); END;`);
+    this.names.clear();
+    this.suspectKeys.clear();
+    this.suspectIds.clear();
+    this.strings.clear();
+    this.stringIdCache.clear();
+    this.scopes.clear();
+    this.prefixLower = undefined;
+    this.prefixLen = new Int32Array(0);
+    this.deltaFiles.clear();
+    this.delta = emptySegment(0);
+    this.deadInBase = new Uint8Array(0);
+    this.base = this.readRows(undefined);
+    this.markDuplicates(true);
+    this.stale = false;
+    const c = process.cpuUsage(c0);
+    this.lastBuild = { rows: this.base.size, ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
+  }
+
+  private buildDelta(): void {
+    const files = [...this.deltaFiles];
+    const delta = this.readRows(files);
+    if (delta.size > Math.max(SYMBOL_TABLE_DELTA_MIN_ROWS, this.base.size / 4)) {
+      this.buildBase();
+      return;
+    }
+    let maxFile = 0;
+    for (const f of files) if (f > maxFile) maxFile = f;
+    const dead = new Uint8Array(Math.max(this.deadInBase.length, maxFile + 1));
+    for (const f of files) dead[f] = 1;
+    this.deadInBase = dead;
+    this.delta = delta;
+    this.markDuplicates(false);
+  }
+
+  /** Reads rows (all, or those of `files`) into a segment sorted by name id. */
+  private readRows(files: number[] | undefined): SymbolSegment {
+    const cols = 'SELECT name, file_id, ordinal, line, sid_hash, kind, flags, coalesce(length(qn), -1), scope FROM symbol_rows';
+    const names: number[] = [];
+    const fileId: number[] = [];
+    const ordinal: number[] = [];
+    const line: number[] = [];
+    const sidHash: number[] = [];
+    const kind: number[] = [];
+    const flags: number[] = [];
+    const qnLen: number[] = [];
+    const scope: number[] = [];
+    const read = (sql: string, args: number[]): void => {
+      const stmt = this.store.db.prepare(sql);
+      try {
+        stmt.bind(args);
+        while (stmt.step()) {
+          const x = stmt.get();
+          names.push(this.names.add(x[0] as string));
+          fileId.push(x[1] as number);
+          ordinal.push(x[2] as number);
+          line.push(x[3] as number);
+          sidHash.push(x[4] as number);
+          kind.push(x[5] as number);
+          flags.push(x[6] as number);
+          qnLen.push(x[7] as number);
+          scope.push(x[8] as number);
+        }
+      } finally {
+        stmt.free();
+      }
+    };
+    if (files === undefined) read(cols, []);
+    else for (let i = 0; i < files.length; i += 500) {
+      const chunk = files.slice(i, i + 500);
+      read(`${cols} WHERE file_id IN (${chunk.map(() => '?').join(',')})`, chunk);
+    }
+    const n = names.length;
+    // counting sort by name id
+    const nameCount = this.names.size;
+    const start = new Uint32Array(nameCount + 1);
+    for (let i = 0; i < n; i++) start[(names[i] ?? 0) + 1]!++;
+    for (let k = 0; k < nameCount; k++) start[k + 1]! += start[k] ?? 0;
+    const at = start.slice(0, nameCount);
+    const seg = emptySegment(n, start);
+    let maxScope = 0;
+    for (const s of scope) if (s > maxScope) maxScope = s;
+    this.ensureScopes(maxScope);
+    const typeKind = new Map<number, boolean>();
+    for (let i = 0; i < n; i++) {
+      const r = at[names[i] ?? 0]!++;
+      const k = kind[i] ?? 0;
+      let isType = typeKind.get(k);
+      if (isType === undefined) {
+        isType = TYPE_KINDS.has(this.string(k) as never);
+        typeKind.set(k, isType);
+      }
+      const f = flags[i] ?? 0;
+      const q = qnLen[i] ?? -1;
+      const fid = fileId[i] ?? 0;
+      if (fid > seg.maxFileId) seg.maxFileId = fid;
+      seg.fileId[r] = fid;
+      seg.ordinal[r] = ordinal[i] ?? 0;
+      seg.line[r] = line[i] ?? 0;
+      seg.sidHash[r] = sidHash[i] ?? 0;
+      seg.kind[r] = k;
+      seg.flags[r] = (f & 3) | (isType ? ROW_TYPE : 0) | (q >= 0 ? ROW_QN : 0);
+      const sc = scope[i] ?? 0;
+      seg.scope[r] = sc;
+      seg.qnLen[r] = Math.min(65535, q >= 0 ? q : (this.prefixLen[sc] ?? 0) + (this.names.names[names[i] ?? 0]?.length ?? 0));
+    }
+    return seg;
+  }
+
+  private ensureScopes(maxScope: number): void {
+    if (maxScope < this.prefixLen.length) return;
+    const from = this.prefixLen.length;
+    const next = new Int32Array(Math.max(maxScope + 1, Math.ceil(from * 1.5)));
+    next.set(this.prefixLen);
+    const rows = this.store.rows(
+      'SELECT sc.id, length(ns.value), length(sc.container) FROM symbol_scopes sc JOIN symbol_strings ns ON ns.id = sc.namespace WHERE sc.id >= ?',
+      [from],
+    );
+    for (const r of rows) {
+      const id = r[0] as number;
+      if (id >= next.length) continue;
+      const ns = r[1] as number;
+      const c = r[2] as number;
+      next[id] = (ns > 0 ? ns + 1 : 0) + (c > 0 ? c + 1 : 0);
+    }
+    this.prefixLen = next;
+  }
+
+  private loadScopePrefixes(): void {
+    const out: (string | undefined)[] = [];
+    for (const r of this.store.rows('SELECT sc.id, ns.value, sc.container FROM symbol_scopes sc JOIN symbol_strings ns ON ns.id = sc.namespace')) {
+      const ns = r[1] as string;
+      const c = r[2] as string;
+      out[r[0] as number] = ((ns ? ns + '.' : '') + (c ? c + '.' : '')).toLowerCase();
+    }
+    this.prefixLower = out;
+  }
+
+  /**
+   * Marks rows whose id hash occurs more than once among the base and delta rows (ROW_DUP), and
+   * among those the hashes whose stored id parts differ (ROW_SUSPECT, resolved by real id). After a
+   * base build every hash is checked; after a delta read, the delta's hashes.
+   */
+  private markDuplicates(full: boolean): void {
+    const dups: number[] = [];
+    if (full) {
+      const sorted = this.base.sidHash.slice().sort();
+      this.baseSorted = sorted;
+      for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1] && (dups.length === 0 || dups[dups.length - 1] !== sorted[i])) dups.push(sorted[i] ?? 0);
+    } else {
+      const d = this.delta.sidHash.slice().sort();
+      for (let i = 0; i < d.length; i++) {
+        const h = d[i] ?? 0;
+        if (dups.length > 0 && dups[dups.length - 1] === h) continue;
+        if (d[i + 1] === h || sortedHas(this.baseSorted, h)) dups.push(h);
+      }
+    }
+    if (dups.length === 0) return;
+    const dupSet = new Set(dups);
+    const segs = this.segments();
+    for (const s of segs) for (let r = 0; r < s.size; r++) if (dupSet.has(s.sidHash[r] ?? 0)) s.flags[r]! |= ROW_DUP;
+    // Hashes whose rows do not all store the same id parts.
+    const suspects: number[] = [];
+    for (let i = 0; i < dups.length; i += 500) {
+      const chunk = dups.slice(i, i + 500);
+      const rows = this.store.rows(
+        `SELECT sid_hash FROM symbol_rows WHERE sid_hash IN (${chunk.map(() => '?').join(',')}) GROUP BY sid_hash
+         HAVING count(DISTINCT sid || char(1) || (flags & 56) || char(1) || coalesce(qn, '') || char(1) || scope || char(1) || name || char(1) || CASE WHEN flags & ${SID_FORM_PATH} THEN file_id ELSE '' END) > 1`,
+        chunk,
+      );
+      for (const r of rows) suspects.push(r[0] as number);
+    }
+    if (suspects.length === 0) return;
+    const suspectSet = new Set(suspects);
+    for (let i = 0; i < suspects.length; i += 500) {
+      const chunk = suspects.slice(i, i + 500);
+      for (const r of this.store.rows(`SELECT file_id, ordinal, symbol_id FROM symbols WHERE sid_hash IN (${chunk.map(() => '?').join(',')})`, chunk)) {
+        const id = r[2] as string;
+        let key = this.suspectIds.get(id);
+        if (key === undefined) {
+          key = 2 ** 32 + this.suspectIds.size;
+          this.suspectIds.set(id, key);
+        }
+        this.suspectKeys.set((r[0] as number) * 32768 + (r[1] as number), key);
+      }
+    }
+    for (const s of segs) for (let r = 0; r < s.size; r++) if (suspectSet.has(s.sidHash[r] ?? 0)) s.flags[r]! |= ROW_SUSPECT;
+  }
+}
+
+function sortedHas(a: Uint32Array, h: number): boolean {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((a[mid] ?? 0) < h) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < a.length && a[lo] === h;
+}
+
+function emptySegment(n: number, nameStart: Uint32Array = new Uint32Array(1)): SymbolSegment {
+  return new SymbolSegment(n, new Uint32Array(n), new Uint16Array(n), new Uint32Array(n), new Uint32Array(n), new Uint32Array(n), new Uint8Array(n), new Uint16Array(n), new Uint32Array(n), nameStart);
+}
+
+const tables = new WeakMap<IndexStore, SymbolTable>();
+
+/** The symbol table of a store, current with its committed rows (built on first use). */
+export function symbolTableFor(store: IndexStore): SymbolTable {
+  let t = tables.get(store);
+  if (!t) {
+    t = new SymbolTable(store);
+    tables.set(store, t);
+  }
+  t.refresh();
+  return t;
+}
