@@ -6,13 +6,12 @@
  * through a full id.
  */
 import * as assert from 'node:assert/strict';
-import * as cp from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { cachedWorkspace } from '../fixtures/generate';
 import { call, callError, connectStdio, type Connected } from '../helpers/mcpClient';
-import { removeDir } from '../integration/semantic/fixture';
+import { removeDir, restoredGeneratedCopy } from '../integration/semantic/fixture';
 
 describe('MCP over stdio: C# symbol ids on a generated workspace (real csharp-ls) @e2e', function () {
   this.timeout(600_000);
@@ -23,15 +22,7 @@ describe('MCP over stdio: C# symbol ids on a generated workspace (real csharp-ls
 
   before(async function () {
     const w = cachedWorkspace('csharp', { projects: 24, sizeFactor: 0.05 });
-    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-ids-e2e-')));
-    fs.cpSync(w.root, dir, { recursive: true });
-    const r = cp.spawnSync('dotnet', ['restore', 'Acme.sln', '--disable-build-servers', '-v', 'q'], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1', MSBUILDDISABLENODEREUSE: '1' },
-      timeout: 400_000,
-    });
-    if (r.status !== 0) throw new Error(`dotnet restore failed (${r.status}): ${r.stdout}\n${r.stderr}`);
+    dir = restoredGeneratedCopy(w.root);
     linkedProjects = w.manifest.projects.filter((p) => p.linkedFiles.some((f) => f.endsWith('AcmeBuildInfo.cs'))).map((p) => p.name).sort();
     indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-ids-e2e-idx-'));
     c = await connectStdio(dir, indexRoot);

@@ -161,6 +161,14 @@ export const LSP_STDERR_TAIL_LINES = 40;
 export const CSHARP_CASCADE_CHECK_MAX_ROWS = 2_000;
 /** Concurrent definition lookups while checking cascaded references. */
 export const CSHARP_CASCADE_CHECK_CONCURRENCY = 8;
+/**
+ * A solution this small is loaded whole by csharp-ls on the first C# question (a few seconds, and
+ * later questions never need a reload); a bigger one gets a generated solution of only the
+ * projects the question needs, grown when a later question needs more.
+ */
+export const CSHARP_WHOLE_SOLUTION_MAX_PROJECTS = 12;
+/** Projects a generated C# solution lists at most (csharp-ls loads about one project a second). */
+export const CSHARP_GENERATED_SOLUTION_MAX_PROJECTS = 300;
 /** Type-hierarchy nodes visited when deriving overrides (csharp-ls's implementation misses them). */
 export const TYPE_HIERARCHY_MAX_NODES = 500;
 /** `--version` of a language server must answer within this (doctor). */

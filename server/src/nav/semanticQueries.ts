@@ -74,7 +74,7 @@ export interface AmbiguousAnswer {
 export async function definitionQuery(engine: Engine, target: TargetInput, o: NavOptions = {}): Promise<(NavMeta & { rows: NavRow[] }) | AmbiguousAnswer> {
   const t = resolveTarget(engine, target);
   if ('ambiguous' in t) return { ambiguous: true, target_selection: t.selection };
-  const a = await semanticService(engine).request('definition', t.language, t.position, o);
+  const a = await semanticService(engine).request('definition', t.language, t.position, { ...o, ...focusOf(t) });
   const rows = decorate(engine, a.value ?? [], a.mode);
   return { ...meta(a, t), rows };
 }
@@ -108,7 +108,7 @@ export async function referencesQuery(engine: Engine, target: TargetInput, o: Re
     'references',
     t.language,
     { ...t.position, includeDeclaration: o.includeDefinition ?? true, ...(o.includeRelated ? { includeRelated: true } : {}) },
-    o,
+    { ...o, ...focusOf(t) },
   );
   // Light rows for counting and grouping (100k references stay cheap); enrichRows() fills the shown ones.
   let rows = decorate(engine, a.value ?? [], a.mode, false, true);
@@ -149,7 +149,7 @@ export function countReferences(rows: readonly NavRow[]): ReferenceCounts {
 export async function implementationsQuery(engine: Engine, target: TargetInput, o: NavOptions = {}): Promise<(NavMeta & { rows: NavRow[] }) | AmbiguousAnswer> {
   const t = resolveTarget(engine, target);
   if ('ambiguous' in t) return { ambiguous: true, target_selection: t.selection };
-  const a = await semanticService(engine).request('implementation', t.language, t.position, o);
+  const a = await semanticService(engine).request('implementation', t.language, t.position, { ...o, ...focusOf(t) });
   return { ...meta(a, t), rows: decorate(engine, a.value ?? [], a.mode) };
 }
 
@@ -186,7 +186,7 @@ export async function callsQuery(
   const t = resolveTarget(engine, target);
   if ('ambiguous' in t) return { ambiguous: true, target_selection: t.selection };
   const svc = semanticService(engine);
-  const prep = await svc.request('prepareCallHierarchy', t.language, t.position, o);
+  const prep = await svc.request('prepareCallHierarchy', t.language, t.position, { ...o, ...focusOf(t) });
   const roots = prep.value ?? [];
   const edges: CallEdge[] = [];
   let worst: SemanticAnswer<unknown> = prep;
@@ -277,7 +277,7 @@ export async function typeHierarchyQuery(
   const t = resolveTarget(engine, target);
   if ('ambiguous' in t) return { ambiguous: true, target_selection: t.selection };
   const svc = semanticService(engine);
-  const prep = await svc.request('prepareTypeHierarchy', t.language, t.position, o);
+  const prep = await svc.request('prepareTypeHierarchy', t.language, t.position, { ...o, ...focusOf(t) });
   const root = prep.value?.[0];
   const nodes: TypeNode[] = [];
   let worst: SemanticAnswer<unknown> = prep;
@@ -343,6 +343,11 @@ export function enrichRows(engine: Engine, rows: NavRow[]): NavRow[] {
 }
 
 // ─── shared ────────────────────────────────────────────────────────────────────
+
+/** What the C# project choice needs to know about the target. */
+function focusOf(t: ResolvedTarget): { name: string; project?: string } {
+  return t.project ? { name: t.name, project: t.project } : { name: t.name };
+}
 
 function rank(m: NavigationMode): number {
   return { precise: 0, precise_partial: 1, heuristic_no_precise: 2, unavailable_no_precise: 3 }[m];

@@ -1,22 +1,39 @@
 /**
  * The semantic registry of one engine: the editor slot (filled by the extension host), the
- * headless language servers, and the heuristic provider over the engine's index. The C# projects
- * csharp-ls loads are chosen from the project model on the first C# request: the smallest
- * solution that contains the target's project, else a generated list (the project, what it
- * references, and what references it).
+ * headless language servers, and the heuristic provider over the engine's index.
+ *
+ * The C# projects csharp-ls loads come from the project model, per question: csharp-ls loads one
+ * solution at start and never re-selects, and loading costs about a second per project, so it gets
+ * a generated solution of what the question needs — the target's projects (their references load
+ * with them) and, for questions about uses (references, implementations, callers, subtypes), the
+ * projects that depend on them and whose files the text index says mention the name. A later
+ * question that needs projects outside that set grows it (csharp-ls restarts on the union; the
+ * question waits or is answered heuristically meanwhile). A small solution containing the target
+ * is loaded whole instead. A use question whose projects could not all be loaded is
+ * `precise_partial`, naming what is missing.
  */
-import { SEMANTIC_DEADLINE_MS, SEMANTIC_WAIT_FOR_READY_MS } from '../core/limits';
+import { CSHARP_GENERATED_SOLUTION_MAX_PROJECTS, CSHARP_WHOLE_SOLUTION_MAX_PROJECTS, SEMANTIC_DEADLINE_MS, SEMANTIC_WAIT_FOR_READY_MS } from '../core/limits';
+import { matchFiles } from '../index/textIndex';
+import type { ProjectGraph } from '../projects/ProjectGraph';
 import { HeuristicProvider } from '../semantic/heuristic/heuristicProvider';
 import type { ServerDoctorRow } from '../semantic/lsp/doctor';
-import { LspProvider, type CSharpSelection, type FileCoverage } from '../semantic/lsp/lspProvider';
+import { LspProvider, type FileCoverage } from '../semantic/lsp/lspProvider';
 import { parseServerOverride } from '../semantic/lsp/serverSpec';
 import type { OpArgs, OpResult, SemanticOp, SemanticProvider } from '../semantic/provider';
 import { SemanticRegistry, type SemanticAnswer } from '../semantic/registry';
 import type { Engine } from './engine';
 import { projectGraph } from './projects';
 
-/** Projects a generated C# solution may list at most (a bigger closure loads the smallest solution instead). */
-const MAX_GENERATED_PROJECTS = 300;
+/** Questions about uses: their answer needs the projects that depend on the target's. */
+const USE_OPS: ReadonlySet<SemanticOp> = new Set(['references', 'implementation', 'incomingCalls', 'subtypes']);
+
+/** What a request is about, for choosing the C# projects. */
+export interface RequestFocus {
+  /** The identifier asked about (filters dependents to those mentioning it). */
+  name?: string;
+  /** The project the target's id named (project file path). */
+  project?: string;
+}
 
 export interface SemanticServiceOptions {
   /** Extra language servers, `<lang>[:<.ext>,…]=<command> [args…]` each (CLI `--lsp`, env SEXTANT_LSP). */
@@ -29,8 +46,11 @@ export class SemanticService {
   readonly registry = new SemanticRegistry();
   readonly lsp: LspProvider | undefined;
   readonly heuristic: HeuristicProvider;
-  private csharpChosen = false;
+  /** The projects listed in csharp-ls's solution (undefined: it chose itself, or nothing chosen yet). */
   private loadedCSharp: Set<string> | undefined;
+  /** Those and every project they reference (loaded with them). */
+  private coveredCSharp: Set<string> | undefined;
+  private chosenOnce = false;
   /** How the C# projects were chosen, for answers and doctor. */
   csharpScope = 'csharp-ls picks (no project model yet)';
 
@@ -50,19 +70,38 @@ export class SemanticService {
   }
 
   /** Asks the providers for one target (workspace-relative path), choosing the C# projects first. */
-  async request<K extends SemanticOp>(op: K, language: string, args: OpArgs<K>, o: { deadlineAt?: number; waitForReadyMs?: number; preciseOnly?: boolean } = {}): Promise<SemanticAnswer<OpResult<K>>> {
-    if (language === 'csharp') await this.chooseCSharp((args as { path?: string }).path);
+  async request<K extends SemanticOp>(
+    op: K,
+    language: string,
+    args: OpArgs<K>,
+    o: { deadlineAt?: number; waitForReadyMs?: number; preciseOnly?: boolean } & RequestFocus = {},
+  ): Promise<SemanticAnswer<OpResult<K>>> {
+    let missing: string[] = [];
+    if (language === 'csharp') {
+      const a = args as { path?: string; name?: string; external?: boolean };
+      if (a.path !== undefined && !a.external) {
+        // A hierarchy item names itself; a position is named by the caller.
+        const name = a.name ?? o.name;
+        const focus: RequestFocus = { ...(name ? { name: name.replace(/[(<].*$/, '') } : {}), ...(o.project ? { project: o.project } : {}) };
+        missing = await this.chooseCSharp(op, a.path, focus);
+      }
+    }
     const deadlineMs = o.deadlineAt !== undefined ? Math.max(200, o.deadlineAt - Date.now()) : SEMANTIC_DEADLINE_MS;
-    return this.registry.request(op, language, args, {
+    const answer = await this.registry.request(op, language, args, {
       deadlineMs,
       waitForReadyMs: o.waitForReadyMs ?? SEMANTIC_WAIT_FOR_READY_MS,
       ...(o.preciseOnly ? { preciseOnly: true } : {}),
     });
+    if (missing.length > 0 && (answer.mode === 'precise' || answer.mode === 'precise_partial')) {
+      const gap = `${missing.length} project(s) that may use it were not loaded (more than ${CSHARP_GENERATED_SOLUTION_MAX_PROJECTS} needed): ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}`;
+      return { ...answer, mode: 'precise_partial', gaps: [...answer.gaps, gap] };
+    }
+    return answer;
   }
 
-  /** Projects csharp-ls has loaded (undefined: it chose itself). */
+  /** Projects csharp-ls has loaded, their references included (undefined: it chose itself). */
   loadedCSharpProjects(): ReadonlySet<string> | undefined {
-    return this.loadedCSharp;
+    return this.coveredCSharp;
   }
 
   async doctor(): Promise<ServerDoctorRow[]> {
@@ -73,27 +112,70 @@ export class SemanticService {
     await this.registry.dispose();
   }
 
-  private async chooseCSharp(path: string | undefined): Promise<void> {
-    if (this.csharpChosen || !this.lsp || path === undefined) return;
-    this.csharpChosen = true;
+  /**
+   * Makes csharp-ls's project set cover what this question needs; returns the needed projects
+   * that are left out because of the size bound.
+   */
+  private async chooseCSharp(op: SemanticOp, path: string, focus: RequestFocus): Promise<string[]> {
+    if (!this.lsp) return [];
     const g = projectGraph(this.engine);
-    if (!g) return; // no project model yet: csharp-ls picks (the solution with most projects)
-    const own = (g.files.get(path) ?? []).map((e) => e.project);
-    let selection: CSharpSelection = { auto: true };
-    const solutions = g.solutions.filter((s) => s.kind !== 'slnf' && s.projects.some((p) => own.includes(p))).sort((a, b) => a.projects.length - b.projects.length);
-    if (solutions[0]) {
-      selection = { solution: solutions[0].path };
-      this.loadedCSharp = new Set(solutions[0].projects);
-      this.csharpScope = `solution ${solutions[0].path} (${solutions[0].projects.length} projects)`;
-    } else if (own.length > 0) {
-      const closure = projectClosure(g.edges, own, MAX_GENERATED_PROJECTS);
-      selection = { projects: closure };
-      this.loadedCSharp = new Set(closure);
-      this.csharpScope = `generated solution: ${closure.length} projects around ${own[0]}`;
-    } else {
-      this.csharpScope = 'csharp-ls picks (the target file belongs to no known project)';
+    if (!g) return []; // no project model yet: csharp-ls picks (the solution with most projects)
+    const csharp = new Set(g.projects.filter((p) => p.kind === 'csharp').map((p) => p.id));
+    const own = focus.project && csharp.has(focus.project) ? [focus.project] : (g.files.get(path) ?? []).map((e) => e.project).filter((p) => csharp.has(p));
+    if (own.length === 0) {
+      if (!this.chosenOnce) this.csharpScope = 'csharp-ls picks (the target file belongs to no known project)';
+      return [];
     }
-    await this.lsp.configureCSharp(selection);
+    const refs = projectRefs(g);
+    if (!this.chosenOnce) {
+      this.chosenOnce = true;
+      // A small solution containing the target: load it whole (later questions rarely need more).
+      const small = g.solutions
+        .filter((s) => s.kind !== 'slnf' && s.projects.some((p) => own.includes(p)) && s.projects.length <= CSHARP_WHOLE_SOLUTION_MAX_PROJECTS)
+        .sort((a, b) => a.projects.length - b.projects.length)[0];
+      if (small) {
+        this.loadedCSharp = new Set(small.projects);
+        this.coveredCSharp = walk(refs.down, small.projects);
+        this.csharpScope = `solution ${small.path} (${small.projects.length} projects)`;
+        await this.lsp.configureCSharp({ solution: small.path });
+      }
+    }
+    const need = new Set(own);
+    if (USE_OPS.has(op)) {
+      const mention = focus.name ? this.projectsMentioning(g, focus.name) : undefined;
+      for (const d of walk(refs.up, own)) if (!mention || mention.has(d)) need.add(d);
+    }
+    const covered = this.coveredCSharp;
+    const add = [...need].filter((p) => !covered?.has(p));
+    if (covered && add.length === 0) return [];
+    // Grow: what is loaded, then the question's projects with everything they reference (csharp-ls
+    // resolves into source only for listed projects), bounded; the rest is reported missing.
+    const next = [...new Set([...(this.loadedCSharp ?? []), ...walk(refs.down, own), ...walk(refs.down, add)])];
+    const listed = next.slice(0, CSHARP_GENERATED_SOLUTION_MAX_PROJECTS);
+    this.loadedCSharp = new Set(listed);
+    this.coveredCSharp = walk(refs.down, listed);
+    this.csharpScope = `generated solution: ${listed.length} project(s) for ${own[0]}${covered ? ' (grown)' : ''}`;
+    await this.lsp.configureCSharp({ projects: listed });
+    return [...need].filter((p) => !this.coveredCSharp!.has(p));
+  }
+
+  /** Projects with a file the text index says mentions `name` (whole token). */
+  private projectsMentioning(g: ProjectGraph, name: string): Set<string> | undefined {
+    const token = name.toLowerCase().replace(/"/g, '');
+    if (!/^\w+$/.test(token)) return undefined;
+    let ids: number[];
+    try {
+      ids = matchFiles(this.engine.store, `"${token}"`);
+    } catch {
+      return undefined;
+    }
+    const catalog = this.engine.catalog();
+    const out = new Set<string>();
+    for (const id of ids) {
+      const p = catalog.get(id)?.path;
+      if (p) for (const e of g.files.get(p) ?? []) out.add(e.project);
+    }
+    return out;
   }
 
   private coverage(language: string, p: string): FileCoverage {
@@ -101,35 +183,41 @@ export class SemanticService {
     const g = projectGraph(this.engine);
     const entries = g?.files.get(p) ?? [];
     if (entries.length > 1) return { kind: 'multi_project', projects: entries.map((e) => e.project) };
-    if (this.loadedCSharp && entries.length > 0 && !entries.some((e) => this.loadedCSharp!.has(e.project))) {
+    if (this.coveredCSharp && entries.length > 0 && !entries.some((e) => this.coveredCSharp!.has(e.project))) {
       return { kind: 'not_covered', reason: `csharp-ls loaded ${this.csharpScope}; ${entries[0]!.project} is not in it` };
     }
     return entries.length ? { kind: 'covered' } : { kind: 'unknown' };
   }
 }
 
-/** The projects, their references (transitively) and their dependents (transitively), bounded. */
-function projectClosure(edges: readonly { kind: string; from: string; to: string }[], start: string[], max: number): string[] {
-  const refs = edges.filter((e) => e.kind === 'projectReference');
-  const down = new Map<string, string[]>();
-  const up = new Map<string, string[]>();
-  for (const e of refs) {
-    (down.get(e.from) ?? down.set(e.from, []).get(e.from)!).push(e.to);
-    (up.get(e.to) ?? up.set(e.to, []).get(e.to)!).push(e.from);
+/** Project-reference adjacency both ways (cached per graph). */
+const adjacency = new WeakMap<ProjectGraph, { down: Map<string, string[]>; up: Map<string, string[]> }>();
+function projectRefs(g: ProjectGraph): { down: Map<string, string[]>; up: Map<string, string[]> } {
+  let a = adjacency.get(g);
+  if (a) return a;
+  a = { down: new Map(), up: new Map() };
+  for (const e of g.edges) {
+    if (e.kind !== 'projectReference') continue;
+    (a.down.get(e.from) ?? a.down.set(e.from, []).get(e.from)!).push(e.to);
+    (a.up.get(e.to) ?? a.up.set(e.to, []).get(e.to)!).push(e.from);
   }
+  adjacency.set(g, a);
+  return a;
+}
+
+/** The start projects and everything reachable from them along `next`. */
+function walk(next: Map<string, string[]>, start: Iterable<string>): Set<string> {
   const out = new Set(start);
-  for (const graph of [down, up]) {
-    const queue = [...start];
-    while (queue.length && out.size < max) {
-      const p = queue.shift()!;
-      for (const n of graph.get(p) ?? []) {
-        if (out.has(n)) continue;
-        out.add(n);
-        queue.push(n);
-      }
+  const queue = [...out];
+  while (queue.length) {
+    const p = queue.shift()!;
+    for (const n of next.get(p) ?? []) {
+      if (out.has(n)) continue;
+      out.add(n);
+      queue.push(n);
     }
   }
-  return [...out].slice(0, max);
+  return out;
 }
 
 function envServers(): string[] {

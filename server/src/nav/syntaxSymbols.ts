@@ -135,7 +135,10 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   const store = engine.store;
   const table = symbolTableFor(store);
   const dict = table.names;
-  const query = q.query.trim();
+  // A C# id may carry its compilation (`T:Ns.Type@Project|net8.0`): its doc-id is matched in that compilation.
+  const ids = symbolIds(engine);
+  const parsedId = ids.parse(q.query.trim());
+  const query = parsedId.docId;
   let mode = q.match;
   if (mode === 'auto' && /[.:#]/.test(query)) mode = 'qualified';
   let nameQuery = query;
@@ -228,7 +231,9 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
     idOfRow!.bind([fileId, seg.ordinal[r] ?? 0]);
     const id = idOfRow!.step() ? String(idOfRow!.get()[0]) : '';
     idOfRow!.reset();
-    return id === docId || id.startsWith(docId + '(') || id.replace(/\(.*$/, '') === docId;
+    if (!(id === docId || id.startsWith(docId + '(') || id.replace(/\(.*$/, '') === docId)) return false;
+    const p = parsedId.project;
+    return !p || ids.compilations(catalog.get(fileId)?.path ?? '').some((c) => c.project.id === p.id && (!parsedId.tfm || c.tfm === parsedId.tfm));
   };
   const slow = pathState !== undefined || qualifiedLower !== undefined;
 
@@ -246,7 +251,9 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   let names = 0;
   let counted = 0;
   let capped = false;
-  const dupSeen = new Set<number>();
+  const dupSeen = new Set<string>();
+  // One hit per id as shown: a C# doc-id declared in two projects is two symbols (ids carry the compilation).
+  const dupKey = (seg: SymbolSegment, r: number): string => `${table.groupKey(seg, r)}@${ids.primary(catalog.get(seg.fileId[r] ?? 0)?.path ?? '')?.project.id ?? ''}`;
 
   /** Counts the rows of the name at `pos`; while `collect`, its best rows become page entries. */
   const visitName = (pos: number, collect: boolean): void => {
@@ -282,7 +289,7 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
         if (slow && !slowPasses(seg, r, fileId)) continue;
         if ((flags & ROW_DUP) === 0) groups++;
         else {
-          const g = table.groupKey(seg, r);
+          const g = dupKey(seg, r);
           if (!dupSeen.has(g)) {
             dupSeen.add(g);
             groups++;
@@ -306,7 +313,7 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
       scratchSel.set(scratchRank.subarray(0, m));
       threshold = kthSmallest(scratchSel, m, need - 1);
     }
-    let byGroup: Map<number, Entry> | undefined;
+    let byGroup: Map<string, Entry> | undefined;
     for (let k = 0; k < m; k++) {
       const seg = segs[scratchSeg[k] ?? 0] as SymbolSegment;
       const r = scratchRow[k] ?? 0;
@@ -318,7 +325,7 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
         entries.push(e);
         continue;
       }
-      const g = table.groupKey(seg, r);
+      const g = dupKey(seg, r);
       byGroup ??= new Map();
       const prev = byGroup.get(g);
       if (!prev) byGroup.set(g, e);
@@ -389,7 +396,7 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
     const tier = tierOf(e.key);
     const label = mode === 'qualified' ? 'qualified' : tier === 3 ? (mode === 'auto' || mode === 'fuzzy' ? 'camelCase' : mode) : (TIER_LABEL[tier] ?? mode);
     const hit: SymbolHit = {
-      symbolId: x?.symbolId ?? '', name: dict.names[table.nameOf(seg, r)] ?? '', kind: (x?.kind ?? '') as SymbolKind, qualifiedName: x?.qualifiedName ?? '', signature: x?.signature ?? '',
+      symbolId: ids.idFor(x?.symbolId ?? '', path), name: dict.names[table.nameOf(seg, r)] ?? '', kind: (x?.kind ?? '') as SymbolKind, qualifiedName: x?.qualifiedName ?? '', signature: x?.signature ?? '',
       path, line: e.line, endLine: x?.endLine ?? e.line, column: x?.column ?? 0, fileClass: file?.fileClass ?? 'source', match: label,
     };
     const flags = seg.flags[r] ?? 0;

@@ -74,3 +74,20 @@ export async function waitFor(cond: () => boolean, ms: number): Promise<boolean>
   }
   return cond();
 }
+
+/**
+ * A restored temp copy of a generated C# workspace (the cached tree is never modified):
+ * `dotnet restore` of its biggest solution, as a user's build would.
+ */
+export function restoredGeneratedCopy(root: string): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-sem-generated-')));
+  fs.cpSync(root, dir, { recursive: true });
+  const r = cp.spawnSync('dotnet', ['restore', 'Acme.sln', '--disable-build-servers', '-v', 'q'], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1', MSBUILDDISABLENODEREUSE: '1' },
+    timeout: 400_000,
+  });
+  if (r.status !== 0) throw new Error(`dotnet restore failed (${r.status}): ${r.stdout}\n${r.stderr}`);
+  return dir;
+}
