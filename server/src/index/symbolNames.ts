@@ -18,6 +18,8 @@ export class SymbolNames {
   private initialsMask = new Uint32Array(1024);
   /** Bit per letter a–z and per digit class that occurs in the name. */
   private charMask = new Uint32Array(1024);
+  /** First two UTF-16 units of the lower-cased name (headOf): prefix tests without touching the string. */
+  private head = new Uint32Array(1024);
   private known = new Map<string, number>();
   private byLower = new Map<string, string[]>();
   private wordsCache: (string[] | undefined)[] = [];
@@ -48,11 +50,13 @@ export class SymbolNames {
       };
       this.initialsMask = grow(this.initialsMask);
       this.charMask = grow(this.charMask);
+      this.head = grow(this.head);
     }
     const initials = wordInitials(name);
     this.initialsCache[i] = initials;
     this.initialsMask[i] = maskOf(initials);
     this.charMask[i] = maskOf(l);
+    this.head[i] = headOf(l);
     return i;
   }
 
@@ -71,6 +75,7 @@ export class SymbolNames {
     this.initialsCache = [];
     this.initialsMask = new Uint32Array(1024);
     this.charMask = new Uint32Array(1024);
+    this.head = new Uint32Array(1024);
     this.sorted = new Uint32Array(0);
     this.sortedCount = 0;
     this.chars = 0;
@@ -93,6 +98,11 @@ export class SymbolNames {
   /** True when every letter of `mask` starts some word of name `i`. */
   hasInitials(i: number, mask: number): boolean {
     return ((this.initialsMask[i] ?? 0) & mask) === mask;
+  }
+
+  /** headOf(lower-cased name `i`). */
+  headAt(i: number): number {
+    return this.head[i] ?? 0;
   }
 
   /** Letters/digit class occurring in name `i` (see maskOf). */
@@ -162,6 +172,11 @@ export class SymbolNames {
     this.sorted = Uint32Array.from(idx);
     this.sortedCount = n;
   }
+}
+
+/** The first two UTF-16 units of `s` packed in 32 bits (the second 0 when missing). */
+export function headOf(s: string): number {
+  return ((s.charCodeAt(0) || 0) | ((s.charCodeAt(1) || 0) << 16)) >>> 0;
 }
 
 /** A bit per letter a–z (bits 0–25) and one for any digit (bit 26) occurring in `s`. */

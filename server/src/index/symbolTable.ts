@@ -66,6 +66,8 @@ export class SymbolSegment {
   ) {}
 
   maxFileId = 0;
+  /** Rows of a name with more than STATIC_SORT_MIN_ROWS rows are in staticRank order (base only). */
+  staticSorted = false;
 
   rowsOf(nameId: number): [number, number] {
     if (nameId + 1 >= this.nameStart.length) return [0, 0];
@@ -98,6 +100,15 @@ export class SymbolTable {
   /** The base's id hashes, sorted (delta rows are checked against them). */
   private baseSorted = new Uint32Array(0);
   private readonly deltaFiles = new Set<number>();
+  /**
+   * Per base name: rows that share no id (all kinds / without namespaces), and whether some rows
+   * do: a query with no filter counts a name from these unless it is `touched` (rows in the delta
+   * or dead in the base), reading only the rows that share ids (see ROW_DUP).
+   */
+  baseUnsharedAll = new Int32Array(0);
+  baseUnsharedNoNamespace = new Int32Array(0);
+  baseShared = new Uint8Array(0);
+  touched = new Uint8Array(0);
   private readonly scopes = new Map<number, [string, string]>();
   private detailsStmt: Statement | undefined;
   private stale = true;
@@ -276,6 +287,8 @@ export class SymbolTable {
     this.deadInBase = new Uint8Array(0);
     this.base = this.readRows(undefined);
     this.markDuplicates(true);
+    this.countGroups();
+    this.touched = new Uint8Array(0);
     this.stale = false;
     const c = process.cpuUsage(c0);
     this.lastBuild = { rows: this.base.size, ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
@@ -295,6 +308,20 @@ export class SymbolTable {
     this.deadInBase = dead;
     this.delta = delta;
     this.markDuplicates(false);
+    // names whose precomputed counts no longer hold
+    const touched = new Uint8Array(this.names.size);
+    const ds = delta.nameStart;
+    for (let n = 0; n + 1 < ds.length; n++) if ((ds[n + 1] ?? 0) > (ds[n] ?? 0)) touched[n] = 1;
+    const bs = this.base.nameStart;
+    for (let n = 0; n + 1 < bs.length; n++) {
+      for (let r = bs[n] ?? 0, end = bs[n + 1] ?? 0; r < end; r++) {
+        if ((dead[this.base.fileId[r] ?? 0] ?? 0) !== 0) {
+          touched[n] = 1;
+          break;
+        }
+      }
+    }
+    this.touched = touched;
   }
 
   /** Reads rows (all, or those of `files`) into a segment sorted by name id. */
@@ -368,6 +395,7 @@ export class SymbolTable {
       seg.scope[r] = sc;
       seg.qnLen[r] = Math.min(65535, q >= 0 ? q : (this.prefixLen[sc] ?? 0) + (this.names.names[names[i] ?? 0]?.length ?? 0));
     }
+    if (files === undefined) sortBigNames(seg);
     return seg;
   }
 
@@ -398,6 +426,49 @@ export class SymbolTable {
       out[r[0] as number] = ((ns ? ns + '.' : '') + (c ? c + '.' : '')).toLowerCase();
     }
     this.prefixLower = out;
+  }
+
+  private countGroups(): void {
+    const seg = this.base;
+    const starts = seg.nameStart;
+    const names = Math.max(0, starts.length - 1);
+    const all = new Int32Array(names);
+    const noNs = new Int32Array(names);
+    const shared = new Uint8Array(names);
+    const ns = this.stringIds(['namespace'])[0] ?? -1;
+    for (let n = 0; n < names; n++) {
+      let a = 0;
+      let b = 0;
+      for (let r = starts[n] ?? 0, end = starts[n + 1] ?? 0; r < end; r++) {
+        if (((seg.flags[r] ?? 0) & ROW_DUP) !== 0) {
+          shared[n] = 1;
+          continue;
+        }
+        a++;
+        if ((seg.kind[r] ?? 0) !== ns) b++;
+      }
+      all[n] = a;
+      noNs[n] = b;
+    }
+    this.baseUnsharedAll = all;
+    this.baseUnsharedNoNamespace = noNs;
+    this.baseShared = shared;
+  }
+
+  /**
+   * Base rows named `nameId` that share their id with no other row (each one symbol), without
+   * namespaces when asked, or -1 when that does not hold any more (the name has rows in the delta
+   * or dead rows in the base).
+   */
+  unsharedRowsOfName(nameId: number, withoutNamespaces: boolean): number {
+    if (nameId >= this.baseUnsharedAll.length) return this.delta.size === 0 ? 0 : -1;
+    if ((this.touched[nameId] ?? 0) !== 0) return -1;
+    return (withoutNamespaces ? this.baseUnsharedNoNamespace : this.baseUnsharedAll)[nameId] ?? -1;
+  }
+
+  /** The name has base rows whose id another row shares (their symbols are counted by reading them). */
+  hasSharedIds(nameId: number): boolean {
+    return (this.baseShared[nameId] ?? 0) !== 0;
   }
 
   /**
@@ -450,6 +521,45 @@ export class SymbolTable {
     }
     for (const s of segs) for (let r = 0; r < s.size; r++) if (suspectSet.has(s.sidHash[r] ?? 0)) s.flags[r]! |= ROW_SUSPECT;
   }
+}
+
+/** Names with more rows than this get their rows sorted by staticRank in the base. */
+const STATIC_SORT_MIN_ROWS = 64;
+
+/**
+ * The part of a row's rank known without the file catalog: types before members, generated and
+ * test flags, qualified-name length. A file's class can only make a row rank worse than this.
+ */
+export function staticRank(seg: SymbolSegment, r: number): number {
+  const f = seg.flags[r] ?? 0;
+  return (((f & ROW_TYPE) !== 0 ? 0 : 4) + ((f & ROW_GENERATED) !== 0 ? 2 : 0) + ((f & ROW_TEST) !== 0 ? 1 : 0)) * 65536 + (seg.qnLen[r] ?? 0);
+}
+
+/** Sorts the rows of every big name by staticRank (so a search can stop reading them early). */
+function sortBigNames(seg: SymbolSegment): void {
+  const starts = seg.nameStart;
+  for (let n = 0; n + 1 < starts.length; n++) {
+    const a = starts[n] ?? 0;
+    const b = starts[n + 1] ?? 0;
+    if (b - a <= STATIC_SORT_MIN_ROWS) continue;
+    const idx = Array.from({ length: b - a }, (_, k) => a + k);
+    const key = new Float64Array(b - a);
+    for (let k = 0; k < b - a; k++) key[k] = staticRank(seg, a + k);
+    idx.sort((x, y) => (key[x - a] ?? 0) - (key[y - a] ?? 0) || x - y);
+    const permute = <T extends Uint8Array | Uint16Array | Uint32Array>(col: T): void => {
+      const copy = col.slice(a, b);
+      for (let k = 0; k < idx.length; k++) col[a + k] = copy[(idx[k] ?? a) - a] ?? 0;
+    };
+    permute(seg.fileId);
+    permute(seg.ordinal);
+    permute(seg.line);
+    permute(seg.sidHash);
+    permute(seg.kind);
+    permute(seg.flags);
+    permute(seg.qnLen);
+    permute(seg.scope);
+  }
+  seg.staticSorted = true;
 }
 
 function sortedHas(a: Uint32Array, h: number): boolean {

@@ -11,7 +11,7 @@
  * are cached by the name dictionary, and letter masks reject most names before any string work.
  * fuzzy also accepts typos (see matchFuzzy).
  */
-import { maskOf, splitWords, type SymbolNames } from '../index/symbolNames';
+import { headOf, maskOf, splitWords, type SymbolNames } from '../index/symbolNames';
 
 export const NO_MATCH = -1;
 const TIER = 1e6;
@@ -35,13 +35,16 @@ export interface PreparedQuery {
   charMask: number;
   /** maskOf(first letter of the query). */
   firstMask: number;
+  /** headOf(ql) and the bits of it a name's head must equal to start with ql. */
+  head: number;
+  headMask: number;
 }
 
 export function prepareQuery(q: string): PreparedQuery {
   const chunks = q.match(/[A-Z][^A-Z]*|^[^A-Z]+/g) ?? [q];
   const chunkInitials = chunks.map((c) => (c[0] ?? '').toLowerCase()).join('');
   const ql = q.toLowerCase();
-  return { q, ql, chunkInitials, allInitials: chunkInitials === ql, initialsMask: maskOf(chunkInitials), charMask: maskOf(q), firstMask: maskOf(ql.slice(0, 1)) };
+  return { q, ql, chunkInitials, allInitials: chunkInitials === ql, initialsMask: maskOf(chunkInitials), charMask: maskOf(q), firstMask: maskOf(ql.slice(0, 1)), head: headOf(ql), headMask: ql.length >= 2 ? 0xffffffff : ql.length === 1 ? 0xffff : 0 };
 }
 
 export type Matcher = (dict: SymbolNames, i: number, p: PreparedQuery) => number;
@@ -73,15 +76,28 @@ export const matchSubstring: Matcher = (d, i, p) => {
 
 export const matchCamel: Matcher = (d, i, p) => {
   if (!d.hasChars(i, p.charMask)) return NO_MATCH;
+  // typed-array tests first: most names fail them without their strings being read
+  if (((d.headAt(i) & p.headMask) >>> 0) === p.head) {
+    const k = exactOrPrefix(d.names[i] ?? '', d.lower[i] ?? '', p);
+    if (k >= 0) return k;
+  }
+  if (!d.hasInitials(i, p.initialsMask)) return NO_MATCH;
   const lower = d.lower[i] ?? '';
   const name = d.names[i] ?? '';
-  const k = exactOrPrefix(name, lower, p);
-  if (k >= 0) return k;
-  if (!d.hasInitials(i, p.initialsMask)) return NO_MATCH;
   const initials = d.initialsAt(i);
+  if (p.allInitials) {
+    const skipped = initialsSkips(initials, p.chunkInitials);
+    return skipped < 0 ? NO_MATCH : 3 * TIER + skipped + name.length / 1000;
+  }
+  // a lower-case query whose every letter starts a word (gus → GetUserService) ranks before one
+  // that continues a word (gus → G|Us: GetUser) with as many words skipped
+  if (p.q === p.ql) {
+    const asInitials = initialsSkips(initials, p.ql);
+    if (asInitials >= 0) return 3 * TIER + asInitials + name.length / 1000;
+  }
   // every query letter is in the name, in order, before the word search
-  const skipped = p.allInitials ? initialsSkips(initials, p.chunkInitials) : isSubsequence(p.chunkInitials, initials) && isSubsequence(p.ql, lower) ? camelSkips(d.wordsAt(i), p.ql) : -1;
-  return skipped < 0 ? NO_MATCH : 3 * TIER + skipped + name.length / 1000;
+  const skipped = isSubsequence(p.chunkInitials, initials) && isSubsequence(p.ql, lower) ? camelSkips(d.wordsAt(i), p.ql) : -1;
+  return skipped < 0 ? NO_MATCH : 3 * TIER + skipped + (p.q === p.ql ? 0.5 : 0) + name.length / 1000;
 };
 
 /**

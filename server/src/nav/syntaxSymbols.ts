@@ -13,7 +13,7 @@ import picomatch from 'picomatch';
 import { ToolError } from '../core/errors';
 import { MAX_REGEX_CHARS, MAX_SPANS_PER_SYMBOL, MAX_SYMBOL_COUNTED_ROWS } from '../core/limits';
 import { catastrophicShape, compileBoundedRegex } from '../core/regex';
-import { ROW_DUP, ROW_GENERATED, ROW_TEST, ROW_TYPE, symbolTableFor, type SymbolSegment } from '../index/symbolTable';
+import { ROW_DUP, ROW_GENERATED, ROW_TEST, ROW_TYPE, staticRank, symbolTableFor, type SymbolSegment } from '../index/symbolTable';
 import type { SymbolKind } from '../syntax/types';
 import type { Engine } from './engine';
 import type { FileCatalog, FileRow } from './fileCatalog';
@@ -161,7 +161,9 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   const matcher = matcherFor(mode, nameQuery);
   const prepared = prepareQuery(nameQuery);
   if (mode === 'exact' || mode === 'qualified') {
-    for (const n of dict.spellings(nameQuery)) {
+    // a namespace is declared under its dotted name (Acme.Billing): a qualified query may be one
+    const spellings = mode === 'qualified' && nameQuery !== query && docId === undefined ? [...dict.spellings(nameQuery), ...dict.spellings(query)] : dict.spellings(nameQuery);
+    for (const n of spellings) {
       const id = dict.idOf(n);
       if (id === undefined) continue;
       candIdx.push(id);
@@ -236,6 +238,8 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
     return !p || ids.compilations(catalog.get(fileId)?.path ?? '').some((c) => c.project.id === p.id && (!parsedId.tfm || c.tfm === parsedId.tfm));
   };
   const slow = pathState !== undefined || qualifiedLower !== undefined;
+  // no filter but (maybe) the namespace exclusion: names not written since the base count in O(1)
+  const unfiltered = !slow && kindIds === undefined && wantTest < 0 && wantGenerated < 0;
 
   // 3. names best first: rows are counted, and compete for the page until it is full
   const need = q.offset + q.limit;
@@ -251,16 +255,35 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   let names = 0;
   let counted = 0;
   let capped = false;
-  const dupSeen = new Set<string>();
+  const dupSeen = new Set<number>();
   // One hit per id as shown: a C# doc-id declared in two projects is two symbols (ids carry the compilation).
-  const dupKey = (seg: SymbolSegment, r: number): string => `${table.groupKey(seg, r)}@${ids.primary(catalog.get(seg.fileId[r] ?? 0)?.path ?? '')?.project.id ?? ''}`;
+  // (group key, project number): numeric, with each file's project looked up once per query
+  const projectNos = new Map<string, number>();
+  const fileProject = new Int32Array(files.order.length).fill(-1);
+  const dupKey = (seg: SymbolSegment, r: number): number => {
+    const fileId = seg.fileId[r] ?? 0;
+    let p = fileProject[fileId] ?? -1;
+    if (p < 0) {
+      const project = ids.primary(catalog.get(fileId)?.path ?? '')?.project.id ?? '';
+      p = projectNos.get(project) ?? projectNos.size;
+      projectNos.set(project, p);
+      fileProject[fileId] = p;
+    }
+    return table.groupKey(seg, r) * 65536 + p;
+  };
 
   /** Counts the rows of the name at `pos`; while `collect`, its best rows become page entries. */
   const visitName = (pos: number, collect: boolean): void => {
     visited[pos] = 1;
     const nameId = candIdx[pos] ?? 0;
+    // the name's rows that share no id, when known without reading them (no filter, not written since):
+    // only rows sharing an id are then read for the count
+    const known = unfiltered ? table.unsharedRowsOfName(nameId, excludedKind >= 0) : -1;
     let groups = 0;
     let m = 0;
+    // Rows of a big base name come in staticRank order: once the page has `need` rows better than
+    // the next row's static rank, the rest can only be spans of shared ids (and counted).
+    let collecting = collect;
     for (let si = 0; si < segs.length; si++) {
       const seg = segs[si] as SymbolSegment;
       if (nameId + 1 >= seg.nameStart.length) continue;
@@ -270,39 +293,50 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
       counted += b - a;
       if (collect) growScratch(m + b - a);
       const isBase = seg === base;
+      const stopEarly = collect && seg.staticSorted && b - a > need * 4;
+      let checkpoint = m + need;
       const fileIdCol = seg.fileId;
       const kindCol = seg.kind;
       const flagsCol = seg.flags;
       for (let r = a; r < b; r++) {
+        const flags = flagsCol[r] ?? 0;
+        if (!collecting && known >= 0 && (flags & ROW_DUP) === 0) continue;
         const fileId = fileIdCol[r] ?? 0;
         if (isBase && (dead[fileId] ?? 0) !== 0) continue;
         const kind = kindCol[r] ?? 0;
         if (kind === excludedKind || (kindIds !== undefined && !kindIds.has(kind))) continue;
         const at = order[fileId] ?? 0;
         if (at === 0) continue;
-        const flags = flagsCol[r] ?? 0;
         const fb = fileBits[fileId] ?? 0;
         const isTest = (flags & ROW_TEST) !== 0 || (fb & FILE_TEST) !== 0;
         const isGenerated = (flags & ROW_GENERATED) !== 0 || (fb & FILE_GENERATED) !== 0;
         if (wantTest >= 0 && (isTest ? 1 : 0) !== wantTest) continue;
         if (wantGenerated >= 0 && (isGenerated ? 1 : 0) !== wantGenerated) continue;
         if (slow && !slowPasses(seg, r, fileId)) continue;
-        if ((flags & ROW_DUP) === 0) groups++;
-        else {
+        if ((flags & ROW_DUP) === 0) {
+          if (known < 0) groups++;
+        } else {
           const g = dupKey(seg, r);
           if (!dupSeen.has(g)) {
             dupSeen.add(g);
             groups++;
           }
         }
-        if (!collect) continue;
+        if (!collect || (!collecting && (flags & ROW_DUP) === 0)) continue;
         const rowRank = ((flags & ROW_TYPE) !== 0 ? 0 : 4) + (isGenerated ? 2 : 0) + (isTest ? 1 : 0);
         scratchRank[m] = (rowRank * 65536 + (seg.qnLen[r] ?? 0)) * 2097152 + at;
         scratchRow[m] = r;
         scratchSeg[m] = si;
         m++;
+        if (stopEarly && collecting && m >= checkpoint && r + 1 < b) {
+          scratchSel.set(scratchRank.subarray(0, m));
+          const best = kthSmallest(scratchSel, m, need - 1);
+          if (staticRank(seg, r + 1) * 2097152 > best) collecting = false;
+          else checkpoint = m * 2;
+        }
       }
     }
+    if (known >= 0) groups += known;
     total += groups;
     if (groups > 0) names++;
     if (!collect || m === 0) return;
@@ -313,7 +347,7 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
       scratchSel.set(scratchRank.subarray(0, m));
       threshold = kthSmallest(scratchSel, m, need - 1);
     }
-    let byGroup: Map<string, Entry> | undefined;
+    let byGroup: Map<number, Entry> | undefined;
     for (let k = 0; k < m; k++) {
       const seg = segs[scratchSeg[k] ?? 0] as SymbolSegment;
       const r = scratchRow[k] ?? 0;
@@ -378,6 +412,15 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
       if ((pos & 255) === 0 && Date.now() > q.deadlineAt) {
         timedOut = true;
         break;
+      }
+      const nameId = candIdx[pos] ?? 0;
+      if (unfiltered && !table.hasSharedIds(nameId)) {
+        const groups = table.unsharedRowsOfName(nameId, excludedKind >= 0);
+        if (groups >= 0) {
+          total += groups;
+          if (groups > 0) names++;
+          continue;
+        }
       }
       visitName(pos, false);
     }
