@@ -148,7 +148,7 @@ async function cmdIndex(a: Args): Promise<number> {
     const pid = claim.kind === 'attach' ? claim.server.pid : claim.owner.pid;
     throw new ToolError('INDEX_UNAVAILABLE', `A Sextant engine (pid ${pid}) is serving this index and keeps it fresh`, 'query it with sextant query, or stop it before re-indexing');
   }
-  const engine = await Engine.open(opts).catch((e: unknown) => {
+  const engine = await Engine.open({ ...opts, gitAtOpen: false }).catch((e: unknown) => {
     claim.lock?.release();
     throw e;
   });

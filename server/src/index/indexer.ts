@@ -109,6 +109,8 @@ export interface RefreshStats {
   skippedTooLarge: number;
   binaryFiles: number;
   unreadable: number;
+  /** The stored ignore-rules stamp changed (the index should be persisted even if no file did). */
+  rulesChanged: boolean;
   /** Phase 1 (text + files) committed this many ms after the refresh started. */
   textReadyMs: number;
   durationMs: number;
@@ -130,8 +132,15 @@ interface ExistingRow {
   size: number;
   mtime: number;
   hash: string;
+  cls: FileClass;
+  /** Listed by this refresh's walk. */
+  seen?: boolean;
 }
 
+const isSourceClass = (c: FileClass) => c === 'source' || c === 'test';
+
+/** Meta key: the ignore rules the indexed file list was discovered under (see discover.ts `known`). */
+const RULES_STAMP_META = 'rules_stamp';
 /** Meta key: files whose hook rows (outlines, symbols) are not written yet. */
 export const HOOKS_PENDING_META = 'hooks_pending';
 
@@ -139,30 +148,33 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   const started = Date.now();
   const hooks = opts.hooks ?? [];
   opts.onProgress?.({ phase: 'discover', done: 0, total: 0 });
-  const discovery = discoverWorkspace(root, opts);
-
   const existing = new Map<string, ExistingRow>();
-  for (const r of store.rows('SELECT id, path, size, mtime_ms, hash FROM files')) {
-    existing.set(r[1] as string, { id: r[0] as number, size: r[2] as number, mtime: r[3] as number, hash: r[4] as string });
+  for (const r of store.rows('SELECT id, path, size, mtime_ms, hash, class FROM files')) {
+    existing.set(r[1] as string, { id: r[0] as number, size: r[2] as number, mtime: r[3] as number, hash: r[4] as string, cls: r[5] as FileClass });
   }
+  // Paths indexed under the same ignore rules need no ignore test (discover.ts checks the rules).
+  const rulesStamp = store.getMeta(RULES_STAMP_META);
+  const discovery = discoverWorkspace(root, opts, rulesStamp ? { paths: existing, rulesStamp } : undefined);
+
   const full = existing.size === 0;
-  const seen = new Set<string>();
   const toRead: DiscoveredFile[] = [];
   let bytes = 0;
   let sourceFiles = 0;
   for (const f of discovery.files) {
-    seen.add(f.path);
     bytes += f.size;
-    if (f.fileClass === 'source' || f.fileClass === 'test') sourceFiles++;
     const old = existing.get(f.path);
+    if (old) old.seen = true;
+    // Source/test files by their indexed class (files read now are counted when classified).
     if (!old || old.size !== f.size || old.mtime !== f.mtimeMs) toRead.push(f);
+    else if (isSourceClass(old.cls)) sourceFiles++;
   }
-  const deletedPaths = [...existing.keys()].filter((p) => !seen.has(p));
+  const deletedPaths: string[] = [];
+  for (const [p, row] of existing) if (!row.seen) deletedPaths.push(p);
 
   const generation = Number(store.getMeta('generation') ?? '0') + 1;
   const stats: RefreshStats = {
     files: discovery.files.length, sourceFiles, bytes, added: 0, changed: 0, unchangedByHash: 0, deleted: deletedPaths.length, parsedFiles: 0, hookSkipped: 0,
-    skippedTooLarge: discovery.skippedTooLarge.length, binaryFiles: 0, unreadable: 0, textReadyMs: 0, durationMs: 0, generation, discovery,
+    skippedTooLarge: discovery.skippedTooLarge.length, binaryFiles: 0, unreadable: 0, rulesChanged: discovery.rulesStamp !== rulesStamp, textReadyMs: 0, durationMs: 0, generation, discovery,
   };
   const changedPaths: string[] = [];
   /** Files written in phase 1 that the hooks must see (id → replaced an older version). */
@@ -206,13 +218,15 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
       const hash = crypto.createHash('sha1').update(data.bytes).digest('hex');
       const old = existing.get(f.path);
       if (old && old.hash === hash) {
+        if (isSourceClass(old.cls)) stats.sourceFiles++;
         stats.unchangedByHash++;
-        rows.push({ f, id: old.id, hash, lines: 0, binary: false, cls: f.fileClass, touchOnly: true, replaced: true });
+        rows.push({ f, id: old.id, hash, lines: 0, binary: false, cls: old.cls, touchOnly: true, replaced: true });
         continue;
       }
       const binary = looksBinary(data.bytes);
       const text = binary ? '' : stripBom(data.bytes.toString('utf8'));
       const cls = binary ? f.fileClass : classify(f.path, text.slice(0, 1024));
+      if (isSourceClass(cls)) stats.sourceFiles++;
       const id = old?.id ?? nextId++;
       if (binary) stats.binaryFiles++;
       if (old) stats.changed++;
@@ -303,6 +317,7 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
     store.setMeta('files', String(stats.files));
     store.setMeta('skipped_too_large', String(stats.skippedTooLarge));
     store.setMeta('discovery_truncated', discovery.truncated ? '1' : '0');
+    store.setMeta(RULES_STAMP_META, discovery.rulesStamp);
     store.setMeta(HOOKS_PENDING_META, String(hooksPending));
   });
   stats.textReadyMs = Date.now() - started;

@@ -8,21 +8,41 @@ import type { TokenConstraint } from './tokens';
 export class TermDictionary {
   private sorted: string[] = [];
   private sortedValid = true;
-  private set = new Set<string>();
+  private terms = new Set<string>();
+  /** Where the terms come from until first needed (a warm start that changes nothing never reads them). */
+  private pending: (() => Iterable<string>) | undefined;
 
   constructor(terms: Iterable<string> = []) {
     this.reset(terms);
   }
 
   reset(terms: Iterable<string>): void {
-    this.set = new Set(terms);
+    this.pending = undefined;
+    this.terms = new Set(terms);
     this.sortedValid = false;
+  }
+
+  /** Like `reset`, but the terms are read on first use. */
+  resetLazy(load: () => Iterable<string>): void {
+    this.pending = load;
+    this.terms = new Set();
+    this.sortedValid = false;
+  }
+
+  private get set(): Set<string> {
+    if (this.pending) {
+      const load = this.pending;
+      this.pending = undefined;
+      this.terms = new Set(load());
+    }
+    return this.terms;
   }
 
   /** Adds a term; returns true when it was new. Sorting is deferred to the next lookup. */
   add(term: string): boolean {
-    if (this.set.has(term)) return false;
-    this.set.add(term);
+    const set = this.set;
+    if (set.has(term)) return false;
+    set.add(term);
     this.sortedValid = false;
     return true;
   }

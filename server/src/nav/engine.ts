@@ -48,6 +48,11 @@ export interface EngineOptions extends DiscoveryOptions {
   hooks?: readonly IndexHook[];
   /** Watch the workspace and re-index changed files (default false; the server turns it on). */
   watch?: boolean;
+  /**
+   * Read the git state while opening (default true). A caller that refreshes before answering
+   * anything (`sextant index`) passes false: the refresh reads it anyway, alongside the walk.
+   */
+  gitAtOpen?: boolean;
 }
 
 /** The index root an engine with these options uses ('' = in memory): `<workspace>/.sextant` by default. */
@@ -96,16 +101,17 @@ export class Engine {
     enableBoundedRegex(); // every regex in the engine process falls back to linear time (core/regex.ts)
     const root = fs.realpathSync(path.resolve(opts.workspaceRoot));
     const indexRoot = indexRootFor(opts);
+    const git = opts.gitAtOpen === false ? undefined : readGitState(root); // a child process: runs while the index loads
     const store = indexRoot === '' ? await IndexStore.inMemory() : await IndexStore.open(indexRoot);
     const engine = new Engine(store, { ...opts, workspaceRoot: root });
     if (!store.getMeta('index_id')) store.setMeta('index_id', crypto.randomBytes(4).toString('hex'));
     if (!store.getMeta('workspace_root')) store.setMeta('workspace_root', root);
-    engine.dict.reset(TermDictionary.parse(store.getBlobText('terms')));
-    engine.files.load(store);
-    engine.catalogDirty = false;
+    // Both are read on first use: a warm `sextant index` that finds nothing changed needs neither.
+    engine.dict.resetLazy(() => TermDictionary.parse(store.getBlobText('terms')));
+    engine.catalogDirty = true;
     engine.persistedOnce = store.loadedFromDisk && store.getMeta('committed') === '1';
     engine.status = store.loadedFromDisk && store.getMeta('committed') === '1' ? 'stale' : 'building';
-    engine.git = await readGitState(root);
+    if (git) engine.git = await git;
     return engine;
   }
 
@@ -154,13 +160,14 @@ export class Engine {
       if (this.opts.maxFiles !== undefined) opts.maxFiles = this.opts.maxFiles;
       if (this.opts.maxFileBytes !== undefined) opts.maxFileBytes = this.opts.maxFileBytes;
       this.commitsInRefresh = 0;
+      const git = readGitState(this.root); // a child process: runs while the workspace is walked
       const stats = await refreshIndex(this.store, this.dict, this.root, opts);
       this.commitsInRefresh = 0; // the final commit is the new generation's snapshot
       this.catalogDirty = true;
-      this.git = await readGitState(this.root);
+      this.git = await git;
       onProgress?.({ phase: 'persist', done: 0, total: 1 });
       // Nothing changed on disk and the stored file is this state already: skip the rewrite.
-      const wrote = stats.added + stats.changed + stats.deleted + stats.unchangedByHash + stats.parsedFiles > 0 || !this.persistedOnce;
+      const wrote = stats.added + stats.changed + stats.deleted + stats.unchangedByHash + stats.parsedFiles > 0 || stats.rulesChanged || !this.persistedOnce;
       if (this.indexRoot && wrote) {
         this.store.persist();
         this.persistedOnce = true;

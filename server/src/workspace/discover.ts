@@ -2,7 +2,14 @@
  * Workspace discovery: a deterministic walk that honours .gitignore files and the default
  * exclusions, never follows symbolic links out of the root (linked folders are not entered at all),
  * and skips files over the size cap (counted, not silent).
+ *
+ * A warm start walks the same tree again: `known` (the paths the last walk admitted, and the
+ * stamp of the ignore rules it used) lets a path seen before skip the ignore-rule test. The stamp
+ * covers the options and every .gitignore read on the way; if it differs at the end of the walk
+ * (a .gitignore changed), the walk is done again without the shortcut. Every file is still
+ * listed and stat'ed: a changed file is always seen.
  */
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MAX_FILE_BYTES, MAX_WALK_DEPTH, MAX_WORKSPACE_FILES } from '../core/limits';
@@ -15,8 +22,8 @@ export interface DiscoveredFile {
   size: number;
   mtimeMs: number;
   /** Class from the path; the indexer refines `generated` from the file's first bytes. */
-  fileClass: FileClass;
-  language: string | undefined;
+  readonly fileClass: FileClass;
+  readonly language: string | undefined;
   /** For an in-root symbolic link: the canonical path of its target (reads use it). */
   linkTarget?: string;
 }
@@ -31,6 +38,8 @@ export interface DiscoveryResult {
   /** True when MAX_WORKSPACE_FILES or MAX_WALK_DEPTH stopped the walk. */
   truncated: boolean;
   durationMs: number;
+  /** Stamp of the ignore rules this walk applied (options and .gitignore contents); see `known`. */
+  rulesStamp: string;
 }
 
 export interface DiscoveryOptions extends IgnoreOptions {
@@ -38,13 +47,46 @@ export interface DiscoveryOptions extends IgnoreOptions {
   maxFiles?: number;
 }
 
-export function discoverWorkspace(root: string, opts: DiscoveryOptions = {}): DiscoveryResult {
+/** Paths an earlier walk admitted under the ignore rules with stamp `rulesStamp`. */
+export interface KnownPaths {
+  paths: ReadonlySet<string> | ReadonlyMap<string, unknown>;
+  rulesStamp: string;
+}
+
+/** A listed file; class and language are worked out from the path when asked (most never are). */
+class Found implements DiscoveredFile {
+  linkTarget?: string;
+  constructor(
+    readonly path: string,
+    readonly size: number,
+    readonly mtimeMs: number,
+  ) {}
+  get fileClass(): FileClass {
+    return classify(this.path);
+  }
+  get language(): string | undefined {
+    return languageOf(this.path);
+  }
+}
+
+export function discoverWorkspace(root: string, opts: DiscoveryOptions = {}, known?: KnownPaths): DiscoveryResult {
+  const started = Date.now();
+  const first = walk(root, opts, known);
+  if (!known || first.rulesStamp === known.rulesStamp) return { ...first, durationMs: Date.now() - started };
+  // A .gitignore (or the options) changed: the shortcut may have admitted a path now ignored.
+  return { ...walk(root, opts, undefined), durationMs: Date.now() - started };
+}
+
+function walk(root: string, opts: DiscoveryOptions, known: KnownPaths | undefined): DiscoveryResult {
   const started = Date.now();
   const realRoot = fs.realpathSync(root);
   const rules = new IgnoreRules(realRoot, opts);
+  const stamp = crypto.createHash('sha1').update(JSON.stringify([opts.exclude ?? [], opts.include ?? [], opts.useGitignore ?? true]));
+  const knownPaths = known?.paths;
+  const knownDirs = knownPaths ? dirsOf(knownPaths.keys()) : undefined;
   const maxBytes = opts.maxFileBytes ?? MAX_FILE_BYTES;
   const maxFiles = opts.maxFiles ?? MAX_WORKSPACE_FILES;
-  const out: DiscoveryResult = { root: realRoot, files: [], skippedTooLarge: [], skippedLinks: 0, skippedUnreadable: 0, truncated: false, durationMs: 0 };
+  const out: DiscoveryResult = { root: realRoot, files: [], skippedTooLarge: [], skippedLinks: 0, skippedUnreadable: 0, truncated: false, durationMs: 0, rulesStamp: '' };
 
   const stack: { rel: string; depth: number }[] = [{ rel: '', depth: 0 }];
   while (stack.length > 0) {
@@ -57,21 +99,25 @@ export function discoverWorkspace(root: string, opts: DiscoveryOptions = {}): Di
     try {
       entries = fs.readdirSync(path.join(realRoot, rel), { withFileTypes: true });
       // Read a .gitignore only where the listing shows one (a failed open per folder is costly).
-      if (entries.some((e) => e.name === '.gitignore')) rules.enter(rel);
+      if (entries.some((e) => e.name === '.gitignore')) {
+        const text = rules.enter(rel);
+        if (text !== undefined) stamp.update(`\0${rel}\0${text}`);
+      }
     } catch {
       out.skippedUnreadable++;
       continue;
     }
     entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0)); // reversed: stack pops in order
     const dirs: string[] = [];
+    const dirAbs = path.join(realRoot, rel);
     for (const e of entries) {
       const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) {
-        if (!rules.ignores(childRel, true)) dirs.push(childRel);
+        if (knownDirs?.has(childRel) ? !rules.excludesName(e.name) : !rules.ignores(childRel, true)) dirs.push(childRel);
         continue;
       }
       let isFile = e.isFile();
-      const abs = path.join(realRoot, childRel);
+      const abs = dirAbs + path.sep + e.name;
       let linkTarget: string | undefined;
       if (e.isSymbolicLink()) {
         // A linked file is admitted only when its target is a regular file inside the root.
@@ -100,7 +146,7 @@ export function discoverWorkspace(root: string, opts: DiscoveryOptions = {}): Di
         linkTarget = target;
       }
       if (!isFile) continue;
-      if (rules.ignores(childRel, false)) continue;
+      if (!knownPaths?.has(childRel) && rules.ignores(childRel, false)) continue;
       let st: fs.Stats;
       try {
         st = fs.statSync(abs);
@@ -116,7 +162,7 @@ export function discoverWorkspace(root: string, opts: DiscoveryOptions = {}): Di
         out.truncated = true;
         break;
       }
-      const file: DiscoveredFile = { path: childRel, size: st.size, mtimeMs: Math.floor(st.mtimeMs), fileClass: classify(childRel), language: languageOf(childRel) };
+      const file = new Found(childRel, st.size, Math.floor(st.mtimeMs));
       if (linkTarget) file.linkTarget = linkTarget;
       out.files.push(file);
     }
@@ -125,5 +171,19 @@ export function discoverWorkspace(root: string, opts: DiscoveryOptions = {}): Di
   }
   out.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   out.durationMs = Date.now() - started;
+  out.rulesStamp = stamp.digest('hex');
   return out;
+}
+
+/** Every folder that holds one of these paths (at any depth). */
+function dirsOf(paths: Iterable<string>): Set<string> {
+  const dirs = new Set<string>();
+  for (const p of paths) {
+    for (let i = p.lastIndexOf('/'); i > 0; i = p.lastIndexOf('/', i - 1)) {
+      const d = p.slice(0, i);
+      if (dirs.has(d)) break;
+      dirs.add(d);
+    }
+  }
+  return dirs;
 }

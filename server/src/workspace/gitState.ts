@@ -25,9 +25,14 @@ function run(cwd: string, args: string[]): Promise<string> {
 
 export async function readGitState(root: string): Promise<GitState> {
   try {
-    const head = (await run(root, ['rev-parse', 'HEAD'])).trim();
-    const branch = (await run(root, ['rev-parse', '--abbrev-ref', 'HEAD']).catch(() => '')).trim() || undefined;
-    const status = await run(root, ['status', '--porcelain=v1', '-z', '--untracked-files=normal']);
+    // Three processes at once (status is the slow one; it stats every tracked file).
+    const headP = run(root, ['rev-parse', 'HEAD']);
+    const branchP = run(root, ['rev-parse', '--abbrev-ref', 'HEAD']).catch(() => '');
+    const statusP = run(root, ['status', '--porcelain=v1', '-z', '--untracked-files=normal']);
+    statusP.catch(() => undefined); // awaited below only when HEAD resolved
+    const head = (await headP).trim();
+    const branch = (await branchP).trim() || undefined;
+    const status = await statusP;
     const dirtyFiles: string[] = [];
     const parts = status.split('\0');
     for (let i = 0; i < parts.length; i++) {

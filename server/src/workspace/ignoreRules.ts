@@ -37,17 +37,23 @@ export class IgnoreRules {
     this.extra = opts.exclude && opts.exclude.length > 0 ? ignore().add([...opts.exclude]) : undefined;
   }
 
-  /** Loads `<dir>/.gitignore` if present; call when entering a folder. */
-  enter(relDir: string): void {
-    if (this.opts.useGitignore === false) return;
+  /** Loads `<dir>/.gitignore` if present; call when entering a folder. Returns the text applied. */
+  enter(relDir: string): string | undefined {
+    if (this.opts.useGitignore === false) return undefined;
     const file = path.join(this.root, relDir, '.gitignore');
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch {
-      return;
+      return undefined;
     }
     this.layers.set(relDir, { base: relDir, rules: ignore().add(text) });
+    return text;
+  }
+
+  /** True when a folder of this name is excluded by default (not re-admitted). */
+  excludesName(name: string): boolean {
+    return this.excludedDirs.has(name.toLowerCase());
   }
 
   /** True when a path (relative POSIX; `isDir` for folders) is excluded. */

@@ -72,6 +72,33 @@ describe('workspace discovery', function () {
     assert.equal(languageOf('Makefile'), undefined);
   });
 
+  it('a walk that reuses the last walk\'s paths lists the same files, and is redone when a .gitignore changes', function () {
+    const ws = tempDir('disc-known');
+    try {
+      writeTree(ws, { '.gitignore': '*.tmp\n', 'src/a.cs': 'a', 'src/b.cs': 'b', 'src/deep/c.cs': 'c', 'x.tmp': 'x' });
+      const first = discoverWorkspace(ws);
+      const known = () => ({ paths: new Set(first.files.map((f) => f.path)), rulesStamp: first.rulesStamp });
+      const list = (r: ReturnType<typeof discoverWorkspace>) => r.files.map((f) => `${f.path}:${f.size}`);
+      assert.deepEqual(list(discoverWorkspace(ws, {}, known())), list(first));
+      // Same rules: a new file is listed, a deleted one is gone, a rewritten one has its new size.
+      writeTree(ws, { 'src/deep/new.cs': 'new', 'src/a.cs': 'a longer body' });
+      fs.rmSync(path.join(ws, 'src/b.cs'));
+      const again = discoverWorkspace(ws, {}, known());
+      assert.equal(again.rulesStamp, first.rulesStamp);
+      assert.deepEqual(list(again), ['.gitignore:6', 'src/a.cs:13', 'src/deep/c.cs:1', 'src/deep/new.cs:3']);
+      // A .gitignore now excludes known paths: the shortcut must not keep them.
+      writeTree(ws, { 'src/.gitignore': 'a.cs\ndeep/\n' });
+      const changed = discoverWorkspace(ws, {}, known());
+      assert.notEqual(changed.rulesStamp, first.rulesStamp);
+      assert.deepEqual(list(changed), list(discoverWorkspace(ws)));
+      assert.deepEqual(changed.files.map((f) => f.path), ['.gitignore', 'src/.gitignore']);
+      // Different options are different rules too.
+      assert.notEqual(discoverWorkspace(ws, { exclude: ['*.md'] }).rulesStamp, changed.rulesStamp);
+    } finally {
+      removeDir(ws);
+    }
+  });
+
   it('reports git state, or why it is unavailable', async function () {
     const none = await readGitState(root);
     assert.equal(none.available, false);
