@@ -119,6 +119,11 @@ export const MAX_OUTLINE_SYMBOLS_PER_FILE = 20_000;
 export const MAX_SIGNATURE_CHARS = 300;
 /** Error lines reported per parsed file (enough to locate the trouble, not a dump). */
 export const MAX_REPORTED_ERROR_LINES = 10;
+/**
+ * Skeleton parse: a body (or expression body) shorter than this is parsed rather than left out
+ * (every range left out costs the parser a little; a tiny body is cheaper to parse).
+ */
+export const SKELETON_MIN_RANGE_CHARS = 16;
 /** Files handed to one parse worker per message (amortises message overhead, keeps progress granular). */
 export const PARSE_BATCH_FILES = 64;
 /** Nodes a structural query may visit-match before it stops and reports `limit` (tree-sitter match limit). */

@@ -51,6 +51,12 @@ export interface LanguageConfig {
   /** C#-style preprocessor: re-parse with inactive branches blanked when the first parse has errors. */
   preprocessor?: boolean;
   /**
+   * Parse a skeleton first: the file with member bodies blanked by a built-in lexical scan
+   * ('csharp': see csharpSkeleton.ts). Used when it (or its preprocessor variants) parses without
+   * errors; otherwise the whole file is parsed as usual.
+   */
+  skeleton?: 'csharp';
+  /**
    * Node types of declarations that live inside bodies (C# local functions). They are found with
    * one C-side descendant search per file, not by walking bodies, and attached to the innermost
    * enclosing declaration. Each type needs a rule in `declarations`.

@@ -25,10 +25,11 @@ export interface OutlineResult {
  * parsed text, or a variant with the same offsets (the parsed text may carry repairs that must
  * not show in names and signatures).
  */
-export function extractOutline(root: Node, text: string, config: LanguageConfig, path: string, fileGenerated: boolean): OutlineResult {
+export function extractOutline(root: Node, text: string, config: LanguageConfig, path: string, fileGenerated: boolean, options: { locals?: boolean } = {}): OutlineResult {
   const walker = new OutlineWalker(compile(config), text, path, fileGenerated);
   walker.walkContainer(root, walker.rootScope());
-  walker.locals(root);
+  // `locals: false`: the caller knows the tree holds no body-level declaration (skeleton parse)
+  if (options.locals !== false) walker.locals(root);
   walker.recover();
   walker.finish();
   return { symbols: walker.symbols, depthTruncated: walker.depthTruncated, symbolsTruncated: walker.symbolsTruncated, recovered: walker.recoveredCount };

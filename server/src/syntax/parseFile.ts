@@ -2,17 +2,24 @@
  * Parses one file and extracts its outline. Never throws for bad input: the answer carries the
  * declarations it could find and diagnostics saying what was wrong.
  *
+ * Skeleton first (languages with a `skeleton` scan, C#): the parse leaves out the insides of member
+ * bodies (tree-sitter `includedRanges`, offsets unchanged), which holds every declaration and costs
+ * a fraction of a whole-file parse. It is used when it parses without errors, directly or through
+ * its preprocessor variants; otherwise the whole file is parsed as below. Syntax errors inside
+ * bodies left out are therefore not reported.
+ *
  * Robustness for C#-style preprocessors: when the first parse has errors and the file has `#if`
  * groups, the file is parsed twice more with inactive branches blanked (first branches kept, then
  * last branches kept); the outline of the cleaner variant is the primary one and declarations that
  * only the other variant has are added, so nothing that exists under `#else` is lost.
  * Every tree is deleted before returning (the WASM heap is small and shared by all files).
  */
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node, Point, Range, Tree } from 'web-tree-sitter';
 import { MAX_REPORTED_ERROR_LINES } from '../core/limits';
 import { loadGrammar, loadedGrammar, Parser } from './grammars';
 import { languageById, languageForPath, supportedLanguageIds, type LanguageConfig } from './languageConfig';
 import { extractOutline, isGeneratedFile, type OutlineResult } from './outline';
+import { csharpSkeleton } from './csharpSkeleton';
 import { blankInactiveBranches, hasConditionalDirectives } from './preprocessor';
 import type { FileSyntax, OutlineSymbol, SyntaxDiagnostics } from './types';
 
@@ -34,46 +41,19 @@ export async function parseText(path: string, text: string, languageId?: string)
   return parseTextSync(path, text, config);
 }
 
+/** Options of a synchronous parse. */
+export interface ParseTextOptions {
+  /** Try the config's skeleton parse first (default true; false parses the whole file, for comparisons). */
+  skeleton?: boolean;
+}
+
 /** Synchronous parse; the grammar must have been loaded with `prepareLanguage`. */
-export function parseTextSync(path: string, text: string, config: LanguageConfig): FileSyntax {
+export function parseTextSync(path: string, text: string, config: LanguageConfig, options: ParseTextOptions = {}): FileSyntax {
   const t0 = performance.now();
   const parser = parserFor(config);
   const fileGenerated = isGeneratedFile(config, path, text);
-  const first = parseOutline(parser, text, text, config, path, fileGenerated);
-  let result = first;
-  const reparsedWith: string[] = [];
-  if (first.errorCount > 0) {
-    // Display texts: the file, or its two preprocessor variants; each is parsed with repairs applied.
-    let bases = [text];
-    if (config.preprocessor && hasConditionalDirectives(text)) {
-      const blanked = [blankInactiveBranches(text, 'first'), blankInactiveBranches(text, 'last')].filter((v): v is string => v !== undefined);
-      if (blanked.length > 0) {
-        bases = blanked;
-        reparsedWith.push('inactive #if branches blanked');
-      }
-    }
-    const variants: Parsed[] = [];
-    const applied = new Set<string>();
-    for (const base of bases) {
-      const parseable = applyRepairs(base, config, applied);
-      if (parseable === text) continue;
-      variants.push(parseOutline(parser, parseable, base, config, path, fileGenerated));
-    }
-    for (const why of applied) reparsedWith.push(`repaired: ${why}`);
-    if (variants.length > 0) {
-      variants.sort((a, b) => a.errorCount - b.errorCount);
-      const [primary, ...others] = variants;
-      if (primary) {
-        let symbols = primary.outline.symbols;
-        for (const o of others) symbols = mergeOutlines(symbols, o.outline.symbols);
-        // Declarations of the unblanked parse whose name neither variant has (middle #elif
-        // branches). Matching by name only: error recovery there can misplace a declaration
-        // the variants already hold under its right container.
-        symbols = mergeOutlines(symbols, first.outline.symbols.filter((s) => !s.recovered), (s) => `${s.kind}|${s.name}`);
-        result = { ...primary, outline: { ...primary.outline, symbols } };
-      }
-    }
-  }
+  const outcome = (options.skeleton !== false ? parseSkeleton(parser, text, config, path, fileGenerated) : undefined) ?? parseWhole(parser, text, config, path, fileGenerated);
+  const { result, reparsedWith } = outcome;
   const diagnostics: SyntaxDiagnostics = {
     hasErrors: result.errorCount > 0,
     errorLines: result.errorLines,
@@ -92,6 +72,103 @@ export function parseTextSync(path: string, text: string, config: LanguageConfig
     diagnostics,
     parseMs: Math.round((performance.now() - t0) * 100) / 100,
   };
+}
+
+interface Outcome {
+  result: Parsed;
+  reparsedWith: string[];
+}
+
+/**
+ * The skeleton parse (member bodies blanked): accepted when the skeleton parses without errors,
+ * or when its preprocessor variants do (declarations of both merged, as for the whole file).
+ * Undefined — parse the whole file — when the language has no skeleton, the scan was unsure, or
+ * errors remain.
+ */
+function parseSkeleton(parser: Parser, text: string, config: LanguageConfig, path: string, generated: boolean): Outcome | undefined {
+  const skeleton = config.skeleton === 'csharp' ? csharpSkeleton(text) : undefined;
+  if (!skeleton) return undefined;
+  const ranges = includedRanges(text, skeleton.ranges);
+  const locals = skeleton.mayHaveLocalFunctions;
+  const first = parseOutline(parser, text, text, config, path, generated, ranges, locals);
+  if (first.errorCount === 0) return { result: first, reparsedWith: [] };
+  if (!config.preprocessor || !hasConditionalDirectives(text)) return undefined;
+  const variants: Parsed[] = [];
+  for (const choice of ['first', 'last'] as const) {
+    const variant = blankInactiveBranches(text, choice);
+    if (variant !== undefined) variants.push(parseOutline(parser, variant, variant, config, path, generated, ranges, locals));
+  }
+  const merged = mergeVariants(first, variants);
+  if (!merged || merged.errorCount > 0) return undefined;
+  return { result: merged, reparsedWith: ['inactive #if branches blanked'] };
+}
+
+/** The complement of `skip` ([start, end) pairs in order) over the text, as tree-sitter ranges. */
+function includedRanges(text: string, skip: number[]): Range[] {
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  let line = 0;
+  // offsets only grow, so the line search moves forward
+  const point = (index: number): Point => {
+    while (line + 1 < lineStarts.length && (lineStarts[line + 1] as number) <= index) line++;
+    return { row: line, column: index - (lineStarts[line] as number) };
+  };
+  const out: Range[] = [];
+  let from = 0;
+  const add = (a: number, b: number): void => {
+    if (b > a) out.push({ startIndex: a, startPosition: point(a), endIndex: b, endPosition: point(b) });
+  };
+  for (let k = 0; k < skip.length; k += 2) {
+    add(from, skip[k] as number);
+    from = skip[k + 1] as number;
+  }
+  add(from, text.length);
+  return out;
+}
+
+/**
+ * The whole file: parsed as is; when that has errors, its two preprocessor variants (or the file
+ * itself) with the config's repairs applied, merged.
+ */
+function parseWhole(parser: Parser, text: string, config: LanguageConfig, path: string, fileGenerated: boolean): Outcome {
+  const first = parseOutline(parser, text, text, config, path, fileGenerated);
+  const reparsedWith: string[] = [];
+  if (first.errorCount === 0) return { result: first, reparsedWith };
+  // Display texts: the file, or its two preprocessor variants; each is parsed with repairs applied.
+  let bases = [text];
+  if (config.preprocessor && hasConditionalDirectives(text)) {
+    const blanked = [blankInactiveBranches(text, 'first'), blankInactiveBranches(text, 'last')].filter((v): v is string => v !== undefined);
+    if (blanked.length > 0) {
+      bases = blanked;
+      reparsedWith.push('inactive #if branches blanked');
+    }
+  }
+  const variants: Parsed[] = [];
+  const applied = new Set<string>();
+  for (const base of bases) {
+    const parseable = applyRepairs(base, config, applied);
+    if (parseable === text) continue;
+    variants.push(parseOutline(parser, parseable, base, config, path, fileGenerated));
+  }
+  for (const why of applied) reparsedWith.push(`repaired: ${why}`);
+  return { result: mergeVariants(first, variants) ?? first, reparsedWith };
+}
+
+/**
+ * The variant with the fewest errors, plus the declarations only the others have, plus those of
+ * the unblanked parse whose name no variant has (middle `#elif` branches). Matching the last by
+ * name only: error recovery there can misplace a declaration the variants already hold under its
+ * right container. Undefined when there is no variant.
+ */
+function mergeVariants(first: Parsed, variants: Parsed[]): Parsed | undefined {
+  if (variants.length === 0) return undefined;
+  variants.sort((a, b) => a.errorCount - b.errorCount);
+  const [primary, ...others] = variants;
+  if (!primary) return undefined;
+  let symbols = primary.outline.symbols;
+  for (const o of others) symbols = mergeOutlines(symbols, o.outline.symbols);
+  symbols = mergeOutlines(symbols, first.outline.symbols.filter((s) => !s.recovered), (s) => `${s.kind}|${s.name}`);
+  return { ...primary, outline: { ...primary.outline, symbols } };
 }
 
 /** Parses `text` and hands the tree to `fn`; the tree is deleted afterwards. Grammar must be loaded. */
@@ -154,16 +231,19 @@ export function applyRepairs(text: string, config: LanguageConfig, applied?: Set
   return out;
 }
 
-/** Parses `parseable`; names and signatures are cut from `display` (same offsets, no repairs). */
-function parseOutline(parser: Parser, parseable: string, display: string, config: LanguageConfig, path: string, generated: boolean): Parsed {
-  const tree = parser.parse(parseable);
+/**
+ * Parses `parseable` (only `ranges` of it when given); names and signatures are cut from
+ * `display` (same offsets, no repairs).
+ */
+function parseOutline(parser: Parser, parseable: string, display: string, config: LanguageConfig, path: string, generated: boolean, ranges?: Range[], locals = true): Parsed {
+  const tree = ranges ? parser.parse(parseable, null, { includedRanges: ranges }) : parser.parse(parseable);
   if (!tree) {
     return { outline: { symbols: [], depthTruncated: false, symbolsTruncated: false, recovered: 0 }, errorCount: 1, errorLines: [1] };
   }
   try {
     const root = tree.rootNode;
     const errors = root.hasError ? collectErrors(root) : { count: 0, lines: [] };
-    const outline = extractOutline(root, display, config, path, generated);
+    const outline = extractOutline(root, display, config, path, generated, { locals });
     return { outline, errorCount: errors.count, errorLines: errors.lines };
   } finally {
     tree.delete();
@@ -211,12 +291,17 @@ function countLines(text: string): number {
 export function mergeOutlines(a: OutlineSymbol[], b: OutlineSymbol[], key: (s: OutlineSymbol) => string = (s) => `${s.kind}|${s.qualifiedName}|${s.endLine}`): OutlineSymbol[] {
   const index = new Map<string, number>();
   a.forEach((s, i) => index.set(key(s), i));
+  // The same name at the same place is the same declaration, however a parse with errors
+  // misplaced or mis-kinded it (a method read as a local function under the namespace).
+  const at = (s: OutlineSymbol): string => `${s.name}@${s.nameLine}:${s.nameColumn}`;
+  const byPlace = new Map<string, number>();
+  a.forEach((s, i) => byPlace.set(at(s), i));
   const merged: OutlineSymbol[] = a.map((s) => ({ ...s }));
   const bIndexToMerged = new Map<number, number>();
   let added = false;
   b.forEach((s, i) => {
     const k = key(s);
-    const existing = index.get(k);
+    const existing = index.get(k) ?? byPlace.get(at(s));
     if (existing !== undefined) {
       bIndexToMerged.set(i, existing);
       return;
@@ -225,6 +310,7 @@ export function mergeOutlines(a: OutlineSymbol[], b: OutlineSymbol[], key: (s: O
     const copy = { ...s, parent };
     bIndexToMerged.set(i, merged.length);
     index.set(k, merged.length);
+    byPlace.set(at(s), merged.length);
     merged.push(copy);
     added = true;
   });

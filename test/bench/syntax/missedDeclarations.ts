@@ -2,7 +2,8 @@
  * Bench: parse every .cs file under a directory in this thread and compare each outline with a
  * tolerant text scan. Prints parse time, the share of files with parse errors, and the share of
  * files whose outline misses a declaration the scan found (the issue's target: < 0.5%).
- *   npx tsx test/bench/syntax/missedDeclarations.ts <dir> [--show N]
+ *   npx tsx test/bench/syntax/missedDeclarations.ts <dir> [--show N] [--whole]
+ * --whole parses every file whole (no skeleton parse), for comparing the two.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -20,6 +21,7 @@ function* walk(dir: string): Generator<string> {
 async function main(): Promise<void> {
   const dir = process.argv[2] ?? '.';
   const show = Number(process.argv[process.argv.indexOf('--show') + 1] || 20);
+  const whole = process.argv.includes('--whole');
   const config = await prepareLanguage('csharp');
   if (!config) throw new Error('no csharp config');
   let files = 0, bytes = 0, lines = 0, errFiles = 0, reparsed = 0, missedFiles = 0, missedNames = 0, symbols = 0, recovered = 0, stillErr = 0;
@@ -32,7 +34,7 @@ async function main(): Promise<void> {
     const text = fs.readFileSync(f, 'utf8');
     const rel = path.relative(dir, f);
     const c = process.cpuUsage();
-    const r = parseTextSync(rel, text, config);
+    const r = parseTextSync(rel, text, config, { skeleton: !whole });
     const d = process.cpuUsage(c);
     cpuParse += (d.user + d.system) / 1e6;
     files++;
@@ -54,7 +56,7 @@ async function main(): Promise<void> {
   }
   const wall = performance.now() - t0;
   console.log(JSON.stringify({
-    dir, files, MiB: +(bytes / 1048576).toFixed(1), lines, symbols,
+    dir, mode: whole ? 'whole files' : 'skeleton first', files, MiB: +(bytes / 1048576).toFixed(1), lines, symbols,
     filesWithErrorsFirstParse: errFiles, reparsed, filesStillWithErrors: stillErr, recoveredDeclarations: recovered,
     missedFiles, missedShare: +((100 * missedFiles) / files).toFixed(3) + '%', missedNames,
     parseSeconds: +(parseMs / 1000).toFixed(1), parseCpuSeconds: +cpuParse.toFixed(1), wallSeconds: +(wall / 1000).toFixed(1), processCpuSeconds: +((process.cpuUsage(cpu0).user + process.cpuUsage(cpu0).system) / 1e6).toFixed(1),
