@@ -48,7 +48,11 @@ describe('MCP over stdio: syntax tools', function () {
     idx = tempDir('idx-syntax');
     writeTree(ws, workspace());
     c = await connectStdio(ws, idx);
-    await waitFor(async () => (await call(c.client, 'repo_overview', {})).index.status === 'fresh', 60_000);
+    // fresh text and every outline/symbol written (symbols come in the second indexing phase)
+    await waitFor(async () => {
+      const index = (await call(c.client, 'repo_overview', {})).index;
+      return index.status === 'fresh' && !index.symbolsPending && !/t$/.test(index.version);
+    }, 60_000);
   });
 
   after(async function () {
@@ -127,6 +131,14 @@ describe('MCP over stdio: syntax tools', function () {
     assert.ok(rx.items.some((i: { name: string }) => i.name === 'IsEmpty'));
     const ts = await call(c.client, 'search_symbol', { query: 'distance', pathGlob: 'src/*.ts' });
     assert.equal(ts.items[0].path, 'src/typescript.ts');
+    // a typo, lower-case initials, and an exact total
+    const typo = await call(c.client, 'search_symbol', { query: 'GetRequiredSrevice', match: 'fuzzy' });
+    assert.equal(typo.items[0].name, 'GetRequiredService');
+    const lowerInitials = await call(c.client, 'search_symbol', { query: 'grs', match: 'camelCase' });
+    assert.equal(lowerInitials.items[0].name, 'GetRequiredService');
+    const all = await call(c.client, 'search_symbol', { query: 'GetRequiredService', match: 'prefix' });
+    assert.equal(all.completeness.total, 3);
+    assert.match(all.summary, /^3 symbols match/);
   });
 
   it('symbol_at maps a line inside a method body to the method and its containers', async function () {

@@ -106,7 +106,23 @@ export const matchCamel: Matcher = (d, i, p) => {
  * (substitution, insertion, deletion, adjacent transposition), first letter kept
  * (`GetUsreService` → GetUserService). Better tiers (exact, prefix, camelCase) win when they apply.
  */
-export const matchFuzzy: Matcher = (d, i, p) => {
+export const matchFuzzy: Matcher = (d, i, p) => fuzzyKey(d, i, p, true);
+
+/**
+ * matchFuzzy without the camelCase tier: exact and prefix names get their keys, every other match
+ * the fuzzy tier. When names of the better tiers fill a page, the camelCase test (the costly part
+ * for short queries matching tens of thousands of names) is left out; `upgradeFuzzyKey` adds it.
+ */
+export const matchFuzzyFast: Matcher = (d, i, p) => fuzzyKey(d, i, p, false);
+
+/** The matchFuzzy key of a name that matchFuzzyFast gave `key`. */
+export function upgradeFuzzyKey(d: SymbolNames, i: number, p: PreparedQuery, key: number): number {
+  if (key < 4 * TIER || !d.hasInitials(i, p.firstMask)) return key;
+  const camel = matchCamel(d, i, p);
+  return camel >= 0 ? camel : key;
+}
+
+function fuzzyKey(d: SymbolNames, i: number, p: PreparedQuery, camel: boolean): number {
   const ql = p.ql;
   const missing = popcount((p.charMask & ~d.charMaskAt(i)) >>> 0);
   const typos = ql.length >= 8 ? 2 : ql.length >= 4 ? 1 : 0;
@@ -125,7 +141,7 @@ export const matchFuzzy: Matcher = (d, i, p) => {
     }
     if (qi === ql.length) {
       // exact, prefix or camelCase rank better; camelCase needs the first letter to start a word
-      const better = lower.startsWith(ql) || d.hasInitials(i, p.firstMask) ? matchCamel(d, i, p) : NO_MATCH;
+      const better = lower.startsWith(ql) ? exactOrPrefix(d.names[i] ?? '', lower, p) : camel && d.hasInitials(i, p.firstMask) ? matchCamel(d, i, p) : NO_MATCH;
       if (better >= 0) return better;
       return 4 * TIER + gaps * 10 + (lower.length - ql.length) / 100;
     }
@@ -136,7 +152,7 @@ export const matchFuzzy: Matcher = (d, i, p) => {
   // a whole-name typo ranks before a typo in a prefix of a longer name
   const rest = Math.max(0, lower.length - ql.length - dist);
   return 4 * TIER + dist * 5 + (rest > 0 ? 2 : 0) + rest / 100;
-};
+}
 
 function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;

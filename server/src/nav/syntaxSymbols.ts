@@ -19,7 +19,7 @@ import type { Engine } from './engine';
 import type { FileCatalog, FileRow } from './fileCatalog';
 import { requireGraph } from './projects';
 import { symbolIds } from './symbolIds';
-import { matchCamel, matchExact, matchFuzzy, matchPrefix, matchSubstring, prepareQuery, tierOf, type Matcher } from './syntaxNameMatch';
+import { matchCamel, matchExact, matchFuzzyFast, matchPrefix, matchSubstring, prepareQuery, tierOf, upgradeFuzzyKey, type Matcher } from './syntaxNameMatch';
 
 export type SymbolMatchMode = 'auto' | 'exact' | 'prefix' | 'substring' | 'camelCase' | 'fuzzy' | 'regex' | 'qualified';
 
@@ -192,6 +192,9 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
     }
   }
 
+  // fuzzy: the camelCase tier only matters when exact/prefix names do not fill the page
+  if (mode === 'fuzzy') upgradeFuzzyKeys();
+
   // 2. filters
   const catalog = engine.catalog();
   const files = fileInfoOf(catalog);
@@ -240,6 +243,22 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   const slow = pathState !== undefined || qualifiedLower !== undefined;
   // no filter but (maybe) the namespace exclusion: names not written since the base count in O(1)
   const unfiltered = !slow && kindIds === undefined && wantTest < 0 && wantGenerated < 0;
+
+  function upgradeFuzzyKeys(): void {
+    const filtered = (q.kinds?.length ?? 0) > 0 || q.pathGlob || q.project || (q.scope && q.scope !== 'all') || (q.generated && q.generated !== 'include');
+    if (!filtered) {
+      // symbols of exact/prefix names (rows sharing an id count as none: a lower bound)
+      let better = 0;
+      for (let k = 0; k < candIdx.length && better < q.offset + q.limit; k++) if ((candKey[k] ?? 0) < 3e6) better += Math.max(0, table.unsharedRowsOfName(candIdx[k] ?? 0, true));
+      if (better >= q.offset + q.limit) return;
+    }
+    for (let k = 0; k < candIdx.length; k++) {
+      const i = candIdx[k] ?? 0;
+      const key = candKey[k] ?? 0;
+      const up = upgradeFuzzyKey(dict, i, prepared, key - (dict.names[i]?.length ?? 0) / 1e5);
+      candKey[k] = up + (dict.names[i]?.length ?? 0) / 1e5;
+    }
+  }
 
   // 3. names best first: rows are counted, and compete for the page until it is full
   const need = q.offset + q.limit;
@@ -528,7 +547,7 @@ function matcherFor(mode: SymbolMatchMode, query: string): Matcher {
     case 'auto':
       return matchCamel;
     case 'fuzzy':
-      return matchFuzzy;
+      return matchFuzzyFast;
     case 'regex': {
       if (query.length > MAX_REGEX_CHARS) throw new ToolError('INVALID_REGEX', `The regex is longer than ${MAX_REGEX_CHARS} characters`, 'shorten the pattern');
       // Linear-time only: a repository can declare names built to make a backtracking regex hang.
