@@ -40,6 +40,11 @@ export const MAX_VERIFIED_FILES_PER_QUERY = 5_000;
 /** Files indexed per write transaction (one synchronous batch: readers never see half a batch). */
 export const INDEX_BATCH_FILES = 500;
 /**
+ * Files per transaction of the text + files phase (fewer, larger commits: the token index builds
+ * fewer segments, ~17% less CPU than 500 on the 3,000-project workspace).
+ */
+export const INDEX_TEXT_BATCH_FILES = 2_000;
+/**
  * Batches the second indexing phase (outlines, symbols) keeps in preparation while this thread
  * reads the next one and writes finished ones: parse workers always have a queued batch.
  */

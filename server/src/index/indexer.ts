@@ -22,7 +22,7 @@
  */
 import * as crypto from 'node:crypto';
 import * as path from 'node:path';
-import { INDEX_BATCH_FILES, INDEX_HOOK_BATCHES_IN_FLIGHT, MAX_FILE_BYTES, TEXT_GARBAGE_MIN_DOCS } from '../core/limits';
+import { INDEX_BATCH_FILES, INDEX_HOOK_BATCHES_IN_FLIGHT, INDEX_TEXT_BATCH_FILES, MAX_FILE_BYTES, TEXT_GARBAGE_MIN_DOCS } from '../core/limits';
 import { log } from '../core/log';
 import { looksBinary, readWithOneHandle } from '../core/paths';
 import { discoverWorkspace, type DiscoveredFile, type DiscoveryOptions, type DiscoveryResult } from '../workspace/discover';
@@ -30,7 +30,7 @@ import { classify, type FileClass } from '../workspace/fileClass';
 import type { IndexStore } from './store';
 import type { TermDictionary } from './termDictionary';
 import { garbageDocs, nextDocId } from './textIndex';
-import { distinctTokens } from './tokens';
+import { TokenInterner } from './tokens';
 
 /** A file handed to the hooks, with its content as indexed. */
 export interface ChangedFile {
@@ -185,6 +185,7 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   let garbage = garbageDocs(store);
   let hooksPending = Number(store.getMeta(HOOKS_PENDING_META) ?? '0');
   const invalidating = hooks.filter((h) => h.invalidate);
+  const interner = new TokenInterner();
 
   // ---- phase 1: text + files ----
   // Deletions commit in the same transaction as the first batch of changes (or the final one when
@@ -203,10 +204,10 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
     for (const h of hooks) h.deleteFiles(store, ids);
   };
 
-  for (let b = 0; b < toRead.length; b += INDEX_BATCH_FILES) {
+  for (let b = 0; b < toRead.length; b += INDEX_TEXT_BATCH_FILES) {
     opts.onProgress?.({ phase: 'index', done: b, total: toRead.length });
-    const slice = toRead.slice(b, b + INDEX_BATCH_FILES);
-    const rows: { f: DiscoveredFile; id: number; hash: string; lines: number; binary: boolean; cls: FileClass; tokens?: Set<string>; touchOnly: boolean; replaced: boolean }[] = [];
+    const slice = toRead.slice(b, b + INDEX_TEXT_BATCH_FILES);
+    const rows: { f: DiscoveredFile; id: number; hash: string; lines: number; binary: boolean; cls: FileClass; doc?: Uint8Array; touchOnly: boolean; replaced: boolean }[] = [];
     for (const f of slice) {
       let data: { bytes: Buffer; mtimeMs: number };
       try {
@@ -223,16 +224,23 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
         rows.push({ f, id: old.id, hash, lines: 0, binary: false, cls: old.cls, touchOnly: true, replaced: true });
         continue;
       }
-      const binary = looksBinary(data.bytes);
-      const text = binary ? '' : stripBom(data.bytes.toString('utf8'));
-      const cls = binary ? f.fileClass : classify(f.path, text.slice(0, 1024));
+      // Text files are tokenised and counted from their bytes: nothing here needs them decoded.
+      const bytes = data.bytes;
+      const binary = looksBinary(bytes);
+      const bom = !binary && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+      const cls = binary ? f.fileClass : classify(f.path, bytes.toString('utf8', bom, Math.min(bytes.length, bom + 4 * HEAD_CHARS)).slice(0, HEAD_CHARS));
       if (isSourceClass(cls)) stats.sourceFiles++;
       const id = old?.id ?? nextId++;
       if (binary) stats.binaryFiles++;
       if (old) stats.changed++;
       else stats.added++;
-      const row = { f, id, hash, lines: binary ? 0 : countLines(text), binary, cls, touchOnly: false, replaced: !!old } as (typeof rows)[number];
-      if (!binary) row.tokens = distinctTokens(text);
+      const row = { f, id, hash, lines: binary ? 0 : countLineBytes(bytes, bom), binary, cls, touchOnly: false, replaced: !!old } as (typeof rows)[number];
+      if (!binary) {
+        // The document goes to FTS4 as bytes (a blob is read as its UTF-8 text): no string is built.
+        const doc = interner.fileDocument(bytes);
+        for (const t of interner.newTokens()) if (dict.add(t)) termsAdded = true;
+        if (doc) row.doc = doc.slice();
+      }
       rows.push(row);
       changedPaths.push(f.path);
     }
@@ -252,7 +260,7 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
             touch.run([r.f.mtimeMs, r.f.size, r.id]);
             continue;
           }
-          const docId = r.tokens && r.tokens.size > 0 ? nextDoc++ : null;
+          const docId = r.doc !== undefined ? nextDoc++ : null;
           upsert.run([r.id, r.f.path, r.cls, r.f.language ?? null, r.f.size, r.f.mtimeMs, r.hash, r.lines, r.binary ? 1 : 0, generation, docId]);
           if (r.replaced) {
             garbage++;
@@ -262,10 +270,7 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
             changedIds.set(r.id, r.replaced);
             hooksPending++;
           }
-          if (docId !== null && r.tokens) {
-            insDoc.run([docId, [...r.tokens].join(' ')]);
-            for (const t of r.tokens) if (dict.add(t)) termsAdded = true;
-          }
+          if (docId !== null && r.doc !== undefined) insDoc.run([docId, r.doc]);
         }
       } finally {
         touch.free();
@@ -436,13 +441,14 @@ export function rebuildTextIndex(store: IndexStore, root: string): void {
     store.db.run('UPDATE files SET doc_id = NULL');
   });
   let nextDoc = 1;
-  for (let b = 0; b < files.length; b += INDEX_BATCH_FILES) {
-    const docs: { id: number; tokens: string }[] = [];
-    for (const [id, p] of files.slice(b, b + INDEX_BATCH_FILES)) {
+  const interner = new TokenInterner();
+  for (let b = 0; b < files.length; b += INDEX_TEXT_BATCH_FILES) {
+    const docs: { id: number; tokens: Uint8Array }[] = [];
+    for (const [id, p] of files.slice(b, b + INDEX_TEXT_BATCH_FILES)) {
       try {
         const { bytes } = readWithOneHandle(path.join(root, p as string), p as string, MAX_FILE_BYTES);
-        const tokens = distinctTokens(stripBom(bytes.toString('utf8')));
-        if (tokens.size > 0) docs.push({ id: id as number, tokens: [...tokens].join(' ') });
+        const doc = interner.fileDocument(bytes);
+        if (doc) docs.push({ id: id as number, tokens: doc.slice() });
       } catch {
         /* unreadable now: the next refresh sees it changed */
       }
@@ -462,6 +468,19 @@ export function rebuildTextIndex(store: IndexStore, root: string): void {
 
 function stripBom(s: string): string {
   return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
+}
+
+/** Characters of a file's start that `classify` looks at for a generated-code header. */
+const HEAD_CHARS = 1024;
+
+/** `countLines` of the UTF-8 text in `bytes` from `from` (a newline byte is never inside a multi-byte character). */
+export function countLineBytes(bytes: Uint8Array, from: number): number {
+  const n = bytes.length;
+  if (n <= from) return 0;
+  let lines = 1;
+  for (let i = bytes.indexOf(10, from); i >= 0; i = bytes.indexOf(10, i + 1)) lines++;
+  if (bytes[n - 1] === 10) lines--;
+  return lines;
 }
 
 export function countLines(s: string): number {

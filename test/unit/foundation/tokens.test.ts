@@ -1,11 +1,38 @@
 import * as assert from 'node:assert/strict';
 import { TermDictionary } from '../../../server/src/index/termDictionary';
-import { distinctTokens, literalConstraints } from '../../../server/src/index/tokens';
+import { countLineBytes, countLines } from '../../../server/src/index/indexer';
+import { distinctTokens, literalConstraints, TokenInterner } from '../../../server/src/index/tokens';
 
 describe('text index tokens', function () {
   it('indexes lower-cased identifier runs of 2..64 characters', function () {
     const t = distinctTokens('var x = GetRequiredService<IFoo>(my_var, 42); ' + 'a'.repeat(65));
     assert.deepEqual([...t].sort(), ['42', 'getrequiredservice', 'ifoo', 'my_var', 'var']);
+  });
+
+  it('reads the same tokens and line counts from UTF-8 bytes as from the decoded text, interning across files', function () {
+    const inputs: Buffer[] = [
+      'var x = GetRequiredService<IFoo>(my_var, 42); ' + 'a'.repeat(65) + ' ' + 'b'.repeat(64),
+      '\uFEFFnamespace Ünïcode.Straße { class Café_Ok : I日本 { } }\r\nx\n',
+      'ab\u00e9cd \u{1F600}emoji_9 Z', // accented and astral characters split tokens, as in the text
+      '', 'x', '\n\n', 'no newline at end',
+    ].map((t) => Buffer.from(t, 'utf8'));
+    inputs.push(Buffer.from([0x61, 0x62, 0xc0, 0x41, 0x42, 0xe2, 0x82, 0x43, 0x44, 0x0a])); // invalid UTF-8 around ASCII
+    const interner = new TokenInterner();
+    const seen = new Set<string>();
+    for (const bytes of inputs) {
+      const t = bytes.toString('latin1');
+      const decoded = bytes.toString('utf8').replace(/^\uFEFF/, '');
+      const got = interner.fileTokens(bytes);
+      assert.deepEqual([...got].sort(), [...distinctTokens(decoded)].sort(), JSON.stringify(t));
+      assert.equal(new Set(got).size, got.length, 'each token once per file');
+      assert.deepEqual(interner.newTokens().sort(), got.filter((x) => !seen.has(x)).sort(), 'new tokens are those not met before');
+      for (const x of got) seen.add(x);
+      const bom = bytes[0] === 0xef ? 3 : 0;
+      assert.equal(countLineBytes(bytes, bom), countLines(decoded), JSON.stringify(t));
+    }
+    // Many distinct tokens: the table grows and every token keeps its text.
+    const many = Array.from({ length: 70_000 }, (_, i) => `Tok${i}_x`).join(' ');
+    assert.deepEqual(new TokenInterner().fileTokens(Buffer.from(many)), many.toLowerCase().split(' '));
   });
 
   it('turns a literal into exact inner tokens and open outer fragments', function () {
