@@ -73,11 +73,14 @@ export interface Skeleton {
   blanked: number;
   /** Local function declarations kept inside blanked bodies. */
   localFunctions: number;
+  /** Offsets of their names, in order. */
+  localFunctionNames: number[];
   /**
-   * False when the parse can hold no local function: none was found in bodies, and there are no
-   * top-level statements or extension blocks (callers may skip searching the tree for them).
+   * True when the parse may hold local functions other than those at `localFunctionNames`
+   * (top-level statements, extension blocks, a lambda inside a kept expression-bodied local
+   * function); false lets callers look only at those names instead of searching the tree.
    */
-  mayHaveLocalFunctions: boolean;
+  localFunctionsElsewhere: boolean;
 }
 
 class Unsure extends Error {}
@@ -131,7 +134,7 @@ class Scanner {
   private readonly conditions: number[] = [];
   private atLineStart = true;
   private readonly ranges: number[] = [];
-  private localFunctions = 0;
+  private readonly localFunctionNames: number[] = [];
   /** Top-level statements or extension blocks: local functions may sit outside the bodies scanned. */
   private localFunctionsPossible = false;
 
@@ -501,14 +504,14 @@ class Scanner {
     const base = this.depth;
     const open = this.i;
     const firstRange = this.ranges.length;
-    const localsBefore = this.localFunctions;
+    const localsBefore = this.localFunctionNames.length;
     /** Start of the text not yet blanked or kept. */
     let cursor = this.i + 1;
     /** Per brace level inside the body: where the current statement starts, and open parentheses. */
     const stmt: number[] = [this.i + 1];
     const parens: number[] = [0];
     /** A `Type Name(` seen: where its statement starts and the parenthesis level of its `(`. */
-    let pending: { start: number; level: number; state: 'params' | 'after' | 'where' } | undefined;
+    let pending: { start: number; name: number; level: number; state: 'params' | 'after' | 'where' } | undefined;
     /** Keeping an expression-bodied local function up to the `;` at this level. */
     let keepToSemicolon = -1;
     /** Directive lines since the current statement started, as [start, end) pairs. */
@@ -547,13 +550,13 @@ class Scanner {
         if (c === LBRACE) {
           this.keepFrom(cursor, pending.start, directives);
           cursor = this.i; // the brace is kept below
-          this.localFunctions++;
+          this.localFunctionNames.push(pending.name);
           pending = undefined;
         } else if (c === EQ && t.charCodeAt(this.i + 1) === GT) {
           this.keepFrom(cursor, pending.start, directives);
           cursor = pending.start;
           keepToSemicolon = level;
-          this.localFunctions++;
+          this.localFunctionNames.push(pending.name);
           pending = undefined;
         } else if (pending.state === 'after' && t.startsWith('where', this.i) && !isIdentPart(t.charCodeAt(this.i + 5))) {
           pending.state = 'where';
@@ -572,8 +575,9 @@ class Scanner {
       if (this.skipLexeme(c)) continue;
       switch (c) {
         case LPAREN:
-          if (!pending && keepToSemicolon < 0 && parens[level] === 0 && declarationBefore(t, stmt[level] as number, this.i)) {
-            pending = { start: stmt[level] as number, level, state: 'params' };
+          if (!pending && keepToSemicolon < 0 && parens[level] === 0) {
+            const name = declarationBefore(t, stmt[level] as number, this.i);
+            if (name >= 0) pending = { start: stmt[level] as number, name, level, state: 'params' };
           }
           parens[level] = (parens[level] as number) + 1;
           break;
@@ -595,7 +599,7 @@ class Scanner {
           if (keepToSemicolon < 0) {
             if (this.i > cursor) this.ranges.push(cursor, this.i);
             cursor = this.i + 1;
-          }
+          } else this.localFunctionsPossible = true; // a lambda in a kept expression body: not scanned for local functions
           this.open();
           stmt.push(this.i + 1);
           parens.push(0);
@@ -609,7 +613,7 @@ class Scanner {
           }
           this.close();
           if (this.depth === base) {
-            if (this.localFunctions === localsBefore) {
+            if (this.localFunctionNames.length === localsBefore) {
               // no local function: the whole inside is one range (or none when tiny)
               this.ranges.length = firstRange;
               if (this.i - open - 1 >= SKELETON_MIN_RANGE_CHARS) this.ranges.push(open + 1, this.i);
@@ -652,7 +656,8 @@ class Scanner {
       if (b < a || (k > 0 && a < (r[k - 1] as number))) unsure('ranges out of order');
       blanked += b - a;
     }
-    return { ranges: r, blanked, localFunctions: this.localFunctions, mayHaveLocalFunctions: this.localFunctions > 0 || this.localFunctionsPossible };
+    const names = this.localFunctionNames;
+    return { ranges: r, blanked, localFunctions: names.length, localFunctionNames: names, localFunctionsElsewhere: this.localFunctionsPossible };
   }
 }
 
@@ -696,8 +701,8 @@ function blank(t: string, a: number, b: number): string {
   return out;
 }
 
-/** Before the `(` at `p`: a name (optionally with type arguments) preceded by a return type. */
-function declarationBefore(t: string, a: number, p: number): boolean {
+/** Before the `(` at `p`: a name (optionally with type arguments) preceded by a return type; the name's offset or -1. */
+function declarationBefore(t: string, a: number, p: number): number {
   let j = p - 1;
   while (j >= a && isBlank(t.charCodeAt(j))) j--;
   if (j >= a && t.charCodeAt(j) === GT) {
@@ -709,30 +714,30 @@ function declarationBefore(t: string, a: number, p: number): boolean {
       else if (d === LT) {
         nest--;
         if (nest === 0) break;
-      } else if (d === SEMI || d === LBRACE || d === RBRACE || d === LPAREN || d === RPAREN || d === EQ) return false;
+      } else if (d === SEMI || d === LBRACE || d === RBRACE || d === LPAREN || d === RPAREN || d === EQ) return -1;
     }
-    if (j < a) return false;
+    if (j < a) return -1;
     j--;
     while (j >= a && isBlank(t.charCodeAt(j))) j--;
   }
   const nameEnd = j + 1;
   while (j >= a && isIdentPart(t.charCodeAt(j))) j--;
   const nameStart = j + 1;
-  if (nameStart >= nameEnd || !isIdentStart(t.charCodeAt(nameStart))) return false;
-  if (nameEnd - nameStart <= 10 && STATEMENT_NAMES.has(t.slice(nameStart, nameEnd))) return false;
+  if (nameStart >= nameEnd || !isIdentStart(t.charCodeAt(nameStart))) return -1;
+  if (nameEnd - nameStart <= 10 && STATEMENT_NAMES.has(t.slice(nameStart, nameEnd))) return -1;
   if (j >= a && t.charCodeAt(j) === AT) j--;
   const wsEnd = j;
   while (j >= a && isBlank(t.charCodeAt(j))) j--;
-  if (j < a) return false;
+  if (j < a) return -1;
   const d = t.charCodeAt(j);
   if (d === GT || d === RBRACKET || d === QMARK || d === STAR || d === RPAREN) {
     // `=>` is an arrow, not the end of a type argument list
-    return !(d === GT && t.charCodeAt(j - 1) === EQ);
+    return d === GT && t.charCodeAt(j - 1) === EQ ? -1 : nameStart;
   }
-  if (!isIdentPart(d) || wsEnd === j) return false;
+  if (!isIdentPart(d) || wsEnd === j) return -1;
   const wordEnd = j + 1;
   while (j >= a && isIdentPart(t.charCodeAt(j))) j--;
-  if (j >= a && t.charCodeAt(j) === 46 /* . */) return true; // qualified type `A.B Name(`
+  if (j >= a && t.charCodeAt(j) === 46 /* . */) return nameStart; // qualified type `A.B Name(`
   const word = t.slice(j + 1, wordEnd);
-  return !(word.length <= 10 && NOT_A_RETURN_TYPE.has(word));
+  return word.length <= 10 && NOT_A_RETURN_TYPE.has(word) ? -1 : nameStart;
 }

@@ -25,11 +25,13 @@ export interface OutlineResult {
  * parsed text, or a variant with the same offsets (the parsed text may carry repairs that must
  * not show in names and signatures).
  */
-export function extractOutline(root: Node, text: string, config: LanguageConfig, path: string, fileGenerated: boolean, options: { locals?: boolean } = {}): OutlineResult {
+export function extractOutline(root: Node, text: string, config: LanguageConfig, path: string, fileGenerated: boolean, options: { locals?: boolean | number[] } = {}): OutlineResult {
   const walker = new OutlineWalker(compile(config), text, path, fileGenerated);
   walker.walkContainer(root, walker.rootScope());
-  // `locals: false`: the caller knows the tree holds no body-level declaration (skeleton parse)
-  if (options.locals !== false) walker.locals(root);
+  // The caller may know where body-level declarations are (skeleton parse): `false` none, a list
+  // of name offsets only there; otherwise the tree is searched.
+  const locals = options.locals ?? true;
+  if (locals !== false) walker.locals(root, locals === true ? undefined : locals);
   walker.recover();
   walker.finish();
   return { symbols: walker.symbols, depthTruncated: walker.depthTruncated, symbolsTruncated: walker.symbolsTruncated, recovered: walker.recoveredCount };
@@ -592,10 +594,10 @@ class OutlineWalker {
    * Finds body-level declarations (C# local functions) with one descendant search over the tree
    * and attaches each to the innermost enclosing declaration.
    */
-  locals(root: Node): void {
+  locals(root: Node, names?: number[]): void {
     const types = this.c.config.localDeclarations;
     if (!types || types.length === 0) return;
-    const found = root.descendantsOfType(types);
+    const found = names ? declarationsNamedAt(root, names, types) : root.descendantsOfType(types);
     if (found.length === 0) return;
     const symbolCount = this.symbols.length;
     for (const node of found) {
@@ -769,6 +771,16 @@ function posOf(n: Node): { startIndex: number; startRow: number; startCol: numbe
 function lineOfEnd(n: Node): number {
   const p = n.endPosition;
   return p.column === 0 && p.row > n.startPosition.row ? p.row : p.row + 1;
+}
+
+/** The declarations of `types` whose name starts at one of `offsets` (a name's parent declares it). */
+function declarationsNamedAt(root: Node, offsets: number[], types: string[]): Node[] {
+  const out: Node[] = [];
+  for (const at of offsets) {
+    const decl = root.descendantForIndex(at)?.parent;
+    if (decl && types.includes(decl.type) && decl.childForFieldName('name')?.startIndex === at) out.push(decl);
+  }
+  return out;
 }
 
 /** One step: a field name, else the first direct child of that type. */

@@ -89,7 +89,8 @@ function parseSkeleton(parser: Parser, text: string, config: LanguageConfig, pat
   const skeleton = config.skeleton === 'csharp' ? csharpSkeleton(text) : undefined;
   if (!skeleton) return undefined;
   const ranges = includedRanges(text, skeleton.ranges);
-  const locals = skeleton.mayHaveLocalFunctions;
+  // where the outline looks for local functions: the whole tree, only the names the scan kept, or nowhere
+  const locals = skeleton.localFunctionsElsewhere ? true : skeleton.localFunctionNames.length > 0 ? skeleton.localFunctionNames : false;
   const first = parseOutline(parser, text, text, config, path, generated, ranges, locals);
   if (first.errorCount === 0) return { result: first, reparsedWith: [] };
   if (!config.preprocessor || !hasConditionalDirectives(text)) return undefined;
@@ -235,7 +236,7 @@ export function applyRepairs(text: string, config: LanguageConfig, applied?: Set
  * Parses `parseable` (only `ranges` of it when given); names and signatures are cut from
  * `display` (same offsets, no repairs).
  */
-function parseOutline(parser: Parser, parseable: string, display: string, config: LanguageConfig, path: string, generated: boolean, ranges?: Range[], locals = true): Parsed {
+function parseOutline(parser: Parser, parseable: string, display: string, config: LanguageConfig, path: string, generated: boolean, ranges?: Range[], locals: boolean | number[] = true): Parsed {
   const tree = ranges ? parser.parse(parseable, null, { includedRanges: ranges }) : parser.parse(parseable);
   if (!tree) {
     return { outline: { symbols: [], depthTruncated: false, symbolsTruncated: false, recovered: 0 }, errorCount: 1, errorLines: [1] };

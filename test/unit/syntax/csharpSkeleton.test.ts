@@ -83,7 +83,8 @@ describe('syntax: C# skeleton parse (member bodies left out)', () => {
     const sk = csharpSkeleton(src);
     assert.ok(sk);
     assert.equal(sk.localFunctions, 4);
-    assert.equal(sk.mayHaveLocalFunctions, true);
+    assert.equal(sk.localFunctionsElsewhere, false);
+    assert.deepEqual(sk.localFunctionNames.map((at) => src.slice(at, src.indexOf('(', at)).replace(/<.*/, '')), ['Twice', 'Pick', 'Inner', 'Compute']);
     const { skeleton, whole } = both(src);
     assert.deepEqual(
       skeleton.symbols.map((s) => `${s.kind} ${s.qualifiedName}`),
@@ -114,7 +115,7 @@ describe('syntax: C# skeleton parse (member bodies left out)', () => {
     const sk = csharpSkeleton(src);
     assert.ok(sk);
     assert.equal(sk.localFunctions, 0);
-    assert.equal(sk.mayHaveLocalFunctions, false);
+    assert.equal(sk.localFunctionsElsewhere, false);
     assert.equal(sk.ranges.length, 2, 'the whole body is one range');
   });
 
@@ -150,7 +151,7 @@ describe('syntax: C# skeleton parse (member bodies left out)', () => {
 
     const top = ['using System;', 'var n = Add(1, 2);', 'Console.WriteLine(n);', 'static int Add(int a, int b) => a + b;', 'void Log() { Console.WriteLine("}"); }', ''].join('\n');
     const t = both(top);
-    assert.equal(csharpSkeleton(top)?.mayHaveLocalFunctions ?? true, true);
+    assert.equal(csharpSkeleton(top)?.localFunctionsElsewhere ?? true, true);
     assert.deepEqual(view(t.skeleton), view(t.whole));
     assert.deepEqual(t.skeleton.symbols.map((s) => s.name), ['Add', 'Log']);
   });
