@@ -383,6 +383,10 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
   const testProjects = new Set((g?.projects ?? []).filter((p) => p.isTest).map((p) => p.id));
   const ids = symbolIds(engine);
   const version = light ? '' : engine.version;
+  // Declaration facts for rows that may be declarations (a provider that says a row is a use is believed).
+  const mayDeclare = (l: SemanticLocation | ReferenceLocation | HierarchyItem) => !l.external && (l as ReferenceLocation).isDeclaration !== false;
+  const decls = light ? [] : HeuristicProvider.declaredAtMany(engine.store, locs.filter(mayDeclare));
+  let declAt = 0;
   return locs.map((l, i) => {
     const row: NavRow = {
       path: l.path,
@@ -410,7 +414,7 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
     if (r.related) row.role = 'related';
     else if (r.isDeclaration !== undefined) row.role = r.isDeclaration ? 'declaration' : 'reference';
     if (light) return row;
-    const decl = HeuristicProvider.declaredAt(engine.store, l.path, l.line, l.column);
+    const decl = mayDeclare(l) ? decls[declAt++] : undefined;
     if (decl) {
       row.name = decl.name;
       row.kind = decl.kind;

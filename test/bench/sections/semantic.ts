@@ -82,7 +82,14 @@ export const section: BenchSection = {
 
     // 2. Warm latency on one engine: provider alone vs through the engine, interleaved.
     ctx.progress('warm engine + csharp-ls…');
-    const warm = await warmLatency(ctx, root, candidates);
+    const warm: Warm = await warmLatency(ctx, root, candidates).catch((e: unknown) => ({
+      defProvider: [],
+      defEngine: [],
+      refProvider: [],
+      refEngine: [],
+      cpu: { engineMs: 0, providerMs: 0 },
+      notes: [`warm phase failed: ${(e as Error).message.split('\n')[0]}`],
+    }));
     notes.push(...warm.notes);
     const t = warm.target ?? candidates[0]!;
 
@@ -187,20 +194,29 @@ async function warmLatency(ctx: BenchContext, root: string, candidates: Targets[
     if (mode !== 'precise') return out;
     const lsp = svc.lsp!;
     const provider = async <T>(op: 'definition' | 'references', args: object): Promise<T> => {
-      const ac = new AbortController();
-      const r = await lsp.request(op, 'csharp', args as never, { signal: ac.signal, deadline: Date.now() + 60_000, waitForReadyMs: 60_000 });
-      if (r.kind !== 'ok') throw new Error(`provider ${op}: ${r.kind} ${'reason' in r ? r.reason : ''}`);
-      return r.value as T;
+      for (let i = 0; ; i++) {
+        const ac = new AbortController();
+        const r = await lsp.request(op, 'csharp', args as never, { signal: ac.signal, deadline: Date.now() + 60_000, waitForReadyMs: 50_000 });
+        if (r.kind === 'ok') return r.value as T;
+        // A grown project set is still loading: wait for it.
+        if (r.kind === 'unavailable' && r.state === 'loading' && i < 20) continue;
+        throw new Error(`provider ${op}: ${r.kind} ${'reason' in r ? r.reason : ''}`);
+      }
     };
     // The candidate with the most real references at or under the bound; its definition is asked
     // at a reference in another folder (another project when there is one).
     const counted: string[] = [];
     let best: { t: Targets; refs: SemanticLocationLike[] } | undefined;
     for (const c of candidates) {
+      // Through the engine first: it loads the projects that may use the name (csharp-ls restarts
+      // on the grown set), so the count is over every project that can reference it.
+      let r: { mode: string } | undefined;
+      for (let i = 0; i < 60 && r?.mode !== 'precise'; i++) r = await tool('references', { target: c.decl, group_by: 'none', limit: 1, waitMs: 9_000 }).catch(() => undefined);
       const refs = await provider<SemanticLocationLike[]>('references', { ...c.decl, includeDeclaration: true }).catch(() => [] as SemanticLocationLike[]);
       counted.push(`${c.name} ${refs.length}`);
       if (refs.length <= MAX_TARGET_REFERENCES && (!best || refs.length > best.refs.length)) best = { t: c, refs };
     }
+    notes.push(`csharp-ls scope after the candidates: ${svc.csharpScope}`);
     if (!best) return out;
     const declDir = path.posix.dirname(best.t.decl.path);
     const away = best.refs.find((r) => !r.external && path.posix.dirname(r.path) !== declDir && !r.path.startsWith(declDir.split('/').slice(0, -1).join('/') + '/'))

@@ -10,6 +10,7 @@ import { ALL_TOOLS } from '../../../server/src/mcp/tools';
 import { Engine } from '../../../server/src/nav/engine';
 import { callsQuery, definitionQuery, implementationsQuery, referencesQuery, typeHierarchyQuery } from '../../../server/src/nav/semanticQueries';
 import { disposeSemanticService, semanticService } from '../../../server/src/nav/semanticService';
+import { HeuristicProvider } from '../../../server/src/semantic/heuristic/heuristicProvider';
 import type { CallContext, OpArgs, OpResult, ProviderOutcome, SemanticOp, SemanticProvider } from '../../../server/src/semantic/provider';
 import type { ReferenceLocation } from '../../../server/src/semantic/types';
 import { copyFixture, removeDir } from '../../integration/semantic/fixture';
@@ -73,6 +74,24 @@ describe('semantic: heuristic provider (no language server)', function () {
     assert.ok(!('ambiguous' in a));
     assert.equal(a.mode, 'heuristic_no_precise');
     assert.deepEqual(a.nodes.map((n) => `${n.relation}:${n.name}`).sort(), ['self:Shape', 'subtype:Circle', 'subtype:Square', 'supertype:IShape']);
+  });
+
+  it('declaration lookups by position read the same rows as the symbols view', () => {
+    const SELECT = `SELECT f.path, s.symbol_id, s.name, s.kind, s.container, s.qualified_name, s.signature, s.line, s.end_line, s.col, s.end_col,
+      s.name_line, s.name_col, s.file_id, s.ordinal, s.parent FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.ordinal`;
+    const view = engine.store.rows(SELECT).map((x) => ({
+      path: x[0], symbolId: x[1], name: x[2], kind: x[3], container: x[4], qualifiedName: x[5], signature: x[6], line: x[7], endLine: x[8],
+      column: x[9], endColumn: x[10], nameLine: x[11], nameColumn: x[12], fileId: x[13], ordinal: x[14], parent: x[15],
+    }));
+    assert.ok(view.length > 40, `${view.length} rows`);
+    // Every id form and packed signatures occur in the fixture (C# doc-ids, namespaces, TS-less path ids are checked by form).
+    assert.ok(view.some((r) => String(r.symbolId).startsWith('M:')) && view.some((r) => String(r.symbolId).startsWith('N:')));
+    const found = HeuristicProvider.declaredAtMany(engine.store, view.map((r) => ({ path: r.path as string, line: r.nameLine as number, column: r.nameColumn as number })));
+    const byKey = (r: { fileId: unknown; ordinal: unknown }) => `${r.fileId}:${r.ordinal}`;
+    const same = found.filter((f, i) => f && byKey(f) === byKey(view[i]!));
+    // Rows sharing a name token position (none in this fixture) would resolve to one of them.
+    assert.equal(same.length, view.length);
+    assert.deepEqual(found.map((f) => ({ ...f })), view);
   });
 
   it('a provider returning 100,000 references gives a bounded, grouped, counted answer', async () => {

@@ -236,13 +236,21 @@ export const referencesTool = defineTool({
     // Production groups first, then by size.
     const ordered = [...groups.entries()].sort((x, y) => Number(x[1][0]!.isTest) - Number(y[1][0]!.isTest) || y[1].length - x[1].length || (x[0] < y[0] ? -1 : 1));
     const pg = page(ordered, p);
-    const items = pg.items.map(([group, rows]) => ({
-      group,
-      ...(groupBy !== 'kind' ? { isTest: rows[0]!.isTest } : {}),
-      count: rows.length,
-      locations: enrichRows(env.engine, rows.slice(0, perGroup)),
-      more: Math.max(0, rows.length - perGroup),
-    }));
+    // One enrichment pass for every shown location (a declaration lookup per page, not per group).
+    const shown = pg.items.map(([, rows]) => rows.slice(0, perGroup));
+    const enriched = enrichRows(env.engine, shown.flat());
+    let at = 0;
+    const items = pg.items.map(([group, rows], i) => {
+      const locations = enriched.slice(at, at + shown[i]!.length);
+      at += shown[i]!.length;
+      return {
+        group,
+        ...(groupBy !== 'kind' ? { isTest: rows[0]!.isTest } : {}),
+        count: rows.length,
+        locations,
+        more: Math.max(0, rows.length - perGroup),
+      };
+    });
     return { summary, items, total: pg.total, offset: pg.offset, mode: a.mode, extra, ...partial };
   },
 });

@@ -64,9 +64,8 @@ export async function csharpReferences(s: Session, q: ReferenceQuery): Promise<D
   if (!info) return null;
   const gaps: string[] = [];
   const rows: ReferenceLocation[] = info.withDeclarations.map((l) => {
-    const r: ReferenceLocation = { ...l };
-    if (info.declarationKeys.has(locationKey(l))) r.isDeclaration = true;
-    return r;
+    // Both ways: a row known to be a use needs no declaration lookup downstream.
+    return { ...l, isDeclaration: info.declarationKeys.has(locationKey(l)) };
   });
   // Types cascade only to their constructors, whose uses name the type: nothing to separate.
   const isType = info.target !== undefined && TYPE_KINDS.has(info.target.symbol.kind);
