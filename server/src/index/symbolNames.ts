@@ -18,6 +18,12 @@ export class SymbolNames {
   private initialsMask = new Uint32Array(1024);
   /** Bit per letter a–z and per digit class that occurs in the name. */
   private charMask = new Uint32Array(1024);
+  /**
+   * The lower-cased names' UTF-16 units back to back (name i is [codeStart[i], codeStart[i + 1])):
+   * letter-by-letter scans over every name read one contiguous array instead of 100,000 strings.
+   */
+  codes = new Uint16Array(1 << 16);
+  codeStart = new Uint32Array(1025);
   /** First two UTF-16 units of the lower-cased name (headOf): prefix tests without touching the string. */
   private head = new Uint32Array(1024);
   private known = new Map<string, number>();
@@ -57,6 +63,19 @@ export class SymbolNames {
     this.initialsMask[i] = maskOf(initials);
     this.charMask[i] = maskOf(l);
     this.head[i] = headOf(l);
+    const from = this.codeStart[i] ?? 0;
+    if (from + l.length > this.codes.length) {
+      const bigger = new Uint16Array(Math.max(this.codes.length * 2, from + l.length));
+      bigger.set(this.codes);
+      this.codes = bigger;
+    }
+    if (i + 2 > this.codeStart.length) {
+      const bigger = new Uint32Array(this.codeStart.length * 2);
+      bigger.set(this.codeStart);
+      this.codeStart = bigger;
+    }
+    for (let k = 0; k < l.length; k++) this.codes[from + k] = l.charCodeAt(k);
+    this.codeStart[i + 1] = from + l.length;
     return i;
   }
 
@@ -76,6 +95,8 @@ export class SymbolNames {
     this.initialsMask = new Uint32Array(1024);
     this.charMask = new Uint32Array(1024);
     this.head = new Uint32Array(1024);
+    this.codes = new Uint16Array(1 << 16);
+    this.codeStart = new Uint32Array(1025);
     this.sorted = new Uint32Array(0);
     this.sortedCount = 0;
     this.chars = 0;
@@ -83,7 +104,7 @@ export class SymbolNames {
 
   /** Approximate bytes held: strings (twice: as declared and lower-cased), maps, masks, the sorted index. */
   bytes(): number {
-    return this.chars * 4 + this.names.length * 120 + this.initialsMask.byteLength * 2 + this.sorted.byteLength;
+    return this.chars * 4 + this.names.length * 120 + this.initialsMask.byteLength * 3 + this.sorted.byteLength + this.codes.byteLength + this.codeStart.byteLength;
   }
 
   get size(): number {

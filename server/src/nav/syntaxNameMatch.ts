@@ -35,6 +35,8 @@ export interface PreparedQuery {
   charMask: number;
   /** maskOf(first letter of the query). */
   firstMask: number;
+  /** ql as UTF-16 units. */
+  codes: Uint16Array;
   /** headOf(ql) and the bits of it a name's head must equal to start with ql. */
   head: number;
   headMask: number;
@@ -44,7 +46,7 @@ export function prepareQuery(q: string): PreparedQuery {
   const chunks = q.match(/[A-Z][^A-Z]*|^[^A-Z]+/g) ?? [q];
   const chunkInitials = chunks.map((c) => (c[0] ?? '').toLowerCase()).join('');
   const ql = q.toLowerCase();
-  return { q, ql, chunkInitials, allInitials: chunkInitials === ql, initialsMask: maskOf(chunkInitials), charMask: maskOf(q), firstMask: maskOf(ql.slice(0, 1)), head: headOf(ql), headMask: ql.length >= 2 ? 0xffffffff : ql.length === 1 ? 0xffff : 0 };
+  return { q, ql, chunkInitials, allInitials: chunkInitials === ql, initialsMask: maskOf(chunkInitials), charMask: maskOf(q), firstMask: maskOf(ql.slice(0, 1)), codes: unitsOf(ql), head: headOf(ql), headMask: ql.length >= 2 ? 0xffffffff : ql.length === 1 ? 0xffff : 0 };
 }
 
 export type Matcher = (dict: SymbolNames, i: number, p: PreparedQuery) => number;
@@ -127,31 +129,42 @@ function fuzzyKey(d: SymbolNames, i: number, p: PreparedQuery, camel: boolean): 
   const missing = popcount((p.charMask & ~d.charMaskAt(i)) >>> 0);
   const typos = ql.length >= 8 ? 2 : ql.length >= 4 ? 1 : 0;
   if (missing > typos) return NO_MATCH;
-  const lower = d.lower[i] ?? '';
+  const codes = d.codes;
+  const start = d.codeStart[i] ?? 0;
+  const end = d.codeStart[i + 1] ?? 0;
+  const qc = p.codes;
+  const m = qc.length;
   if (missing === 0) {
     let qi = 0;
     let gaps = 0;
     let last = -1;
-    for (let k = 0; k < lower.length && qi < ql.length; k++) {
-      if (lower.charCodeAt(k) === ql.charCodeAt(qi)) {
+    for (let k = start; k < end && qi < m; k++) {
+      if (codes[k] === qc[qi]) {
         if (last >= 0 && k > last + 1) gaps++;
         last = k;
         qi++;
       }
     }
-    if (qi === ql.length) {
+    if (qi === m) {
       // exact, prefix or camelCase rank better; camelCase needs the first letter to start a word
-      const better = lower.startsWith(ql) ? exactOrPrefix(d.names[i] ?? '', lower, p) : camel && d.hasInitials(i, p.firstMask) ? matchCamel(d, i, p) : NO_MATCH;
+      const prefix = ((d.headAt(i) & p.headMask) >>> 0) === p.head && (d.lower[i] ?? '').startsWith(ql);
+      const better = prefix ? exactOrPrefix(d.names[i] ?? '', d.lower[i] ?? '', p) : camel && d.hasInitials(i, p.firstMask) ? matchCamel(d, i, p) : NO_MATCH;
       if (better >= 0) return better;
-      return 4 * TIER + gaps * 10 + (lower.length - ql.length) / 100;
+      return 4 * TIER + gaps * 10 + (end - start - m) / 100;
     }
   }
-  if (typos === 0 || lower.charCodeAt(0) !== ql.charCodeAt(0) || lower.length < ql.length - typos) return NO_MATCH;
-  const dist = prefixEditDistance(ql, lower, typos);
+  if (typos === 0 || codes[start] !== qc[0] || end - start < m - typos) return NO_MATCH;
+  const dist = editDistanceToPrefix(qc, codes, start, end, typos);
   if (dist < 0) return NO_MATCH;
   // a whole-name typo ranks before a typo in a prefix of a longer name
-  const rest = Math.max(0, lower.length - ql.length - dist);
+  const rest = Math.max(0, end - start - m - dist);
   return 4 * TIER + dist * 5 + (rest > 0 ? 2 : 0) + rest / 100;
+}
+
+function unitsOf(s: string): Uint16Array {
+  const out = new Uint16Array(s.length);
+  for (let k = 0; k < s.length; k++) out[k] = s.charCodeAt(k);
+  return out;
 }
 
 function popcount(x: number): number {
@@ -160,9 +173,9 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-const rowPrev2 = new Int32Array(256);
-const rowPrev = new Int32Array(256);
-const rowCur = new Int32Array(256);
+const rowPrev2 = new Int32Array(256).fill(1 << 20);
+const rowPrev = new Int32Array(256).fill(1 << 20);
+const rowCur = new Int32Array(256).fill(1 << 20);
 
 /**
  * Smallest optimal-string-alignment distance between `q` and a prefix of `name` (any length), or
@@ -170,33 +183,48 @@ const rowCur = new Int32Array(256);
  * whole row exceeds `max`.
  */
 export function prefixEditDistance(q: string, name: string, max: number): number {
+  const n = unitsOf(name);
+  return editDistanceToPrefix(unitsOf(q), n, 0, n.length, max);
+}
+
+/**
+ * prefixEditDistance over UTF-16 units: the query `q`, the name `codes[from, to)`. Only the band
+ * of cells within `max` of the diagonal is computed (the others exceed `max` anyway).
+ */
+function editDistanceToPrefix(q: Uint16Array, codes: Uint16Array, from: number, to: number, max: number): number {
   const m = q.length;
-  const n = Math.min(name.length, m + max);
-  if (m >= 255 || n >= 255) return -1;
+  const n = Math.min(to - from, m + max);
+  if (m >= 250 || n >= 250) return -1;
+  const big = max + 1;
   // row 0: distance of the empty query to name[0..j) is j
-  for (let j = 0; j <= n; j++) rowPrev[j] = j;
+  for (let j = 0; j <= n + 1; j++) rowPrev[j] = j <= max ? j : big;
   let prev2 = rowPrev2;
   let prev = rowPrev;
   let cur = rowCur;
   for (let i = 1; i <= m; i++) {
-    cur[0] = i;
-    let rowMin = i;
-    const qc = q.charCodeAt(i - 1);
-    for (let j = 1; j <= n; j++) {
-      const nc = name.charCodeAt(j - 1);
-      let v = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (qc === nc ? 0 : 1));
-      if (i > 1 && j > 1 && qc === name.charCodeAt(j - 2) && q.charCodeAt(i - 2) === nc) v = Math.min(v, (prev2[j - 2] ?? 0) + 1);
+    const lo = Math.max(1, i - max);
+    const hi = Math.min(n, i + max);
+    cur[lo - 1] = lo === 1 ? Math.min(i, big) : big;
+    let rowMin = cur[lo - 1] ?? big;
+    const qc = q[i - 1] ?? 0;
+    const qp = i > 1 ? (q[i - 2] ?? 0) : -1;
+    for (let j = lo; j <= hi; j++) {
+      const nc = codes[from + j - 1] ?? 0;
+      let v = Math.min((prev[j] ?? big) + 1, (cur[j - 1] ?? big) + 1, (prev[j - 1] ?? big) + (qc === nc ? 0 : 1));
+      if (j > 1 && qp === nc && qc === codes[from + j - 2]) v = Math.min(v, (prev2[j - 2] ?? big) + 1);
+      if (v > big) v = big;
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
+    cur[hi + 1] = big;
     if (rowMin > max) return -1;
     const t = prev2;
     prev2 = prev;
     prev = cur;
     cur = t;
   }
-  let best = Infinity;
-  for (let j = Math.max(0, m - max); j <= n; j++) best = Math.min(best, prev[j] ?? Infinity);
+  let best = big;
+  for (let j = Math.max(0, m - max); j <= n; j++) best = Math.min(best, prev[j] ?? big);
   return best <= max ? best : -1;
 }
 
