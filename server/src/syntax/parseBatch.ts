@@ -42,7 +42,7 @@ async function parseOne(req: ParseRequest): Promise<FileSyntax> {
   }
   try {
     await loadGrammar(config);
-    return parseTextSync(req.path, text, config);
+    return parseTextSync(req.path, text, config, req.skeleton === false ? { skeleton: false } : {});
   } catch (e) {
     return failed(req, 'INTERNAL', `parsing failed: ${(e as Error).message}`);
   }

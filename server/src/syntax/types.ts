@@ -127,4 +127,6 @@ export interface ParseRequest {
   language: string;
   text?: string;
   abs?: string;
+  /** false: parse the file whole, no skeleton parse (benches comparing the two). */
+  skeleton?: boolean;
 }
