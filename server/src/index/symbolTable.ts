@@ -113,7 +113,7 @@ export class SymbolTable {
   private detailsStmt: Statement | undefined;
   private stale = true;
   /** Build statistics of the last base build (for the bench and logs). */
-  lastBuild: { rows: number; ms: number; cpuMs: number } | undefined;
+  lastBuild: { rows: number; ms: number; cpuMs: number; readMs: number; sharedIdsMs: number; countMs: number } | undefined;
 
   constructor(private readonly store: IndexStore) {}
 
@@ -286,12 +286,15 @@ export class SymbolTable {
     this.delta = emptySegment(0);
     this.deadInBase = new Uint8Array(0);
     this.base = this.readRows(undefined);
+    const t1 = performance.now();
     this.markDuplicates(true);
+    const t2 = performance.now();
     this.countGroups();
     this.touched = new Uint8Array(0);
     this.stale = false;
     const c = process.cpuUsage(c0);
-    this.lastBuild = { rows: this.base.size, ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
+    const t3 = performance.now();
+    this.lastBuild = { rows: this.base.size, ms: t3 - t0, cpuMs: (c.user + c.system) / 1000, readMs: t1 - t0, sharedIdsMs: t2 - t1, countMs: t3 - t2 };
   }
 
   private buildDelta(): void {
@@ -326,31 +329,44 @@ export class SymbolTable {
 
   /** Reads rows (all, or those of `files`) into a segment sorted by name id. */
   private readRows(files: number[] | undefined): SymbolSegment {
-    const cols = 'SELECT name, file_id, ordinal, line, sid_hash, kind, flags, coalesce(length(qn), -1), scope FROM symbol_rows';
-    const names: number[] = [];
-    const fileId: number[] = [];
-    const ordinal: number[] = [];
-    const line: number[] = [];
-    const sidHash: number[] = [];
-    const kind: number[] = [];
-    const flags: number[] = [];
-    const qnLen: number[] = [];
-    const scope: number[] = [];
+    // six columns, packed: crossing from sql.js to JS costs per row and per column
+    const cols = 'SELECT name, file_id * 32768 + ordinal, line, sid_hash, kind * 128 + (flags & 127), scope * 65536 + min(coalesce(length(qn), -1) + 1, 65535) FROM symbol_rows';
+    let cap = files === undefined ? Number(this.store.rows('SELECT count(*) FROM symbol_rows')[0]?.[0] ?? 0) + 16 : 1024;
+    let names = new Uint32Array(cap);
+    let key = new Float64Array(cap);
+    let line = new Uint32Array(cap);
+    let sidHash = new Uint32Array(cap);
+    let kindFlags = new Float64Array(cap);
+    let scopeQn = new Float64Array(cap);
+    let n = 0;
+    const grow = (): void => {
+      cap *= 2;
+      const g = <T extends Uint32Array | Float64Array>(a: T, make: (k: number) => T): T => {
+        const b = make(cap);
+        b.set(a);
+        return b;
+      };
+      names = g(names, (k) => new Uint32Array(k));
+      key = g(key, (k) => new Float64Array(k));
+      line = g(line, (k) => new Uint32Array(k));
+      sidHash = g(sidHash, (k) => new Uint32Array(k));
+      kindFlags = g(kindFlags, (k) => new Float64Array(k));
+      scopeQn = g(scopeQn, (k) => new Float64Array(k));
+    };
     const read = (sql: string, args: number[]): void => {
       const stmt = this.store.db.prepare(sql);
       try {
         stmt.bind(args);
         while (stmt.step()) {
           const x = stmt.get();
-          names.push(this.names.add(x[0] as string));
-          fileId.push(x[1] as number);
-          ordinal.push(x[2] as number);
-          line.push(x[3] as number);
-          sidHash.push(x[4] as number);
-          kind.push(x[5] as number);
-          flags.push(x[6] as number);
-          qnLen.push(x[7] as number);
-          scope.push(x[8] as number);
+          if (n >= cap) grow();
+          names[n] = this.names.add(x[0] as string);
+          key[n] = x[1] as number;
+          line[n] = x[2] as number;
+          sidHash[n] = x[3] as number;
+          kindFlags[n] = x[4] as number;
+          scopeQn[n] = x[5] as number;
+          n++;
         }
       } finally {
         stmt.free();
@@ -361,7 +377,6 @@ export class SymbolTable {
       const chunk = files.slice(i, i + 500);
       read(`${cols} WHERE file_id IN (${chunk.map(() => '?').join(',')})`, chunk);
     }
-    const n = names.length;
     // counting sort by name id
     const nameCount = this.names.size;
     const start = new Uint32Array(nameCount + 1);
@@ -370,28 +385,31 @@ export class SymbolTable {
     const at = start.slice(0, nameCount);
     const seg = emptySegment(n, start);
     let maxScope = 0;
-    for (const s of scope) if (s > maxScope) maxScope = s;
+    for (let i = 0; i < n; i++) maxScope = Math.max(maxScope, Math.floor((scopeQn[i] ?? 0) / 65536));
     this.ensureScopes(maxScope);
     const typeKind = new Map<number, boolean>();
     for (let i = 0; i < n; i++) {
       const r = at[names[i] ?? 0]!++;
-      const k = kind[i] ?? 0;
+      const kf = kindFlags[i] ?? 0;
+      const k = Math.floor(kf / 128);
+      const f = kf % 128;
       let isType = typeKind.get(k);
       if (isType === undefined) {
         isType = TYPE_KINDS.has(this.string(k) as never);
         typeKind.set(k, isType);
       }
-      const f = flags[i] ?? 0;
-      const q = qnLen[i] ?? -1;
-      const fid = fileId[i] ?? 0;
+      const sq = scopeQn[i] ?? 0;
+      const sc = Math.floor(sq / 65536);
+      const q = (sq % 65536) - 1;
+      const kk = key[i] ?? 0;
+      const fid = Math.floor(kk / 32768);
       if (fid > seg.maxFileId) seg.maxFileId = fid;
       seg.fileId[r] = fid;
-      seg.ordinal[r] = ordinal[i] ?? 0;
+      seg.ordinal[r] = kk % 32768;
       seg.line[r] = line[i] ?? 0;
       seg.sidHash[r] = sidHash[i] ?? 0;
       seg.kind[r] = k;
       seg.flags[r] = (f & 3) | (isType ? ROW_TYPE : 0) | (q >= 0 ? ROW_QN : 0);
-      const sc = scope[i] ?? 0;
       seg.scope[r] = sc;
       seg.qnLen[r] = Math.min(65535, q >= 0 ? q : (this.prefixLen[sc] ?? 0) + (this.names.names[names[i] ?? 0]?.length ?? 0));
     }

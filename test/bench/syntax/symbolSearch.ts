@@ -43,7 +43,7 @@ export interface SymbolBenchResult {
   symbols: number;
   distinctNames: number;
   loadAverage: number[];
-  build: { ms: number; cpuMs: number; rows: number; tableMiB: number; rssBeforeMiB: number; rssAfterMiB: number };
+  build: { ms: number; cpuMs: number; rows: number; readMs: number; sharedIdsMs: number; countMs: number; tableMiB: number; rssBeforeMiB: number; rssAfterMiB: number };
   modes: Record<string, ModeResult>;
   rssMiB: number;
   maxRssMiB: number;
@@ -168,7 +168,7 @@ export function runSymbolBench(engine: Engine, queries: BenchQuery[], repeat = 3
   const rss0 = process.memoryUsage().rss;
   const table = symbolTableFor(store);
   const rss1 = process.memoryUsage().rss;
-  const build = table.lastBuild ?? { ms: 0, cpuMs: 0, rows: 0 };
+  const build = table.lastBuild ?? { ms: 0, cpuMs: 0, rows: 0, readMs: 0, sharedIdsMs: 0, countMs: 0 };
   const loadAverage = os.loadavg().map((x) => +x.toFixed(2));
   const modes: Record<string, ModeResult> = {};
   for (const mode of MODES) {
@@ -224,7 +224,7 @@ export function runSymbolBench(engine: Engine, queries: BenchQuery[], repeat = 3
     symbols,
     distinctNames: table.names.size,
     loadAverage,
-    build: { ms: +build.ms.toFixed(0), cpuMs: +build.cpuMs.toFixed(0), rows: build.rows, tableMiB: +(table.bytes() / 1048576).toFixed(1), rssBeforeMiB: Math.round(rss0 / 1048576), rssAfterMiB: Math.round(rss1 / 1048576) },
+    build: { ms: +build.ms.toFixed(0), cpuMs: +build.cpuMs.toFixed(0), rows: build.rows, readMs: +build.readMs.toFixed(0), sharedIdsMs: +build.sharedIdsMs.toFixed(0), countMs: +build.countMs.toFixed(0), tableMiB: +(table.bytes() / 1048576).toFixed(1), rssBeforeMiB: Math.round(rss0 / 1048576), rssAfterMiB: Math.round(rss1 / 1048576) },
     modes,
     rssMiB: Math.round(process.memoryUsage().rss / 1048576),
     maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
