@@ -427,7 +427,7 @@ class OutlineWalker {
     };
 
     let typeParams: string[] = [];
-    if (this.c.csharp) typeParams = this.csharpId(sym, node, rule, scope);
+    if (this.c.csharp) typeParams = this.csharpId(sym, node, rule, scope, nameNode);
 
     if (scope.extendedType && (kind === 'method' || kind === 'property')) sym.extendedType = scope.extendedType;
 
@@ -500,8 +500,13 @@ class OutlineWalker {
   }
 
   /** Computes the documentation-comment id; returns the declaration's own type parameter names. */
-  private csharpId(sym: OutlineSymbol, node: Node, rule: DeclRule, scope: Scope): string[] {
-    const tpNode = rule.typeParameters ? resolve(node, rule.typeParameters) : null;
+  private csharpId(sym: OutlineSymbol, node: Node, rule: DeclRule, scope: Scope, nameNode: Node | null): string[] {
+    // Text checks first, each saving walks over the children: type parameters follow the name
+    // (`Name<T>`), an explicit interface specifier precedes it (`IFoo.Name`).
+    const nameStart = nameNode ? nameNode.startIndex : -1;
+    const nameEnd = nameNode ? nameNode.endIndex : -1;
+    const generic = !nameNode || this.text.charCodeAt(skipBlanks(this.text, nameEnd)) === 60; /* < */
+    const tpNode = rule.typeParameters && generic ? resolve(node, rule.typeParameters) : null;
     const own = tpNode ? tpNode.namedChildren.filter((c) => c.type === 'type_parameter').map((c) => this.slice(c.childForFieldName('name') ?? c).trim()) : [];
     const owner = scope.idPrefix;
     const dot = (s: string): string => (owner ? `${owner}.${s}` : s);
@@ -516,7 +521,7 @@ class OutlineWalker {
     }
     const tps: TypeParamScope = { typeParams: scope.typeParams, methodParams: own };
     const params = rule.parameters ? this.csParams(resolve(node, rule.parameters)) : [];
-    const explicit = node.namedChildren.find((c) => c.type === 'explicit_interface_specifier');
+    const explicit = !nameNode || this.text.charCodeAt(skipBlanksBack(this.text, nameStart)) === 46 /* . */ ? node.namedChildren.find((c) => c.type === 'explicit_interface_specifier') : undefined;
     const prefix = explicit ? this.slice(explicit).replace(/\s+/g, '').replace(/\.$/, '').replace(/\./g, '#') + '#' : '';
     switch (kind) {
       case 'function':
@@ -567,22 +572,24 @@ class OutlineWalker {
     const out: CsParam[] = [];
     let paramsArray = false;
     for (const p of list.children) {
+      const pt = p.type;
       // `params T[] name` sits directly in the list: the `params` token, then a `type` field.
-      if (p.type === 'params') {
+      if (pt === 'params') {
         paramsArray = true;
         continue;
       }
-      if (paramsArray && p.isNamed && p.type !== 'identifier' && p.type !== 'attribute_list') {
+      if (paramsArray && p.isNamed && pt !== 'identifier' && pt !== 'attribute_list') {
         out.push({ type: this.slice(p), modifiers: ['params'] });
         paramsArray = false;
         continue;
       }
-      if (p.type !== 'parameter') continue;
+      if (pt !== 'parameter') continue;
       const t = p.childForFieldName('type');
       const modifiers: string[] = [];
-      for (const ch of p.children) {
-        if (ch.type === 'modifier' || ch.type === 'this' || ch.type === 'ref' || ch.type === 'out' || ch.type === 'in' || ch.type === 'params') {
-          modifiers.push(this.slice(ch).trim());
+      // modifiers and attributes come before the type: none when the parameter starts with it
+      if (!t || t.startIndex > p.startIndex) {
+        for (const ch of p.children) {
+          if (PARAM_MODIFIER_NODES.has(ch.type)) modifiers.push(this.slice(ch).trim());
         }
       }
       out.push({ type: t ? this.slice(t) : '', modifiers });
@@ -771,6 +778,21 @@ function posOf(n: Node): { startIndex: number; startRow: number; startCol: numbe
 function lineOfEnd(n: Node): number {
   const p = n.endPosition;
   return p.column === 0 && p.row > n.startPosition.row ? p.row : p.row + 1;
+}
+
+const PARAM_MODIFIER_NODES = new Set(['modifier', 'this', 'ref', 'out', 'in', 'params']);
+
+/** The index of the first non-blank character at or after `i`. */
+function skipBlanks(text: string, i: number): number {
+  while (i < text.length && /\s/.test(text[i] ?? '')) i++;
+  return i;
+}
+
+/** The index of the last non-blank character before `i` (-1 when none). */
+function skipBlanksBack(text: string, i: number): number {
+  let j = i - 1;
+  while (j >= 0 && /\s/.test(text[j] ?? '')) j--;
+  return j;
 }
 
 /** The declarations of `types` whose name starts at one of `offsets` (a name's parent declares it). */
