@@ -312,6 +312,8 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
       counted += b - a;
       if (collect) growScratch(m + b - a);
       const isBase = seg === base;
+      // the early stop holds within one segment (delta rows are in no particular order)
+      collecting = collect;
       const stopEarly = collect && seg.staticSorted && b - a > need * 4;
       let checkpoint = m + need;
       const fileIdCol = seg.fileId;

@@ -137,6 +137,11 @@ describe('syntax: search_symbol ranking, totals and freshness', function () {
     assert.equal(search('Close', 'exact').total, 124);
     assert.equal(search('Get', 'prefix').total, Number(engine.store.rows("SELECT count(DISTINCT symbol_id) FROM symbols WHERE kind != 'namespace' AND name LIKE 'Get%'")[0]?.[0]));
     assert.equal(symbolTableFor(engine.store).lastBuild, built, 'no full rebuild for two files');
+    // a better-ranked declaration of a name with many base rows, written later (in the delta)
+    write(root, 'src/Late/Close.cs', cs('Acme.Late', 'public class Close { }'));
+    await engine.refresh();
+    assert.equal(first('Close', 'exact', { limit: 5 }), 'Close class exact', 'a type before the 124 methods');
+    assert.equal(search('Close', 'exact').total, 125);
     assert.ok(symbolTableFor(engine.store).delta.size > 0);
     // a write rolled back is not seen; one committed by anyone is
     engine.store.db.run('BEGIN');
