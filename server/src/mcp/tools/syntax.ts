@@ -121,7 +121,7 @@ export const searchSymbolTool = defineTool({
   name: 'search_symbol',
   title: 'Search symbols',
   description:
-    'Find declarations by name across the workspace (syntax index; a fast stand-in for go-to-definition by name). match: exact | prefix | substring | camelCase ("GRS" → GetRequiredService) | fuzzy | regex | qualified ("Billing.InvoiceService.Create", or a C# id "M:Ns.Type.Method", optionally with its "@Project|net8.0" compilation); default: exact, then prefix, then camelCase. Ranked: exact name, types before members, handwritten before generated, production before test, shorter qualified name. Partial types come back once with their other spans.',
+    'Find declarations by name across the workspace (syntax index; a fast stand-in for go-to-definition by name). match: exact | prefix | substring | camelCase ("GRS" → GetRequiredService) | fuzzy (letters in order, or a typo: "GetRequiredSrevice") | regex | qualified ("Billing.InvoiceService.Create", or a C# id "M:Ns.Type.Method", optionally with its "@Project|net8.0" compilation); default: exact, then prefix, then camelCase. Ranked: exact name, types before members, handwritten before generated, production before test, shorter qualified name. Partial types come back once with their other spans.',
   input: z.strictObject({
     query: z.string().min(1).max(L.MAX_QUERY_CHARS).describe('Name, name fragment, camelCase initials, regex, or qualified name'),
     match: z.enum(['exact', 'prefix', 'substring', 'camelCase', 'fuzzy', 'regex', 'qualified']).optional().describe('How to match (default: exact, prefix and camelCase together; qualified when the query has dots)'),
