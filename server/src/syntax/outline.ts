@@ -865,9 +865,12 @@ function attrName(text: string): string {
 
 /** Collapses whitespace, drops comments and trailing body openers, and caps the length. */
 export function cleanSignature(raw: string): string {
-  let s = raw.includes('\n') ? raw.replace(/^[ \t]*#[ \t]*(if|elif|else|endif|region|endregion|pragma|nullable)\b.*$/gm, ' ') : raw;
-  if (!/["'`]/.test(s)) s = s.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
-  s = s.replace(/\s+/g, ' ').trim().replace(/([(<[]) /g, '$1').replace(/ ([)>\],])/g, '$1');
+  // each rewrite runs only when its trigger is in the text (most signatures are one clean line)
+  let s = raw.includes('\n') && raw.includes('#') ? raw.replace(/^[ \t]*#[ \t]*(if|elif|else|endif|region|endregion|pragma|nullable)\b.*$/gm, ' ') : raw;
+  if (s.includes('/') && !/["'`]/.test(s)) s = s.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
+  if (/\s\s|[^ \S]/.test(s)) s = s.replace(/\s+/g, ' ');
+  s = s.trim();
+  if (/[(<[] | [)>\],]/.test(s)) s = s.replace(/([(<[]) /g, '$1').replace(/ ([)>\],])/g, '$1');
   s = s.replace(/\s*(\{|=>|=|:|;)$/, '').trim();
   if (s.length > MAX_SIGNATURE_CHARS) s = s.slice(0, MAX_SIGNATURE_CHARS - 1) + '…';
   return s;
