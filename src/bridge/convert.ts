@@ -5,23 +5,19 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type {
-  EditorDocumentSymbol,
-  EditorHierarchyItem,
-  EditorLocation,
-  EditorSpan,
-  EditorWorkspaceSymbol,
+import {
+  EDITOR_SYMBOL_KINDS,
+  type EditorDocumentSymbol,
+  type EditorHierarchyItem,
+  type EditorLocation,
+  type EditorSpan,
+  type EditorSymbolKind,
+  type EditorWorkspaceSymbol,
 } from '../../server/src/protocol/protocol';
 
-/** SymbolKind names in LSP order (vscode.SymbolKind is the LSP number minus one). */
-const KIND_NAMES = [
-  'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum',
-  'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array', 'object', 'key',
-  'null', 'enumMember', 'struct', 'event', 'operator', 'typeParameter',
-] as const;
-
-export function kindName(kind: vscode.SymbolKind): string {
-  return KIND_NAMES[kind] ?? 'unknown';
+/** The protocol's kind name (vscode.SymbolKind is the LSP number minus one). */
+export function kindName(kind: vscode.SymbolKind): EditorSymbolKind {
+  return EDITOR_SYMBOL_KINDS[kind + 1] ?? 'unknown';
 }
 
 /** Maps between one workspace folder's files and protocol paths. */

@@ -232,6 +232,11 @@ export const SYMBOL_TABLE_DELTA_MIN_ROWS = 50_000;
 export const MAX_SPANS_PER_SYMBOL = 10;
 /** references: locations listed per group by default (the rest are counted; page or narrow for more). */
 export const SEMANTIC_REFERENCES_PER_GROUP = 10;
+/**
+ * Fewest bytes one enriched reference location takes in an answer (JSON row with path, span,
+ * project, snippet): groups beyond budget / this are not enriched (the byte budget would drop them).
+ */
+export const SEMANTIC_LOCATION_MIN_BYTES = 150;
 /** callers / callees: deepest call-hierarchy walk a caller may ask for, and edges collected at most. */
 export const SEMANTIC_CALLS_MAX_DEPTH = 3;
 export const SEMANTIC_CALLS_MAX_EDGES = 200;

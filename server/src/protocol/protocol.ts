@@ -7,9 +7,9 @@
  * Everything else is one of the requests and notifications below; each says its direction.
  *
  * Data is plain JSON in editor terms: workspace-relative POSIX paths, 1-based lines and columns
- * (columns count UTF-16 code units, as VS Code does). The editor-bridge shapes are structurally
- * the same as the engine's semantic types (server/src/semantic/types.ts), so the engine's
- * `editor` provider hands them on unchanged.
+ * (columns count UTF-16 code units, as VS Code does). The editor-bridge shapes below ARE the
+ * engine's semantic types (server/src/semantic/types.ts re-exports them under its own names), so
+ * the engine's `editor` provider hands them on unchanged.
  *
  * Invariant: this file imports only vscode-jsonrpc (message types) and nothing from the engine
  * above core; `src/` imports nothing else from the server.
@@ -318,7 +318,8 @@ export interface EditorPosition {
 /**
  * A place. `path` is workspace-relative POSIX; outside the workspace `external` is true and
  * `path` is absolute (or a URI for non-file schemes). The flat span is the name
- * (LocationLink.targetSelectionRange or Location.range); `fullSpan` the whole declaration.
+ * (LocationLink.targetSelectionRange or Location.range); `fullSpan` the whole declaration when
+ * the provider gives it (LocationLink.targetRange).
  */
 export interface EditorLocation extends EditorSpan {
   path: string;
@@ -326,34 +327,55 @@ export interface EditorLocation extends EditorSpan {
   fullSpan?: EditorSpan;
 }
 
+/**
+ * A reference row. `isDeclaration` is set when the provider can tell declarations from uses.
+ * `related` marks a row that belongs to a related symbol rather than the target itself
+ * (C#: a reference to the interface member a method implements, or to a sibling override) and
+ * is only present when the caller asked for related rows.
+ */
 export interface EditorReference extends EditorLocation {
   isDeclaration?: boolean;
   related?: boolean;
 }
 
-/** LSP SymbolKind names (see server/src/semantic/types.ts SymbolKindName). */
-export type EditorSymbolKind = string;
+/** LSP SymbolKind names, indexed by the LSP number (1..26; vscode.SymbolKind + 1); 0 is `unknown`. */
+export const EDITOR_SYMBOL_KINDS = [
+  'unknown', 'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum',
+  'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array', 'object', 'key',
+  'null', 'enumMember', 'struct', 'event', 'operator', 'typeParameter',
+] as const;
+export type EditorSymbolKind = (typeof EDITOR_SYMBOL_KINDS)[number];
 
 /**
- * A CallHierarchyItem / TypeHierarchyItem. `data` is the extension's opaque handle for the
- * VS Code item: pass the item back unchanged to ask for its calls or super/subtypes.
+ * A CallHierarchyItem / TypeHierarchyItem. The flat span is the name (selectionRange); `fullSpan`
+ * the whole declaration. `origin` names the provider that produced the item and `data` is that
+ * provider's opaque, JSON-serialisable handle (the extension's: its VS Code item): pass the item
+ * back unchanged to ask for its calls or super/subtypes.
  */
 export interface EditorHierarchyItem extends EditorLocation {
   name: string;
   kind: EditorSymbolKind;
+  /** Container or signature detail (C#: the containing type or namespace). */
   detail?: string;
   origin?: string;
   data?: unknown;
+  /** Further declarations of the same type (C# partial types); the item itself is the first. */
+  partials?: EditorLocation[];
 }
 
+/** A caller of an item and the call sites inside the caller (CallHierarchyIncomingCall). */
 export interface EditorIncomingCall {
   from: EditorHierarchyItem;
+  /** Call sites, in `from.path`. */
   sites: EditorSpan[];
 }
+/** A callee of an item and the call sites inside the item (CallHierarchyOutgoingCall). */
 export interface EditorOutgoingCall {
   to: EditorHierarchyItem;
+  /** Call sites, in the caller's file. */
   sites: EditorSpan[];
 }
+/** A node of a file outline (DocumentSymbol): `span` the whole declaration, `selection` the name. */
 export interface EditorDocumentSymbol {
   name: string;
   kind: EditorSymbolKind;
@@ -362,6 +384,7 @@ export interface EditorDocumentSymbol {
   selection: EditorSpan;
   children: EditorDocumentSymbol[];
 }
+/** A workspace symbol search hit (SymbolInformation / WorkspaceSymbol). */
 export interface EditorWorkspaceSymbol {
   name: string;
   kind: EditorSymbolKind;
@@ -422,8 +445,11 @@ export interface EditorQuery<K extends EditorOp = EditorOp> {
 }
 
 /**
- * The editor's answer. `ok` with non-empty `gaps` is a precise but partial answer (a language
- * service still loading answered from part of the program); expected trouble is a value.
+ * The editor's answer — and every semantic provider's (server/src/semantic/provider.ts
+ * ProviderOutcome). `ok` with non-empty `gaps` is a precise but partial answer (known coverage
+ * gaps: a language service still loading, calls through interfaces not included); expected
+ * trouble is a value: `unavailable` (`unsupported`: the provider does not serve the request or
+ * language at all) or `error`.
  */
 export type EditorAnswer<T> =
   | {

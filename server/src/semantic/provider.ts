@@ -5,16 +5,8 @@
  * Deadlines and cancellation reach it through `CallContext.signal`; the registry enforces them
  * even when a provider ignores the signal.
  */
-import type {
-  DocumentSymbolNode,
-  HierarchyItem,
-  IncomingCall,
-  OutgoingCall,
-  ReferenceLocation,
-  SemanticLocation,
-  SourcePosition,
-  WorkspaceSymbolRow,
-} from './types';
+import { EDITOR_OPS, type EditorAnswer, type EditorOpMap } from '../protocol/protocol';
+import type { ReferenceLocation, SourcePosition } from './types';
 
 /** How an answer was produced. */
 export type NavigationMode = 'precise' | 'precise_partial' | 'heuristic_no_precise' | 'unavailable_no_precise';
@@ -42,38 +34,20 @@ export interface ReferenceQuery extends SourcePosition {
   includeRelated?: boolean;
 }
 
-/** Every request a provider may serve, with its argument and result types. */
-export interface SemanticRequestMap {
-  definition: { args: SourcePosition; result: SemanticLocation[] };
+/**
+ * Every request a provider may serve, with its argument and result types: the editor bridge's
+ * (protocol.ts EditorOpMap; each maps to a `vscode.execute*` command) but `typeDefinition`, with
+ * `references` taking the engine's related-rows option.
+ */
+export interface SemanticRequestMap extends Omit<EditorOpMap, 'typeDefinition' | 'references'> {
   references: { args: ReferenceQuery; result: ReferenceLocation[] };
-  implementation: { args: SourcePosition; result: SemanticLocation[] };
-  prepareCallHierarchy: { args: SourcePosition; result: HierarchyItem[] };
-  incomingCalls: { args: HierarchyItem; result: IncomingCall[] };
-  outgoingCalls: { args: HierarchyItem; result: OutgoingCall[] };
-  prepareTypeHierarchy: { args: SourcePosition; result: HierarchyItem[] };
-  supertypes: { args: HierarchyItem; result: HierarchyItem[] };
-  subtypes: { args: HierarchyItem; result: HierarchyItem[] };
-  documentSymbols: { args: { path: string }; result: DocumentSymbolNode[] };
-  workspaceSymbols: { args: { query: string }; result: WorkspaceSymbolRow[] };
 }
 
 export type SemanticOp = keyof SemanticRequestMap;
 export type OpArgs<K extends SemanticOp> = SemanticRequestMap[K]['args'];
 export type OpResult<K extends SemanticOp> = SemanticRequestMap[K]['result'];
 
-export const SEMANTIC_OPS: readonly SemanticOp[] = [
-  'definition',
-  'references',
-  'implementation',
-  'prepareCallHierarchy',
-  'incomingCalls',
-  'outgoingCalls',
-  'prepareTypeHierarchy',
-  'supertypes',
-  'subtypes',
-  'documentSymbols',
-  'workspaceSymbols',
-];
+export const SEMANTIC_OPS: readonly SemanticOp[] = EDITOR_OPS.filter((op): op is SemanticOp => op !== 'typeDefinition');
 
 /** Per-call limits handed to a provider. */
 export interface CallContext {
@@ -90,24 +64,13 @@ export interface CallContext {
   project?: string;
 }
 
-/** What a provider returns. Expected failures are values. */
-export type ProviderOutcome<T> =
-  | {
-      kind: 'ok';
-      value: T;
-      /**
-       * Known coverage gaps of this answer ("calls through interface members are not included").
-       * A non-empty list makes a precise answer `precise_partial`.
-       */
-      gaps?: string[];
-    }
-  | {
-      kind: 'unavailable';
-      /** `unsupported`: this provider does not serve the request or language at all. */
-      state: 'loading' | 'failed' | 'absent' | 'unsupported';
-      reason: string;
-    }
-  | { kind: 'error'; reason: string };
+/**
+ * What a provider returns — the editor bridge's answer shape (protocol.ts EditorAnswer). Expected
+ * failures are values: `ok` (with coverage `gaps`, which make a precise answer
+ * `precise_partial`), `unavailable` (`unsupported`: this provider does not serve the request or
+ * language at all), or `error`.
+ */
+export type ProviderOutcome<T> = EditorAnswer<T>;
 
 /** A semantic backend. */
 export interface SemanticProvider {

@@ -1,159 +1,59 @@
 /**
- * Plain data exchanged by semantic providers. Shaped after the results of VS Code's
- * `vscode.execute*Provider` commands (Location / LocationLink, CallHierarchyItem,
- * TypeHierarchyItem, DocumentSymbol, SymbolInformation) so the editor backend maps 1:1, but with
- * workspace-relative POSIX paths and 1-based lines and columns. Columns count UTF-16 code units,
- * as in LSP and VS Code.
+ * Plain data exchanged by semantic providers. These are the editor bridge's wire types
+ * (protocol/protocol.ts), shaped after the results of VS Code's `vscode.execute*Provider` commands
+ * (Location / LocationLink, CallHierarchyItem, TypeHierarchyItem, DocumentSymbol,
+ * SymbolInformation), so the editor backend hands them on unchanged; named here in the engine's
+ * terms. Paths are workspace-relative POSIX, lines and columns 1-based, columns in UTF-16 code
+ * units, as in LSP and VS Code.
  */
+import {
+  EDITOR_SYMBOL_KINDS,
+  type EditorDocumentSymbol,
+  type EditorHierarchyItem,
+  type EditorIncomingCall,
+  type EditorLocation,
+  type EditorOutgoingCall,
+  type EditorPosition,
+  type EditorReference,
+  type EditorSpan,
+  type EditorSymbolKind,
+  type EditorWorkspaceSymbol,
+} from '../protocol/protocol';
 
 /** A 1-based, end-exclusive range inside one file. */
-export interface Span {
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-}
+export type Span = EditorSpan;
 
 /**
- * A place in the workspace. `path` is workspace-relative POSIX; when the target lies outside the
- * workspace (BCL metadata, a global type library) `external` is true and `path` is absolute.
- * The flat span is the identifier (LocationLink.targetSelectionRange, or Location.range);
- * `fullSpan` is the whole declaration when the provider gives it (LocationLink.targetRange).
+ * A place in the workspace; outside it (BCL metadata, a global type library) `external` is true
+ * and `path` absolute. The flat span is the identifier; `fullSpan` the whole declaration.
  */
-export interface SemanticLocation extends Span {
-  path: string;
-  external?: boolean;
-  fullSpan?: Span;
-}
+export type SemanticLocation = EditorLocation;
 
-/**
- * A reference row. `isDeclaration` is set when the provider can tell declarations from uses.
- * `related` marks a row that belongs to a related symbol rather than the target itself
- * (C#: a reference to the interface member a method implements, or to a sibling override) and
- * is only present when the caller asked for related rows.
- */
-export interface ReferenceLocation extends SemanticLocation {
-  isDeclaration?: boolean;
-  related?: boolean;
-}
+/** A reference row (`isDeclaration` when the provider can tell; `related` rows only on request). */
+export type ReferenceLocation = EditorReference;
 
 /** LSP / VS Code symbol kinds by name (SymbolKind 1..26). */
-export type SymbolKindName =
-  | 'file'
-  | 'module'
-  | 'namespace'
-  | 'package'
-  | 'class'
-  | 'method'
-  | 'property'
-  | 'field'
-  | 'constructor'
-  | 'enum'
-  | 'interface'
-  | 'function'
-  | 'variable'
-  | 'constant'
-  | 'string'
-  | 'number'
-  | 'boolean'
-  | 'array'
-  | 'object'
-  | 'key'
-  | 'null'
-  | 'enumMember'
-  | 'struct'
-  | 'event'
-  | 'operator'
-  | 'typeParameter'
-  | 'unknown';
+export type SymbolKindName = EditorSymbolKind;
 
-/**
- * A call- or type-hierarchy node (CallHierarchyItem / TypeHierarchyItem). The flat span is the
- * name (selectionRange); `fullSpan` the whole declaration. `origin` names the provider that
- * produced the item and `data` is that provider's opaque, JSON-serialisable token: pass the item
- * back unchanged to ask for its calls, supertypes or subtypes.
- */
-export interface HierarchyItem extends SemanticLocation {
-  name: string;
-  kind: SymbolKindName;
-  /** Container or signature detail (C#: the containing type or namespace). */
-  detail?: string;
-  origin?: string;
-  data?: unknown;
-  /** Further declarations of the same type (C# partial types); the item itself is the first. */
-  partials?: SemanticLocation[];
-}
+/** A call- or type-hierarchy node; pass it back unchanged to ask for its calls or types. */
+export type HierarchyItem = EditorHierarchyItem;
 
-/** A caller of an item and the call sites inside the caller (CallHierarchyIncomingCall). */
-export interface IncomingCall {
-  from: HierarchyItem;
-  /** Call sites, in `from.path`. */
-  sites: Span[];
-}
+/** A caller of an item and the call sites inside the caller. */
+export type IncomingCall = EditorIncomingCall;
 
-/** A callee of an item and the call sites inside the item (CallHierarchyOutgoingCall). */
-export interface OutgoingCall {
-  to: HierarchyItem;
-  /** Call sites, in the caller's file. */
-  sites: Span[];
-}
+/** A callee of an item and the call sites inside the item. */
+export type OutgoingCall = EditorOutgoingCall;
 
 /** A node of a file outline (DocumentSymbol). */
-export interface DocumentSymbolNode {
-  name: string;
-  kind: SymbolKindName;
-  detail?: string;
-  /** The whole declaration. */
-  span: Span;
-  /** The name. */
-  selection: Span;
-  children: DocumentSymbolNode[];
-}
+export type DocumentSymbolNode = EditorDocumentSymbol;
 
-/** A workspace symbol search hit (SymbolInformation / WorkspaceSymbol). */
-export interface WorkspaceSymbolRow {
-  name: string;
-  kind: SymbolKindName;
-  containerName?: string;
-  location: SemanticLocation;
-}
+/** A workspace symbol search hit. */
+export type WorkspaceSymbolRow = EditorWorkspaceSymbol;
 
 /** A position in a workspace file: path workspace-relative POSIX, line and column 1-based. */
-export interface SourcePosition {
-  path: string;
-  line: number;
-  column: number;
-}
+export type SourcePosition = EditorPosition;
 
-const KIND_NAMES: readonly SymbolKindName[] = [
-  'unknown',
-  'file',
-  'module',
-  'namespace',
-  'package',
-  'class',
-  'method',
-  'property',
-  'field',
-  'constructor',
-  'enum',
-  'interface',
-  'function',
-  'variable',
-  'constant',
-  'string',
-  'number',
-  'boolean',
-  'array',
-  'object',
-  'key',
-  'null',
-  'enumMember',
-  'struct',
-  'event',
-  'operator',
-  'typeParameter',
-];
+const KIND_NAMES: readonly SymbolKindName[] = EDITOR_SYMBOL_KINDS;
 
 /** SymbolKind number (1..26, as in LSP and vscode.SymbolKind + 1) to its name. */
 export function symbolKindName(kind: number): SymbolKindName {

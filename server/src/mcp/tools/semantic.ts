@@ -6,7 +6,7 @@
  * availability `unavailable` is not "no callers").
  */
 import { z } from 'zod';
-import { MAX_PATH_CHARS, TOOL_DEADLINE_MS, SEMANTIC_CALLS_MAX_DEPTH, SEMANTIC_CALLS_MAX_EDGES, SEMANTIC_REFERENCES_PER_GROUP, SEMANTIC_TYPE_HIERARCHY_MAX_DEPTH, SEMANTIC_TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
+import { MAX_PATH_CHARS, SEMANTIC_LOCATION_MIN_BYTES, TOOL_DEADLINE_MS, SEMANTIC_CALLS_MAX_DEPTH, SEMANTIC_CALLS_MAX_EDGES, SEMANTIC_REFERENCES_PER_GROUP, SEMANTIC_TYPE_HIERARCHY_MAX_DEPTH, SEMANTIC_TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
 import {
   callsQuery,
   definitionQuery,
@@ -227,7 +227,9 @@ export const referencesTool = defineTool({
     const groupBy = args.group_by ?? 'project';
     if (groupBy === 'none') {
       const pg = page(a.rows, p);
-      return { summary, items: enrichRows(env.engine, pg.items), total: pg.total, offset: pg.offset, mode: a.mode, extra, ...partial };
+      // Only rows that can fit the byte budget are enriched (the server trims exactly, with a cursor).
+      const fit = pg.items.slice(0, Math.max(1, Math.ceil(p.maxBytes / SEMANTIC_LOCATION_MIN_BYTES)));
+      return { summary, items: enrichRows(env.engine, fit), total: pg.total, offset: pg.offset, mode: a.mode, extra, ...partial };
     }
     const perGroup = args.per_group ?? SEMANTIC_REFERENCES_PER_GROUP;
     const keyOf = (r: NavRow) => (groupBy === 'project' ? (r.project ?? '(no project)') : groupBy === 'file' ? r.path : (r.role ?? 'reference'));
@@ -236,6 +238,17 @@ export const referencesTool = defineTool({
     // Production groups first, then by size.
     const ordered = [...groups.entries()].sort((x, y) => Number(x[1][0]!.isTest) - Number(y[1][0]!.isTest) || y[1].length - x[1].length || (x[0] < y[0] ? -1 : 1));
     const pg = page(ordered, p);
+    // Groups that can fit the byte budget (at least one; the server trims exactly and issues the
+    // cursor): enriching locations the budget drops anyway costs file reads for nothing.
+    const fitLocations = Math.max(perGroup, Math.ceil(p.maxBytes / SEMANTIC_LOCATION_MIN_BYTES));
+    const fitting: typeof pg.items = [];
+    let planned = 0;
+    for (const g of pg.items) {
+      if (fitting.length > 0 && planned >= fitLocations) break;
+      fitting.push(g);
+      planned += Math.min(perGroup, g[1].length);
+    }
+    pg.items = fitting;
     // One enrichment pass for every shown location (a declaration lookup per page, not per group).
     const shown = pg.items.map(([, rows]) => rows.slice(0, perGroup));
     const enriched = enrichRows(env.engine, shown.flat());

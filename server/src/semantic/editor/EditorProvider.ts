@@ -5,7 +5,7 @@
  * before the engine's own language servers.
  *
  * Invariant: no VS Code or LSP knowledge here; the extension does the `vscode.execute*` calls and
- * sends plain data in the engine's shapes (protocol.ts mirrors semantic/types.ts).
+ * sends plain data in the engine's shapes (semantic/types.ts re-exports protocol.ts's wire types).
  */
 import type { EditorAnswer, EditorLanguageAvailability, EditorOp, EditorQuery } from '../../protocol/protocol';
 import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
