@@ -344,12 +344,15 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  void main(process.argv.slice(2)).then((code) => {
+/** Runs the CLI as a process (sets the exit code); `bin/sextant.js` calls it. */
+export function run(argv: string[]): void {
+  void main(argv).then((code) => {
     process.exitCode = code;
-    if (a_command(process.argv[2])) setTimeout(() => process.exit(code), 50).unref();
+    if (a_command(argv[0])) setTimeout(() => process.exit(code), 50).unref();
   });
 }
+
+if (require.main === module) run(process.argv.slice(2));
 
 /** Short-lived commands exit promptly even if a library left a handle open. */
 function a_command(c: string | undefined): boolean {

@@ -3,6 +3,7 @@
  * small hand-written workspace with known facts.
  */
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { call, callError, connectStdio, waitFor, type Connected } from '../helpers/mcpClient';
@@ -179,5 +180,29 @@ describe('MCP over stdio: foundation tools', function () {
     await waitFor(async () => (await call(c.client, 'search_text', { query: 'BrandNewWidget' })).items.length === 1);
     const stale = await callError(c.client, 'search_text', { query: 'Field', limit: 2, cursor: before.nextCursor });
     assert.match(stale, /^Error \[STALE_CURSOR\]/);
+  });
+});
+
+describe('sextant CLI launcher', function () {
+  it('bin/sextant.js runs `index --json`: text + files ready before outlines + symbols complete, both with CPU time', function () {
+    const ws = tempDir('binws');
+    const idx = tempDir('binidx');
+    try {
+      writeTree(ws, smallWorkspace());
+      const bin = path.resolve(__dirname, '../../bin/sextant.js');
+      const r = spawnSync(process.execPath, [bin, 'index', '--workspace-root', ws, '--index-root', idx, '--json'], { encoding: 'utf8', timeout: 120_000 });
+      assert.equal(r.status, 0, r.stderr);
+      const j = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as { files: number; textReady: { ms: number; cpuMs: number }; complete: { ms: number; cpuMs: number }; symbolsPending: number; status: string };
+      assert.ok(j.files > 5, `files: ${j.files}`);
+      assert.ok(j.textReady.ms > 0 && j.textReady.ms <= j.complete.ms, JSON.stringify(j));
+      assert.ok(j.textReady.cpuMs > 0 && j.textReady.cpuMs <= j.complete.cpuMs, JSON.stringify(j));
+      assert.deepEqual([j.symbolsPending, j.status], [0, 'fresh']);
+      const again = spawnSync(process.execPath, [bin, 'nope'], { encoding: 'utf8', timeout: 60_000 });
+      assert.equal(again.status, 2);
+      assert.match(again.stderr, /^Error \[INVALID_ARGUMENT\]/);
+    } finally {
+      removeDir(ws);
+      removeDir(idx);
+    }
   });
 });

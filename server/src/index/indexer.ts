@@ -27,6 +27,7 @@ import { log } from '../core/log';
 import { looksBinary, readWithOneHandle } from '../core/paths';
 import { discoverWorkspace, type DiscoveredFile, type DiscoveryOptions, type DiscoveryResult } from '../workspace/discover';
 import { classify, type FileClass } from '../workspace/fileClass';
+import type { SqlValue } from 'sql.js';
 import type { IndexStore } from './store';
 import type { TermDictionary } from './termDictionary';
 import { garbageDocs, nextDocId } from './textIndex';
@@ -137,7 +138,6 @@ interface ExistingRow {
   seen?: boolean;
 }
 
-const isSourceClass = (c: FileClass) => c === 'source' || c === 'test';
 
 /** Meta key: the ignore rules the indexed file list was discovered under (see discover.ts `known`). */
 const RULES_STAMP_META = 'rules_stamp';
@@ -149,8 +149,9 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   const hooks = opts.hooks ?? [];
   opts.onProgress?.({ phase: 'discover', done: 0, total: 0 });
   const existing = new Map<string, ExistingRow>();
-  for (const r of store.rows('SELECT id, path, size, mtime_ms, hash, class FROM files')) {
-    existing.set(r[1] as string, { id: r[0] as number, size: r[2] as number, mtime: r[3] as number, hash: r[4] as string, cls: r[5] as FileClass });
+  // Only what the comparison needs (hash and class are read below for the files that differ).
+  for (const r of store.rows('SELECT id, path, size, mtime_ms FROM files')) {
+    existing.set(r[1] as string, { id: r[0] as number, size: r[2] as number, mtime: r[3] as number, hash: '', cls: 'other' });
   }
   // Paths indexed under the same ignore rules need no ignore test (discover.ts checks the rules).
   const rulesStamp = store.getMeta(RULES_STAMP_META);
@@ -158,22 +159,24 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
 
   const full = existing.size === 0;
   const toRead: DiscoveredFile[] = [];
+  const toCompare: ExistingRow[] = [];
   let bytes = 0;
-  let sourceFiles = 0;
   for (const f of discovery.files) {
     bytes += f.size;
     const old = existing.get(f.path);
     if (old) old.seen = true;
-    // Source/test files by their indexed class (files read now are counted when classified).
-    if (!old || old.size !== f.size || old.mtime !== f.mtimeMs) toRead.push(f);
-    else if (isSourceClass(old.cls)) sourceFiles++;
+    if (!old || old.size !== f.size || old.mtime !== f.mtimeMs) {
+      toRead.push(f);
+      if (old) toCompare.push(old);
+    }
   }
+  loadHashes(store, toCompare);
   const deletedPaths: string[] = [];
   for (const [p, row] of existing) if (!row.seen) deletedPaths.push(p);
 
   const generation = Number(store.getMeta('generation') ?? '0') + 1;
   const stats: RefreshStats = {
-    files: discovery.files.length, sourceFiles, bytes, added: 0, changed: 0, unchangedByHash: 0, deleted: deletedPaths.length, parsedFiles: 0, hookSkipped: 0,
+    files: discovery.files.length, sourceFiles: 0, bytes, added: 0, changed: 0, unchangedByHash: 0, deleted: deletedPaths.length, parsedFiles: 0, hookSkipped: 0,
     skippedTooLarge: discovery.skippedTooLarge.length, binaryFiles: 0, unreadable: 0, rulesChanged: discovery.rulesStamp !== rulesStamp, textReadyMs: 0, durationMs: 0, generation, discovery,
   };
   const changedPaths: string[] = [];
@@ -183,7 +186,8 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   let nextId = Number(store.db.exec('SELECT COALESCE(MAX(id), 0) FROM files')[0]?.values[0]?.[0] ?? 0) + 1;
   let nextDoc = nextDocId(store);
   let garbage = garbageDocs(store);
-  let hooksPending = Number(store.getMeta(HOOKS_PENDING_META) ?? '0');
+  const pendingBefore = store.getMeta(HOOKS_PENDING_META);
+  let hooksPending = Number(pendingBefore ?? '0');
   const invalidating = hooks.filter((h) => h.invalidate);
   const interner = new TokenInterner();
 
@@ -219,7 +223,6 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
       const hash = crypto.createHash('sha1').update(data.bytes).digest('hex');
       const old = existing.get(f.path);
       if (old && old.hash === hash) {
-        if (isSourceClass(old.cls)) stats.sourceFiles++;
         stats.unchangedByHash++;
         rows.push({ f, id: old.id, hash, lines: 0, binary: false, cls: old.cls, touchOnly: true, replaced: true });
         continue;
@@ -229,7 +232,6 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
       const binary = looksBinary(bytes);
       const bom = !binary && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
       const cls = binary ? f.fileClass : classify(f.path, bytes.toString('utf8', bom, Math.min(bytes.length, bom + 4 * HEAD_CHARS)).slice(0, HEAD_CHARS));
-      if (isSourceClass(cls)) stats.sourceFiles++;
       const id = old?.id ?? nextId++;
       if (binary) stats.binaryFiles++;
       if (old) stats.changed++;
@@ -291,18 +293,23 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
     });
     opts.onBatchCommitted?.();
   }
-  const liveDocs = Number(store.db.exec('SELECT COUNT(*) FROM files WHERE doc_id IS NOT NULL')[0]?.values[0]?.[0] ?? 0);
+  const counts = store.rows("SELECT count(doc_id), count(CASE WHEN class IN ('source', 'test') THEN 1 END) FROM files")[0] ?? [0, 0];
+  const liveDocs = Number(counts[0]);
+  stats.sourceFiles = Number(counts[1]); // by indexed class (a generated-code header makes a file `generated`)
   if (garbage > Math.max(TEXT_GARBAGE_MIN_DOCS, liveDocs / 2)) {
     rebuildTextIndex(store, discovery.root);
     opts.onBatchCommitted?.();
   }
 
-  // What phase 2 owes: this refresh's changed files, and whatever a hook still lacks.
+  // What phase 2 owes: this refresh's changed files, and whatever a hook still lacks. Hooks are
+  // asked only when an earlier run left work (or predates this count): otherwise what they lack is
+  // exactly this refresh's changed files.
   const work = new Map<number, { replaced: boolean; hooks: Set<IndexHook> }>();
-  const plain = hooks.filter((h) => !h.pending);
+  const askHooks = pendingBefore === undefined || Number(pendingBefore) > 0;
+  const plain = hooks.filter((h) => !h.pending || !askHooks);
   for (const [id, replaced] of changedIds) work.set(id, { replaced, hooks: new Set(plain) });
   for (const h of hooks) {
-    if (!h.pending) continue;
+    if (!h.pending || !askHooks) continue;
     for (const id of h.pending(store)) {
       let w = work.get(id);
       if (!w) work.set(id, (w = { replaced: false, hooks: new Set() }));
@@ -408,6 +415,28 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   stats.durationMs = Date.now() - started;
   opts.onProgress?.({ phase: 'done', done: toRead.length, total: toRead.length });
   return stats;
+}
+
+/** Fills in the stored hash and class of rows whose file differs by size or mtime. */
+function loadHashes(store: IndexStore, rows: ExistingRow[]): void {
+  if (rows.length === 0) return;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const fill = (r: SqlValue[]) => {
+    const row = byId.get(r[0] as number);
+    if (row) {
+      row.hash = r[1] as string;
+      row.cls = r[2] as FileClass;
+    }
+  };
+  if (rows.length > INDEX_TEXT_BATCH_FILES) {
+    for (const r of store.rows('SELECT id, hash, class FROM files')) fill(r);
+    return;
+  }
+  const ids = [...byId.keys()];
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    for (const r of store.rows(`SELECT id, hash, class FROM files WHERE id IN (${chunk.map(() => '?').join(',')})`, chunk)) fill(r);
+  }
 }
 
 /**
