@@ -77,7 +77,11 @@ export class SemanticService {
     o: { deadlineAt?: number; waitForReadyMs?: number; preciseOnly?: boolean } & RequestFocus = {},
   ): Promise<SemanticAnswer<OpResult<K>>> {
     let missing: string[] = [];
-    if (language === 'csharp') {
+    const holdBack: { provider: string; reason: string }[] = [];
+    if (language === 'csharp' && this.lsp && !projectGraph(this.engine) && this.engine.meta().status === 'building') {
+      // Without the project model csharp-ls would load the biggest solution: wait for it instead.
+      holdBack.push({ provider: this.lsp.id, reason: 'csharp-ls starts once the project model is built (the index is being built)' });
+    } else if (language === 'csharp') {
       const a = args as { path?: string; name?: string; external?: boolean };
       if (a.path !== undefined && !a.external) {
         // A hierarchy item names itself; a position is named by the caller.
@@ -91,6 +95,7 @@ export class SemanticService {
       deadlineMs,
       waitForReadyMs: o.waitForReadyMs ?? SEMANTIC_WAIT_FOR_READY_MS,
       ...(o.preciseOnly ? { preciseOnly: true } : {}),
+      ...(holdBack.length ? { holdBack } : {}),
     });
     if (missing.length > 0 && (answer.mode === 'precise' || answer.mode === 'precise_partial')) {
       const gap = `${missing.length} project(s) that may use it were not loaded (more than ${CSHARP_GENERATED_SOLUTION_MAX_PROJECTS} needed): ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}`;

@@ -32,6 +32,8 @@ export interface SemanticCallOptions {
   project?: string;
   /** Do not fall back to heuristic providers. */
   preciseOnly?: boolean;
+  /** Providers not to ask this time, each with the reason (reported as `loading`). */
+  holdBack?: readonly { provider: string; reason: string }[];
 }
 
 /** One provider's part in an answer. */
@@ -108,6 +110,11 @@ export class SemanticRegistry {
       if (options.signal?.aborted) {
         attempts.push({ provider: provider.id, outcome: 'cancelled', elapsedMs: 0 });
         break;
+      }
+      const held = options.holdBack?.find((h) => h.provider === provider.id);
+      if (held) {
+        attempts.push({ provider: provider.id, outcome: 'loading', reason: held.reason, elapsedMs: 0 });
+        continue;
       }
       if (!safeSupports(provider, language, op)) {
         attempts.push({ provider: provider.id, outcome: 'unsupported', reason: `no ${provider.id} backend for ${language}`, elapsedMs: 0 });

@@ -83,6 +83,18 @@ describe('semantic registry', () => {
     assert.ok(took < 450, `took ${took} ms`);
   });
 
+  it('a held-back provider is not asked: it is reported loading with the reason, and the heuristic answers', async () => {
+    const r = new SemanticRegistry();
+    const lsp = provider('lsp', 'precise', ok([here]));
+    r.register(lsp, 'lsp');
+    r.register(provider('heuristic', 'heuristic', ok([here])), 'heuristic');
+    const a = await r.request('definition', 'csharp', args, { holdBack: [{ provider: 'lsp', reason: 'waiting for the project model' }] });
+    assert.equal(lsp.calls, 0);
+    assert.equal(a.mode, 'heuristic_no_precise');
+    assert.equal(a.reason, 'lsp: waiting for the project model');
+    assert.deepEqual(a.attempts.map((x) => `${x.provider} ${x.outcome}`), ['lsp loading', 'heuristic ok']);
+  });
+
   it('a provider that throws is isolated: the next one answers', async () => {
     const r = new SemanticRegistry();
     r.register(provider('editor', 'precise', async () => { throw new Error('boom'); }), 'editor');
