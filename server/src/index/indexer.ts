@@ -362,6 +362,8 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
       hooksWrote = true;
       opts.onBatchCommitted?.();
     };
+    /** Files a hook failed on: still owed (the next refresh asks the hooks again). */
+    let failed = 0;
     for (let b = 0; b < ids.length; b += INDEX_BATCH_FILES) {
       opts.onProgress?.({ phase: 'finish', done: b, total: ids.length });
       const slice = ids.slice(b, b + INDEX_BATCH_FILES);
@@ -386,6 +388,7 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
               return await h.prepare(mine);
             } catch (e) {
               log.error(`index hook ${h.name} failed on a batch`, { error: (e as Error).message });
+              failed += mine.length;
               return undefined;
             }
           }),
@@ -394,6 +397,7 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
       while (inflight.length > INDEX_HOOK_BATCHES_IN_FLIGHT) await commitOldest();
     }
     while (inflight.length > 0) await commitOldest();
+    hooksPending += failed;
   }
   opts.onProgress?.({ phase: 'finish', done: work.size, total: work.size });
   for (const h of hooks) {

@@ -11,7 +11,6 @@
  * The worker pool lives for one refresh and is disposed in `finish`.
  */
 import { PARSE_WORKER_MIN_FILES } from '../core/limits';
-import { log } from '../core/log';
 import { languageById } from '../syntax/languageConfig';
 import { parseBatch } from '../syntax/parseBatch';
 import { ParsePool } from '../syntax/parsePool';
@@ -26,13 +25,6 @@ import {
 export interface SymbolsHookOptions {
   /** Parse worker threads (default: available cores); 0 parses in the indexing thread. */
   workers?: number;
-}
-
-/** Parsed rows waiting for a transaction. */
-interface Parsed {
-  replaced: number[];
-  ids: number[];
-  results: FileSyntax[];
 }
 
 export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
@@ -51,8 +43,10 @@ export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
       if (reqs.length === 0 && replaced.length === 0) return undefined;
       const useWorkers = reqs.length >= PARSE_WORKER_MIN_FILES && options.workers !== 0;
       const parsing = useWorkers ? (pool ??= new ParsePool(options.workers === undefined ? {} : { workers: options.workers })).parseFiles(reqs) : parseBatch(reqs);
-      const r = await settle(parsing, replaced, ids);
-      return (store) => writeSymbols(store, r.replaced, r.ids, r.results);
+      // A failed parse rejects: the indexer then counts these files as still owed (their old rows
+      // were dropped in phase 1), and the next refresh parses them again.
+      const results = await parsing;
+      return (store) => writeSymbols(store, replaced, ids, results);
     },
     deleteFiles(store, fileIds) {
       ensureSymbolTables(store);
@@ -80,17 +74,6 @@ export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
       await p?.dispose();
     },
   };
-}
-
-/** A parse that never rejects: on failure the old rows of replaced files are still removed. */
-function settle(p: Promise<FileSyntax[]>, replaced: number[], ids: number[]): Promise<Parsed> {
-  return p.then(
-    (results) => ({ replaced, ids, results }),
-    (e: unknown) => {
-      log.error('parsing a batch for the symbol index failed', { error: (e as Error).message });
-      return { replaced, ids: [], results: [] };
-    },
-  );
 }
 
 function deleteRows(store: IndexStore, fileIds: number[]): void {

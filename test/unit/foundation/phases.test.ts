@@ -104,6 +104,29 @@ describe('indexing phases: text + files, then outlines + symbols', function () {
     await e.close();
   });
 
+  it('files a hook failed on stay owed: the answer says so, and the next refresh asks the hooks again', async () => {
+    let fail = true;
+    const flaky: IndexHook = {
+      name: 'flaky',
+      async prepare(batch) {
+        if (fail) throw new Error('worker gone');
+        return batch.length > 0 ? () => undefined : undefined;
+      },
+      deleteFiles() {},
+    };
+    const e = await Engine.open({ workspaceRoot: ws, indexRoot: idx, hooks: [...defaultHooks(), flaky] });
+    await e.refresh();
+    assert.equal(e.meta().symbolsPending, FILES, 'the failed files are still owed');
+    assert.match(e.version, /-g1t$/);
+    assert.equal(symbolNamed(e, 'Widget2A'), 1, 'the other hooks wrote theirs');
+    fail = false;
+    const s = await e.refresh();
+    assert.equal(s.parsedFiles, 0, 'the symbols hook owes nothing, nothing changed');
+    assert.equal(e.meta().symbolsPending, undefined);
+    assert.doesNotMatch(e.version, /t$/);
+    await e.close();
+  });
+
   it('outlines a stopped run still owed are written by the next run, which parses nothing else', async () => {
     // First run: text + files committed and persisted, the symbols hook never writes (as if the
     // process stopped between the phases).
