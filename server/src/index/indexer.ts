@@ -285,6 +285,8 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
       store.setMeta(HOOKS_PENDING_META, String(hooksPending));
     });
     opts.onBatchCommitted?.();
+    // Tool calls (and worker replies) are served between batches, also while a cold index builds.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (deletionsPending) {
     store.transaction(() => {
