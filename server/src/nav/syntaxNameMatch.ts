@@ -156,9 +156,10 @@ function fuzzyKey(d: SymbolNames, i: number, p: PreparedQuery, camel: boolean): 
   if (typos === 0 || codes[start] !== qc[0] || end - start < m - typos) return NO_MATCH;
   const dist = editDistanceToPrefix(qc, codes, start, end, typos);
   if (dist < 0) return NO_MATCH;
+  // an edit costs what a gap in a letters-in-order match costs (a letter left out is one of each);
   // a whole-name typo ranks before a typo in a prefix of a longer name
   const rest = Math.max(0, end - start - m - dist);
-  return 4 * TIER + dist * 5 + (rest > 0 ? 2 : 0) + rest / 100;
+  return 4 * TIER + dist * 10 + (rest > 0 ? 2 : 0) + rest / 100;
 }
 
 function unitsOf(s: string): Uint16Array {

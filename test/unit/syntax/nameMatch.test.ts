@@ -43,6 +43,13 @@ describe('syntax: symbol name matching', () => {
     assert.deepEqual(matches(matchSubstring, d, 'voiceserv'), ['InvoiceService', 'InvoiceServiceTests', 'IInvoiceService']);
     assert.ok(matches(matchFuzzy, d, 'invsvc').includes('InvoiceService'));
     assert.deepEqual(matches(matchFuzzy, d, 'xyz'), []);
+    // typos: one edit for 4-7 letters, two from 8; a letter left out ranks before two edits
+    const t = dict('WriteName1', 'WriteName18', 'GetUserService', 'GetUserServices', 'SetUserService');
+    assert.equal(matches(matchFuzzy, t, 'Writeame18')[0], 'WriteName18');
+    assert.deepEqual(matches(matchFuzzy, t, 'GetUsreService').slice(0, 2), ['GetUserService', 'GetUserServices'], 'whole name before a prefix of a longer one');
+    assert.ok(!matches(matchFuzzy, t, 'GetUsreService').includes('SetUserService'), 'the first letter is kept');
+    assert.deepEqual(matches(matchFuzzy, t, 'Wrte'), ['WriteName1', 'WriteName18'], 'letters in order');
+    assert.deepEqual(matches(matchFuzzy, t, 'Wxt'), [], 'no typo allowed under 4 letters');
     assert.deepEqual(d.withPrefix('invoicex'), []);
     assert.deepEqual(d.withPrefix('invoice').map((i) => d.names[i]).sort(), ['Invoice', 'InvoiceService', 'InvoiceServiceTests']);
   });
