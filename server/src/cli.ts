@@ -153,10 +153,11 @@ async function cmdIndex(a: Args): Promise<number> {
     throw e;
   });
   try {
+    const opened = mark();
     let textReady: Mark | undefined;
     const stats = await engine.refresh(progressPrinter(process.stderr.isTTY && !a.flags.has('json')), () => (textReady = mark()));
     const complete = mark();
-    if (a.flags.has('json')) process.stdout.write(JSON.stringify(summaryJson(engine, stats, textReady, complete)) + '\n');
+    if (a.flags.has('json')) process.stdout.write(JSON.stringify({ ...summaryJson(engine, stats, textReady, complete), opened, walkMs: stats.discovery.durationMs }) + '\n');
     else printSummary(engine, stats, textReady, complete);
     return 0;
   } finally {
