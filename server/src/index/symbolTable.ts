@@ -299,11 +299,18 @@ export class SymbolTable {
 
   private buildDelta(): void {
     const files = [...this.deltaFiles];
-    const delta = this.readRows(files);
-    if (delta.size > Math.max(SYMBOL_TABLE_DELTA_MIN_ROWS, this.base.size / 4)) {
+    // counted first (C-side, by primary key): a delta too big to keep is not read twice
+    const limit = Math.max(SYMBOL_TABLE_DELTA_MIN_ROWS, this.base.size / 4);
+    let rows = 0;
+    for (let i = 0; i < files.length && rows <= limit; i += 500) {
+      const chunk = files.slice(i, i + 500);
+      rows += Number(this.store.rows(`SELECT count(*) FROM symbol_rows WHERE file_id IN (${chunk.map(() => '?').join(',')})`, chunk)[0]?.[0] ?? 0);
+    }
+    if (rows > limit) {
       this.buildBase();
       return;
     }
+    const delta = this.readRows(files);
     let maxFile = 0;
     for (const f of files) if (f > maxFile) maxFile = f;
     const dead = new Uint8Array(Math.max(this.deadInBase.length, maxFile + 1));
