@@ -135,6 +135,8 @@ class Scanner {
   private atLineStart = true;
   private readonly ranges: number[] = [];
   private readonly localFunctionNames: number[] = [];
+  /** Index in `ranges` of the end of the last comment range (to join the next comment line to it). */
+  private lastCommentRange = -1;
   /** Top-level statements or extension blocks: local functions may sit outside the bodies scanned. */
   private localFunctionsPossible = false;
 
@@ -160,6 +162,10 @@ class Scanner {
         continue;
       }
       this.atLineStart = false;
+      if (c === SLASH && t.charCodeAt(this.i + 1) === SLASH) {
+        this.lineComment();
+        continue;
+      }
       const frame = frames[frames.length - 1] as DeclFrame;
       if (isIdentStart(c) || (c === AT && isIdentStart(t.charCodeAt(this.i + 1)))) {
         const start = c === AT ? this.i + 1 : this.i;
@@ -233,6 +239,29 @@ class Scanner {
     if (frames.length !== 1 || this.depth !== 0 || this.conditions.length > 0) unsure('unbalanced braces or #if at end of file');
     if (this.ranges.length === 0) return undefined;
     return this.build();
+  }
+
+  /**
+   * A `//` comment at declaration level (documentation comments, mostly): left out of the parse,
+   * joined with the comment lines right before it. The line break after it stays, so it still
+   * separates tokens.
+   */
+  private lineComment(): void {
+    const t = this.text;
+    const start = this.i;
+    const eol = t.indexOf('\n', start);
+    let end = eol < 0 ? t.length : eol;
+    if (t.charCodeAt(end - 1) === CR) end--;
+    this.i = end;
+    const r = this.ranges;
+    const last = r.length - 1;
+    if (this.lastCommentRange === last && last > 0 && onlyBlanks(t, r[last] as number, start)) {
+      r[last] = end;
+      return;
+    }
+    if (end - start < SKELETON_MIN_RANGE_CHARS) return;
+    r.push(start, end);
+    this.lastCommentRange = r.length - 1;
   }
 
   private open(): void {
@@ -659,6 +688,11 @@ class Scanner {
     const names = this.localFunctionNames;
     return { ranges: r, blanked, localFunctions: names.length, localFunctionNames: names, localFunctionsElsewhere: this.localFunctionsPossible };
   }
+}
+
+function onlyBlanks(t: string, a: number, b: number): boolean {
+  for (let k = a; k < b; k++) if (!isBlank(t.charCodeAt(k))) return false;
+  return true;
 }
 
 function newFrame(): DeclFrame {
