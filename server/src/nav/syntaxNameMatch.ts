@@ -84,23 +84,28 @@ export const matchCamel: Matcher = (d, i, p) => {
     if (k >= 0) return k;
   }
   if (!d.hasInitials(i, p.initialsMask)) return NO_MATCH;
-  const lower = d.lower[i] ?? '';
   const name = d.names[i] ?? '';
-  const initials = d.initialsAt(i);
   if (p.allInitials) {
-    const skipped = initialsSkips(initials, p.chunkInitials);
+    const skipped = initialsSkips(d.initialsAt(i), p.chunkInitials);
     return skipped < 0 ? NO_MATCH : 3 * TIER + skipped + name.length / 1000;
   }
   // a lower-case query whose every letter starts a word (gus → GetUserService) ranks before one
   // that continues a word (gus → G|Us: GetUser) with as many words skipped
-  if (p.q === p.ql) {
-    const asInitials = initialsSkips(initials, p.ql);
+  if (p.q === p.ql && d.hasInitials(i, p.charMask)) {
+    const asInitials = initialsSkips(d.initialsAt(i), p.ql);
     if (asInitials >= 0) return 3 * TIER + asInitials + name.length / 1000;
   }
-  // every query letter is in the name, in order, before the word search
-  const skipped = isSubsequence(p.chunkInitials, initials) && isSubsequence(p.ql, lower) ? camelSkips(d.wordsAt(i), p.ql) : -1;
+  // every query letter is in the name, in order (read from the packed units), before the word search
+  if (!unitsSubsequence(p.codes, d.codes, d.codeStart[i] ?? 0, d.codeStart[i + 1] ?? 0) || !isSubsequence(p.chunkInitials, d.initialsAt(i))) return NO_MATCH;
+  const skipped = camelSkips(d.wordsAt(i), p.ql);
   return skipped < 0 ? NO_MATCH : 3 * TIER + skipped + (p.q === p.ql ? 0.5 : 0) + name.length / 1000;
 };
+
+function unitsSubsequence(q: Uint16Array, codes: Uint16Array, from: number, to: number): boolean {
+  let j = 0;
+  for (let k = from; k < to && j < q.length; k++) if (codes[k] === q[j]) j++;
+  return j === q.length;
+}
 
 /**
  * fuzzy: the query's letters in order (gaps allowed: `invsvc` → InvoiceService), or — for queries
