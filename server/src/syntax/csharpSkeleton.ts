@@ -90,7 +90,7 @@ function unsure(why: string): never {
 }
 
 function isIdentStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c >= 128;
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c >= 128 && !isUnicodeBlank(c));
 }
 
 function isIdentPart(c: number): boolean {
@@ -98,8 +98,16 @@ function isIdentPart(c: number): boolean {
 }
 
 function isBlank(c: number): boolean {
-  return c === SPACE || c === TAB || c === NL || c === CR || c === 12 || c === 11;
+  return c === SPACE || c === TAB || c === NL || c === CR || c === 12 || c === 11 || (c >= 128 && isUnicodeBlank(c));
 }
+
+/** Non-ASCII characters C# reads as white space (or, for a byte-order mark, ignores). */
+function isUnicodeBlank(c: number): boolean {
+  return c === 0xfeff || c === 0xa0 || c === 0x85 || c === 0x1680 || (c >= 0x2000 && c <= 0x200b) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
+
+/** A type declaration's header; inside a body it means the scan took a container for a body. */
+const TYPE_HEADER = /\b(?:class|struct|interface|enum|record|namespace)\s+@?[\p{L}_]/u;
 
 /** The skeleton of a C# file, or undefined when it cannot be made safely (or would blank nothing). */
 export function csharpSkeleton(text: string): Skeleton | undefined {
@@ -118,8 +126,10 @@ export function csharpSkeletonOrReason(text: string): Skeleton | string {
 }
 
 interface DeclFrame {
-  /** The current header names a container keyword ahead of any top-level parenthesis. */
+  /** The current header names a container keyword (`class Name`, `extension(`). */
   container: boolean;
+  /** Last character of the header's last token (a string counts as its quote). */
+  last: number;
   /** The current header has a top-level `(`. */
   paren: boolean;
   parens: number;
@@ -171,7 +181,8 @@ class Scanner {
         const start = c === AT ? this.i + 1 : this.i;
         let j = start + 1;
         while (j < n && isIdentPart(t.charCodeAt(j))) j++;
-        if (c !== AT && !frame.paren && frame.parens === 0 && frame.brackets === 0 && j - start <= 10) {
+        frame.last = 97; /* a */
+        if (c !== AT && frame.brackets === 0 && j - start <= 10) {
           const word = t.slice(start, j);
           if (CONTAINER_KEYWORDS.has(word)) {
             // `class Name`, `record struct`, `namespace A.B`; `extension(T x)` / `extension<T>(…)`
@@ -189,6 +200,8 @@ class Scanner {
         this.i = j;
         continue;
       }
+      const before = frame.last;
+      if (c !== SLASH) frame.last = c;
       if (this.skipLexeme(c)) continue;
       switch (c) {
         case LPAREN:
@@ -215,14 +228,17 @@ class Scanner {
           }
           break;
         case LBRACE:
-          if (frame.container && frame.parens === 0 && frame.brackets === 0) {
+          if (frame.container) {
+            // a container keyword with parentheses or brackets still open (#if alternatives, a
+            // brace in a primary constructor's attribute): too odd to tell
+            if (frame.parens !== 0 || frame.brackets !== 0) unsure('container header with open parentheses');
             resetHeader(frame);
             this.open();
             this.i++;
             frames.push(newFrame());
             continue;
           }
-          this.body();
+          this.body(before === RPAREN);
           resetHeader(frame);
           continue;
         case RBRACE:
@@ -528,7 +544,7 @@ class Scanner {
    * statement start through the `{` of their body (whose inside is treated the same way), or
    * through the `;` of an expression body. Leaves `this.i` after the closing brace.
    */
-  private body(): void {
+  private body(afterParenthesis: boolean): void {
     const t = this.text;
     const base = this.depth;
     const open = this.i;
@@ -642,6 +658,9 @@ class Scanner {
           }
           this.close();
           if (this.depth === base) {
+            // Method bodies follow `)`; after anything else (accessors, initialisers) a type
+            // header inside means this was a container the header scan did not recognise.
+            if (!afterParenthesis && TYPE_HEADER.test(t.slice(open + 1, this.i))) unsure('type declaration inside a body');
             if (this.localFunctionNames.length === localsBefore) {
               // no local function: the whole inside is one range (or none when tiny)
               this.ranges.length = firstRange;
@@ -696,7 +715,7 @@ function onlyBlanks(t: string, a: number, b: number): boolean {
 }
 
 function newFrame(): DeclFrame {
-  return { container: false, paren: false, parens: 0, brackets: 0 };
+  return { container: false, last: 0, paren: false, parens: 0, brackets: 0 };
 }
 
 function resetHeader(f: DeclFrame): void {

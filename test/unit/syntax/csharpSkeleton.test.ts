@@ -168,6 +168,21 @@ describe('syntax: C# skeleton parse (member bodies left out)', () => {
     assert.deepEqual(r.diagnostics.reparsedWith, ['inactive #if branches blanked']);
   });
 
+  it('a byte-order mark or non-breaking space is white space, not part of a keyword', () => {
+    const src = '\uFEFFnamespace N\n{\n    public\u00A0interface I\n    {\n        int M();\n        string P { get { return "x"; } }\n    }\n}\n';
+    const { skeleton, whole } = both(src);
+    assert.deepEqual(view(skeleton), view(whole));
+    assert.deepEqual(skeleton.symbols.map((s) => s.name), ['N', 'I', 'M', 'P']);
+  });
+
+  it('a type header the scan cannot read safely falls back to the whole file (never an empty container)', () => {
+    // #if alternatives leave a parenthesis open for the scan: the class after them is not trusted
+    const src = ['class C', '{', '#if NET', '    void M(int a,', '#else', '    void M(int a, int b,', '#endif', '        int c) { }', '    class Nested { void N() { Run(); Run(); Run(); } }', '}', ''].join('\n');
+    assert.equal(csharpSkeletonOrReason(src), 'container header with open parentheses');
+    const r = both(src).skeleton;
+    assert.ok(r.symbols.some((s) => s.name === 'Nested') && r.symbols.some((s) => s.name === 'N'), r.symbols.map((s) => s.name).join(','));
+  });
+
   it('an #if group that only changes a class header is parsed through the skeleton variants', () => {
     const src = ['namespace N;', '#if NETFRAMEWORK', 'public class A : MarshalByRefObject', '#else', 'public class A', '#endif', '{', '    public void M() { Run(); Run(); Run(); }', '}', ''].join('\n');
     const { skeleton, whole } = both(src);
