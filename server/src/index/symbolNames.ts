@@ -121,6 +121,11 @@ export class SymbolNames {
     return ((this.initialsMask[i] ?? 0) & mask) === mask;
   }
 
+  /** Length of lower-cased name `i` in UTF-16 units (from the packed units; no string is read). */
+  lengthOf(i: number): number {
+    return (this.codeStart[i + 1] ?? 0) - (this.codeStart[i] ?? 0);
+  }
+
   /** headOf(lower-cased name `i`). */
   headAt(i: number): number {
     return this.head[i] ?? 0;

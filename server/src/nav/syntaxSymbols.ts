@@ -174,7 +174,8 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
       const key = matcher(dict, i, prepared);
       if (key < 0) return;
       candIdx.push(i);
-      candKey.push(key + (dict.names[i]?.length ?? 0) / 1e5);
+      // the name's length from the packed units (reading 50,000 strings' lengths costs more than matching)
+      candKey.push(key + dict.lengthOf(i) / 1e5);
     };
     if (mode === 'prefix') {
       for (const i of dict.withPrefix(prepared.ql)) consider(i);
@@ -255,8 +256,8 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
     for (let k = 0; k < candIdx.length; k++) {
       const i = candIdx[k] ?? 0;
       const key = candKey[k] ?? 0;
-      const up = upgradeFuzzyKey(dict, i, prepared, key - (dict.names[i]?.length ?? 0) / 1e5);
-      candKey[k] = up + (dict.names[i]?.length ?? 0) / 1e5;
+      const up = upgradeFuzzyKey(dict, i, prepared, key - dict.lengthOf(i) / 1e5);
+      candKey[k] = up + dict.lengthOf(i) / 1e5;
     }
   }
 
