@@ -384,7 +384,8 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
   const ids = symbolIds(engine);
   const version = light ? '' : engine.version;
   // Declaration facts for rows that may be declarations (a provider that says a row is a use is believed).
-  const mayDeclare = (l: SemanticLocation | ReferenceLocation | HierarchyItem) => !l.external && (l as ReferenceLocation).isDeclaration !== false;
+  const mayDeclare = (l: SemanticLocation | ReferenceLocation | HierarchyItem | NavRow) =>
+    !l.external && (l as ReferenceLocation).isDeclaration !== false && (l as NavRow).role !== 'reference' && (l as NavRow).role !== 'related';
   const decls = light ? [] : HeuristicProvider.declaredAtMany(engine.store, locs.filter(mayDeclare));
   let declAt = 0;
   return locs.map((l, i) => {

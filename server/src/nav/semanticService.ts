@@ -51,6 +51,7 @@ export class SemanticService {
   /** Those and every project they reference (loaded with them). */
   private coveredCSharp: Set<string> | undefined;
   private chosenOnce = false;
+  private mentions: { version: string; byName: Map<string, Set<string> | undefined> } = { version: '', byName: new Map() };
   /** How the C# projects were chosen, for answers and doctor. */
   csharpScope = 'csharp-ls picks (no project model yet)';
 
@@ -147,8 +148,11 @@ export class SemanticService {
     }
     const need = new Set(own);
     if (USE_OPS.has(op)) {
-      const mention = focus.name ? this.projectsMentioning(g, focus.name) : undefined;
-      for (const d of walk(refs.up, own)) if (!mention || mention.has(d)) need.add(d);
+      const dependents = walk(refs.up, own);
+      // Only when some dependent is not loaded does the text index narrow them to those mentioning the name.
+      const loaded = this.coveredCSharp;
+      const mention = focus.name && !(loaded && [...dependents].every((d) => loaded.has(d))) ? this.projectsMentioning(g, focus.name) : undefined;
+      for (const d of dependents) if (!mention || mention.has(d)) need.add(d);
     }
     const covered = this.coveredCSharp;
     const add = [...need].filter((p) => !covered?.has(p));
@@ -164,8 +168,15 @@ export class SemanticService {
     return [...need].filter((p) => !this.coveredCSharp!.has(p));
   }
 
-  /** Projects with a file the text index says mentions `name` (whole token). */
+  /** Projects with a file the text index says mentions `name` (whole token); cached per index version. */
   private projectsMentioning(g: ProjectGraph, name: string): Set<string> | undefined {
+    const version = this.engine.version;
+    if (this.mentions.version !== version) this.mentions = { version, byName: new Map() };
+    if (!this.mentions.byName.has(name)) this.mentions.byName.set(name, this.readProjectsMentioning(g, name));
+    return this.mentions.byName.get(name);
+  }
+
+  private readProjectsMentioning(g: ProjectGraph, name: string): Set<string> | undefined {
     const token = name.toLowerCase().replace(/"/g, '');
     if (!/^\w+$/.test(token)) return undefined;
     let ids: number[];

@@ -5,6 +5,7 @@
  * longer resolves is STALE_TARGET with the replacement candidate when there is one.
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { ToolError } from '../core/errors';
 import { HeuristicProvider, type SymbolRow } from '../semantic/heuristic/heuristicProvider';
 import { identifierAt } from '../semantic/heuristic/identifiers';
@@ -262,7 +263,9 @@ function changedSince(engine: Engine, rel: string): boolean {
   const row = engine.catalog().byRelPath(rel);
   if (!row) return true;
   try {
-    const st = fs.statSync(engine.policy.resolveFile(rel).abs);
+    // Only size and mtime are read (no content), from a path the index or a provider produced:
+    // no sandbox canonicalisation (an lstat per path segment) is needed for that.
+    const st = fs.statSync(path.join(engine.root, rel));
     return st.size !== row.size || Math.floor(st.mtimeMs) !== row.mtimeMs;
   } catch {
     return true;
