@@ -83,6 +83,9 @@ export interface Skeleton {
   localFunctionsElsewhere: boolean;
 }
 
+/** Why there is no skeleton when `#if` branches differ in braces (alternative headers sharing a body). */
+export const BRANCHES_CHANGE_DEPTH = '#if branch changes brace depth';
+
 class Unsure extends Error {}
 
 function unsure(why: string): never {
@@ -126,7 +129,7 @@ export function csharpSkeletonOrReason(text: string): Skeleton | string {
 }
 
 interface DeclFrame {
-  /** The current header names a container keyword (`class Name`, `extension(`). */
+  /** The current header names a container keyword (`class Name`, `extension(`) ahead of any parenthesis. */
   container: boolean;
   /** Last character of the header's last token (a string counts as its quote). */
   last: number;
@@ -182,7 +185,10 @@ class Scanner {
         let j = start + 1;
         while (j < n && isIdentPart(t.charCodeAt(j))) j++;
         frame.last = 97; /* a */
-        if (c !== AT && frame.brackets === 0 && j - start <= 10) {
+        // ahead of any parenthesis: `where T : class` after a method's parameters is no container
+        // (counts of open parentheses or brackets left over by odd #if alternatives do not hide a
+        // keyword; a container opened with them is refused below)
+        if (c !== AT && !frame.paren && j - start <= 10) {
           const word = t.slice(start, j);
           if (CONTAINER_KEYWORDS.has(word)) {
             // `class Name`, `record struct`, `namespace A.B`; `extension(T x)` / `extension<T>(…)`
@@ -205,7 +211,7 @@ class Scanner {
       if (this.skipLexeme(c)) continue;
       switch (c) {
         case LPAREN:
-          if (frame.brackets === 0 && frame.parens === 0) frame.paren = true;
+          if (frame.brackets === 0) frame.paren = true;
           if (frames.length === 1 && frame.brackets === 0) this.localFunctionsPossible = true; // top-level statements
           frame.parens++;
           break;
@@ -232,6 +238,9 @@ class Scanner {
             // a container keyword with parentheses or brackets still open (#if alternatives, a
             // brace in a primary constructor's attribute): too odd to tell
             if (frame.parens !== 0 || frame.brackets !== 0) unsure('container header with open parentheses');
+            // `record R(int X) {`, `class C(int x) {`: were it a method after all, its local
+            // functions would not be found by the body scan; the outline then searches the tree
+            if (before === RPAREN) this.localFunctionsPossible = true;
             resetHeader(frame);
             this.open();
             this.i++;
@@ -302,7 +311,7 @@ class Scanner {
     else if (word === 'elif' || word === 'else' || word === 'endif') {
       const top = this.conditions[this.conditions.length - 1];
       if (top !== undefined) {
-        if (this.depth !== top) unsure('#if branch changes brace depth');
+        if (this.depth !== top) unsure(BRANCHES_CHANGE_DEPTH);
         if (word === 'endif') this.conditions.pop();
       }
     }

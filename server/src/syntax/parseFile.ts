@@ -19,8 +19,8 @@ import { MAX_REPORTED_ERROR_LINES } from '../core/limits';
 import { loadGrammar, loadedGrammar, Parser } from './grammars';
 import { languageById, languageForPath, supportedLanguageIds, type LanguageConfig } from './languageConfig';
 import { extractOutline, isGeneratedFile, type OutlineResult } from './outline';
-import { csharpSkeleton } from './csharpSkeleton';
-import { blankInactiveBranches, hasConditionalDirectives } from './preprocessor';
+import { BRANCHES_CHANGE_DEPTH, csharpSkeleton, csharpSkeletonOrReason, type Skeleton } from './csharpSkeleton';
+import { blankInactiveBranches, conditionalsAreSimple, hasConditionalDirectives } from './preprocessor';
 import type { FileSyntax, OutlineSymbol, SyntaxDiagnostics } from './types';
 
 const parsers = new Map<string, Parser>();
@@ -86,11 +86,16 @@ interface Outcome {
  * errors remain.
  */
 function parseSkeleton(parser: Parser, text: string, config: LanguageConfig, path: string, generated: boolean): Outcome | undefined {
-  const skeleton = config.skeleton === 'csharp' ? csharpSkeleton(text) : undefined;
-  if (!skeleton) return undefined;
+  if (config.skeleton !== 'csharp') return undefined;
+  const skeleton = csharpSkeletonOrReason(text);
+  if (typeof skeleton === 'string') {
+    // `#if` alternatives that each open a brace (two headers sharing one body): no skeleton of
+    // the file, but each preprocessor variant has one
+    const simple = skeleton === BRANCHES_CHANGE_DEPTH && config.preprocessor === true && conditionalsAreSimple(text);
+    return simple ? parseVariantSkeletons(parser, text, config, path, generated) : undefined;
+  }
   const ranges = includedRanges(text, skeleton.ranges);
-  // where the outline looks for local functions: the whole tree, only the names the scan kept, or nowhere
-  const locals = skeleton.localFunctionsElsewhere ? true : skeleton.localFunctionNames.length > 0 ? skeleton.localFunctionNames : false;
+  const locals = localsOf(skeleton);
   const first = parseOutline(parser, text, text, config, path, generated, ranges, locals);
   if (first.errorCount === 0) return { result: first, reparsedWith: [] };
   if (!config.preprocessor || !hasConditionalDirectives(text)) return undefined;
@@ -100,6 +105,31 @@ function parseSkeleton(parser: Parser, text: string, config: LanguageConfig, pat
     if (variant !== undefined) variants.push(parseOutline(parser, variant, variant, config, path, generated, ranges, locals));
   }
   const merged = mergeVariants(first, variants);
+  if (!merged || merged.errorCount > 0) return undefined;
+  return { result: merged, reparsedWith: ['inactive #if branches blanked'] };
+}
+
+/** Where the outline looks for local functions: the whole tree, only the names the scan kept, or nowhere. */
+function localsOf(skeleton: Skeleton): boolean | number[] {
+  if (skeleton.localFunctionsElsewhere) return true;
+  return skeleton.localFunctionNames.length > 0 ? skeleton.localFunctionNames : false;
+}
+
+/**
+ * The skeletons of the file's two preprocessor variants (first / last branch of every group),
+ * merged; for files whose groups have at most two branches and do not nest, so that the two
+ * variants hold every branch. Undefined when a variant has no skeleton or errors remain.
+ */
+function parseVariantSkeletons(parser: Parser, text: string, config: LanguageConfig, path: string, generated: boolean): Outcome | undefined {
+  const variants: Parsed[] = [];
+  for (const choice of ['first', 'last'] as const) {
+    const variant = blankInactiveBranches(text, choice);
+    const skeleton = variant === undefined ? undefined : csharpSkeleton(variant);
+    if (variant === undefined || !skeleton) return undefined;
+    variants.push(parseOutline(parser, variant, variant, config, path, generated, includedRanges(variant, skeleton.ranges), localsOf(skeleton)));
+  }
+  const none: Parsed = { outline: { symbols: [], depthTruncated: false, symbolsTruncated: false, recovered: 0 }, errorCount: 0, errorLines: [] };
+  const merged = mergeVariants(none, variants);
   if (!merged || merged.errorCount > 0) return undefined;
   return { result: merged, reparsedWith: ['inactive #if branches blanked'] };
 }

@@ -84,3 +84,26 @@ export function blankInactiveBranches(text: string, choice: BranchChoice): strin
   }
   return changed ? lines.join('\n') : undefined;
 }
+
+/**
+ * True when every `#if` group has at most two branches and none sits inside another: then the
+ * 'first' and 'last' variants between them keep every branch.
+ */
+export function conditionalsAreSimple(text: string): boolean {
+  let depth = 0;
+  let branches = 0;
+  for (const m of text.matchAll(/^[ \t]*#[ \t]*(if|elif|else|endif)\b/gm)) {
+    const kind = m[1];
+    if (kind === 'if') {
+      if (depth > 0) return false;
+      depth = 1;
+      branches = 1;
+    } else if (kind === 'endif') {
+      if (depth === 0) return false;
+      depth = 0;
+    } else {
+      if (depth === 0 || ++branches > 2) return false;
+    }
+  }
+  return depth === 0;
+}
