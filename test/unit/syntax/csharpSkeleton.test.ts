@@ -183,6 +183,22 @@ describe('syntax: C# skeleton parse (member bodies left out)', () => {
     assert.ok(r.symbols.some((s) => s.name === 'Nested') && r.symbols.some((s) => s.name === 'N'), r.symbols.map((s) => s.name).join(','));
   });
 
+  it("a method's 'where T : class' constraint does not open a container (its local functions are kept)", () => {
+    const src = ['class C', '{', '    public static void M<T, U>(int a)', '        where T : class', '        where U : class', '    {', '        Run();', '        void Local() { Run(); }', '        int Other() => a;', '    }', '}', ''].join('\n');
+    const { skeleton, whole } = both(src);
+    assert.deepEqual(view(skeleton), view(whole));
+    assert.deepEqual(skeleton.symbols.map((s) => s.name), ['C', 'M', 'Local', 'Other']);
+  });
+
+  it('alternative method headers under #if/#else sharing one body are parsed as two skeleton variants', () => {
+    const src = ['class C', '{', '#if NET', '    public ValueTask<int> M(int a, CancellationToken ct)', '    {', '#else', '    public Task<int> M(int a)', '    {', '        var ct = CancellationToken.None;', '#endif', '        int Local() => a;', '        return Task.FromResult(Local());', '    }', '}', ''].join('\n');
+    assert.equal(csharpSkeletonOrReason(src), '#if branch changes brace depth');
+    const r = both(src).skeleton;
+    assert.deepEqual(r.diagnostics.reparsedWith, ['inactive #if branches blanked']);
+    assert.equal(r.diagnostics.hasErrors, false);
+    assert.deepEqual(r.symbols.map((s) => `${s.kind} ${s.qualifiedName}`), ['class C', 'method C.M', 'function C.M.Local']);
+  });
+
   it('an #if group that only changes a class header is parsed through the skeleton variants', () => {
     const src = ['namespace N;', '#if NETFRAMEWORK', 'public class A : MarshalByRefObject', '#else', 'public class A', '#endif', '{', '    public void M() { Run(); Run(); Run(); }', '}', ''].join('\n');
     const { skeleton, whole } = both(src);
