@@ -24,6 +24,15 @@ export class SymbolNames {
    */
   codes = new Uint16Array(1 << 16);
   codeStart = new Uint32Array(1025);
+  /**
+   * Words of each name as (start, length) byte pairs into its packed units (name i's pairs are
+   * [wordStart[i], wordStart[i + 1]) in pairs): camelCase matching walks them without strings.
+   * A name whose lower-cased form changes length, or longer than 255 units, has no pairs
+   * (`wordStart[i + 1] === wordStart[i]` with `packedWords[i] === 0`) and uses wordsAt.
+   */
+  wordSpans = new Uint8Array(1 << 14);
+  wordStart = new Uint32Array(1025);
+  packedWords = new Uint8Array(1024);
   /** First two UTF-16 units of the lower-cased name (headOf): prefix tests without touching the string. */
   private head = new Uint32Array(1024);
   private known = new Map<string, number>();
@@ -57,8 +66,36 @@ export class SymbolNames {
       this.initialsMask = grow(this.initialsMask);
       this.charMask = grow(this.charMask);
       this.head = grow(this.head);
+      const packed = new Uint8Array(this.packedWords.length * 2);
+      packed.set(this.packedWords);
+      this.packedWords = packed;
     }
-    const initials = wordInitials(name);
+    const starts = wordStarts(name);
+    if (i + 2 > this.wordStart.length) {
+      const bigger = new Uint32Array(this.wordStart.length * 2);
+      bigger.set(this.wordStart);
+      this.wordStart = bigger;
+    }
+    const w0 = this.wordStart[i] ?? 0;
+    let w1 = w0;
+    if (l.length === name.length && name.length <= 255) {
+      if (2 * (w0 + starts.length) > this.wordSpans.length) {
+        const bigger = new Uint8Array(Math.max(this.wordSpans.length * 2, 2 * (w0 + starts.length)));
+        bigger.set(this.wordSpans);
+        this.wordSpans = bigger;
+      }
+      for (let w = 0; w < starts.length; w++) {
+        const from = starts[w] ?? 0;
+        let to = w + 1 < starts.length ? (starts[w + 1] ?? name.length) : name.length;
+        while (to > from && classOf(name.charCodeAt(to - 1)) === Ch.Other) to--;
+        this.wordSpans[2 * w1] = from;
+        this.wordSpans[2 * w1 + 1] = to - from;
+        w1++;
+      }
+      this.packedWords[i] = 1;
+    }
+    this.wordStart[i + 1] = w1;
+    const initials = starts.map((k) => name[k] ?? '').join('').toLowerCase();
     this.initialsCache[i] = initials;
     this.initialsMask[i] = maskOf(initials);
     this.charMask[i] = maskOf(l);
@@ -95,6 +132,9 @@ export class SymbolNames {
     this.initialsMask = new Uint32Array(1024);
     this.charMask = new Uint32Array(1024);
     this.head = new Uint32Array(1024);
+    this.wordSpans = new Uint8Array(1 << 14);
+    this.wordStart = new Uint32Array(1025);
+    this.packedWords = new Uint8Array(1024);
     this.codes = new Uint16Array(1 << 16);
     this.codeStart = new Uint32Array(1025);
     this.sorted = new Uint32Array(0);
@@ -104,7 +144,7 @@ export class SymbolNames {
 
   /** Approximate bytes held: strings (twice: as declared and lower-cased), maps, masks, the sorted index. */
   bytes(): number {
-    return this.chars * 4 + this.names.length * 120 + this.initialsMask.byteLength * 3 + this.sorted.byteLength + this.codes.byteLength + this.codeStart.byteLength;
+    return this.chars * 4 + this.names.length * 120 + this.initialsMask.byteLength * 3 + this.sorted.byteLength + this.codes.byteLength + this.codeStart.byteLength + this.wordSpans.byteLength + this.wordStart.byteLength;
   }
 
   get size(): number {

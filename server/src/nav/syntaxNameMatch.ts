@@ -96,8 +96,9 @@ export const matchCamel: Matcher = (d, i, p) => {
     if (asInitials >= 0) return 3 * TIER + asInitials + name.length / 1000;
   }
   // every query letter is in the name, in order (read from the packed units), before the word search
-  if (!unitsSubsequence(p.codes, d.codes, d.codeStart[i] ?? 0, d.codeStart[i + 1] ?? 0) || !isSubsequence(p.chunkInitials, d.initialsAt(i))) return NO_MATCH;
-  const skipped = camelSkips(d.wordsAt(i), p.ql);
+  // (one chunk: its initial is a word initial, which the mask test above already proved)
+  if (!unitsSubsequence(p.codes, d.codes, d.codeStart[i] ?? 0, d.codeStart[i + 1] ?? 0) || (p.chunkInitials.length > 1 && !isSubsequence(p.chunkInitials, d.initialsAt(i)))) return NO_MATCH;
+  const skipped = d.packedWords[i] ? camelSkipsPacked(p.codes, d, i) : camelSkips(d.wordsAt(i), p.ql);
   return skipped < 0 ? NO_MATCH : 3 * TIER + skipped + (p.q === p.ql ? 0.5 : 0) + name.length / 1000;
 };
 
@@ -266,6 +267,49 @@ export function camelSkips(words: readonly string[], ql: string): number {
 }
 
 const state = { best: Infinity, steps: 0 };
+
+const NONE = 1 << 20;
+let fNext = new Int32Array(64);
+let fCur = new Int32Array(64);
+
+/**
+ * camelSkips over the packed units and word spans of name `i` (no strings, exact): f(qi, w) is the
+ * fewest words skipped to match q[qi..] from word w on — use a prefix of word w (1..common prefix
+ * letters) and go on from w + 1, or skip word w (one more). Words after the match cost nothing.
+ */
+export function camelSkipsPacked(q: Uint16Array, d: SymbolNames, i: number): number {
+  const m = q.length;
+  if (m + 1 > fNext.length) {
+    fNext = new Int32Array(m + 1);
+    fCur = new Int32Array(m + 1);
+  }
+  const codes = d.codes;
+  const base = d.codeStart[i] ?? 0;
+  const spans = d.wordSpans;
+  const w0 = d.wordStart[i] ?? 0;
+  const w1 = d.wordStart[i + 1] ?? 0;
+  // after the last word: only a finished query costs nothing
+  for (let qi = 0; qi < m; qi++) fNext[qi] = NONE;
+  fNext[m] = 0;
+  for (let w = w1 - 1; w >= w0; w--) {
+    const from = base + (spans[2 * w] ?? 0);
+    const len = spans[2 * w + 1] ?? 0;
+    fCur[m] = 0;
+    for (let qi = 0; qi < m; qi++) {
+      let best = (fNext[qi] ?? NONE) + 1;
+      for (let k = 0; k < len && qi + k < m && codes[from + k] === q[qi + k]; k++) {
+        const v = fNext[qi + k + 1] ?? NONE;
+        if (v < best) best = v;
+      }
+      fCur[qi] = best;
+    }
+    const t = fNext;
+    fNext = fCur;
+    fCur = t;
+  }
+  const r = fNext[0] ?? NONE;
+  return r >= NONE ? -1 : r;
+}
 
 function camelGo(words: readonly string[], ql: string, qi: number, wi: number, skipped: number): void {
   if (skipped >= state.best || ++state.steps > 2_000) return;

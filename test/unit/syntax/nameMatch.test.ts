@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { SymbolNames, splitWords, wordInitials } from '../../../server/src/index/symbolNames';
-import { matchCamel, matchFuzzy, matchPrefix, matchSubstring, prepareQuery, type Matcher } from '../../../server/src/nav/syntaxNameMatch';
+import { camelSkips, camelSkipsPacked, matchCamel, matchFuzzy, matchPrefix, matchSubstring, prepareQuery, type Matcher } from '../../../server/src/nav/syntaxNameMatch';
 
 function dict(...names: string[]): SymbolNames {
   const d = new SymbolNames();
@@ -35,6 +35,23 @@ describe('syntax: symbol name matching', () => {
     assert.ok(!matches(matchCamel, d, 'GetReqServ').includes('GetService'));
     assert.ok(matches(matchCamel, d, 'reqServ').includes('GetRequiredService'), 'chunks may start at any word');
     assert.deepEqual(matches(matchCamel, d, 'RS'), ['RegisterServices', 'GreatRiverSystem', 'GetRequiredService', 'GetRequiredServiceCore'], 'fewer skipped words first');
+  });
+
+  it('camelCase word matching over the packed units equals the word-array search', () => {
+    const names = ['GetRequiredService', 'XMLHttpRequest', 'get_required_service2', '_fieldName', 'IServiceProvider', 'GetGetGetter', 'ReqReqServiceServ', 'a', 'ABCDef', 'Über_Straße'];
+    const d = dict(...names);
+    const queries = ['grs', 'getreqser', 'xmlhttp', 'xhr', 'reqser', 'ggg', 'getgetter', 'gg', 'fieldn', 'isp', 'serv', 'a', 'abcd', 'abcdef', 'über', 'zzz', 'service2'];
+    let compared = 0;
+    names.forEach((_, i) => {
+      for (const q of queries) {
+        if (!d.packedWords[i]) continue;
+        const p = prepareQuery(q);
+        assert.equal(camelSkipsPacked(p.codes, d, i), camelSkips(d.wordsAt(i), p.ql), `${q} on ${names[i]}`);
+        compared++;
+      }
+    });
+    assert.ok(compared > 150);
+    assert.equal(camelSkipsPacked(prepareQuery('reqser').codes, d, 0), 1, 'Get skipped');
   });
 
   it('prefix, substring and fuzzy', () => {
