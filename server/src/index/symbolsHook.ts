@@ -13,7 +13,7 @@
 import { PARSE_WORKER_MIN_FILES } from '../core/limits';
 import { languageById } from '../syntax/languageConfig';
 import { parseBatch } from '../syntax/parseBatch';
-import { ParsePool } from '../syntax/parsePool';
+import { ParsePool, workerEntry } from '../syntax/parsePool';
 import type { FileSyntax, ParseRequest } from '../syntax/types';
 import type { ChangedFile, IndexHook } from './indexer';
 import type { IndexStore } from './store';
@@ -27,19 +27,26 @@ export interface SymbolsHookOptions {
   workers?: number;
 }
 
+/** The parse requests of a batch (files of a language with syntax support) and the files replaced. */
+function requestsOf(batch: ChangedFile[]): { reqs: ParseRequest[]; ids: number[]; replaced: number[] } {
+  const reqs: ParseRequest[] = [];
+  const ids: number[] = [];
+  for (const f of batch) {
+    if (!f.language || !languageById(f.language)) continue;
+    reqs.push({ path: f.path, language: f.language, text: f.text });
+    ids.push(f.id);
+  }
+  return { reqs, ids, replaced: batch.filter((f) => f.replaced).map((f) => f.id) };
+}
+
 export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
   let pool: ParsePool | undefined;
-  return {
+  /** One worker, used while the text + files phase still runs on this thread. */
+  let background: ParsePool | undefined;
+  const hook: IndexHook = {
     name: 'symbols',
     async prepare(batch: ChangedFile[]) {
-      const reqs: ParseRequest[] = [];
-      const ids: number[] = [];
-      for (const f of batch) {
-        if (!f.language || !languageById(f.language)) continue;
-        reqs.push({ path: f.path, language: f.language, text: f.text });
-        ids.push(f.id);
-      }
-      const replaced = batch.filter((f) => f.replaced).map((f) => f.id);
+      const { reqs, ids, replaced } = requestsOf(batch);
       if (reqs.length === 0 && replaced.length === 0) return undefined;
       const useWorkers = reqs.length >= PARSE_WORKER_MIN_FILES && options.workers !== 0;
       const parsing = useWorkers ? (pool ??= new ParsePool(options.workers === undefined ? {} : { workers: options.workers })).parseFiles(reqs) : parseBatch(reqs);
@@ -48,6 +55,7 @@ export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
       const results = await parsing;
       return (store) => writeSymbols(store, replaced, ids, results);
     },
+
     deleteFiles(store, fileIds) {
       ensureSymbolTables(store);
       deleteRows(store, fileIds);
@@ -69,11 +77,21 @@ export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
         .map((r) => r[0] as number);
     },
     async finish() {
-      const p = pool;
-      pool = undefined;
-      await p?.dispose();
+      const p = [pool, background];
+      pool = background = undefined;
+      for (const x of p) await x?.dispose();
     },
   };
+  // Background parsing needs a worker thread (never this thread: it is indexing text meanwhile).
+  if (options.workers !== 0 && workerEntry()) {
+    hook.prepareInBackground = async (batch: ChangedFile[]) => {
+      const { reqs, ids, replaced } = requestsOf(batch);
+      if (reqs.length === 0 && replaced.length === 0) return undefined;
+      const results = reqs.length === 0 ? [] : await (background ??= new ParsePool({ workers: 1 })).parseFiles(reqs);
+      return (store: IndexStore) => writeSymbols(store, replaced, ids, results);
+    };
+  }
+  return hook;
 }
 
 function deleteRows(store: IndexStore, fileIds: number[]): void {
