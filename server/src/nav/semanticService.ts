@@ -79,8 +79,9 @@ export class SemanticService {
   ): Promise<SemanticAnswer<OpResult<K>>> {
     let missing: string[] = [];
     const holdBack: { provider: string; reason: string }[] = [];
-    if (language === 'csharp' && this.lsp && !projectGraph(this.engine) && this.engine.meta().status === 'building') {
-      // Without the project model csharp-ls would load the biggest solution: wait for it instead.
+    if (language === 'csharp' && this.lsp && !projectGraph(this.engine) && (this.engine.meta().status === 'building' || this.engine.symbolsPending() > 0)) {
+      // Without the project model csharp-ls would load the biggest solution (then restart on the
+      // chosen projects): wait for it. The graph is stored when the first refresh finishes.
       holdBack.push({ provider: this.lsp.id, reason: 'csharp-ls starts once the project model is built (the index is being built)' });
     } else if (language === 'csharp') {
       const a = args as { path?: string; name?: string; external?: boolean };

@@ -130,7 +130,15 @@ async function timeToFirstPrecise(ctx: BenchContext, root: string, use: SourcePo
   const [command, ...lead] = ctx.options.cli;
   const load0 = os.loadavg()[0]!;
   const started = performance.now();
-  const transport = new StdioClientTransport({ command: command!, args: [...lead, 'mcp', '--workspace-root', root, '--index-root', indexRoot], stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: command!, args: [...lead, 'mcp', '--workspace-root', root, '--index-root', indexRoot], stderr: 'pipe' });
+  // Milestones from the engine's log: when the project model exists, when csharp-ls is ready.
+  const milestones: string[] = [];
+  transport.stderr?.on('data', (c: Buffer) => {
+    for (const line of c.toString('utf8').split('\n')) {
+      const m = /project graph rebuilt|csharp-ls ready/.exec(line);
+      if (m) milestones.push(`${m[0]} at ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+  });
   const client = new Client({ name: 'sextant-bench', version: '0' });
   const modes: string[] = [];
   let ms: number | undefined;
@@ -151,7 +159,7 @@ async function timeToFirstPrecise(ctx: BenchContext, root: string, use: SourcePo
     await client.close().catch(() => undefined);
   }
   const load = `load ${load0.toFixed(2)} → ${os.loadavg()[0]!.toFixed(2)}`;
-  const detail = `${modes.join(' → ')}; ${load}`;
+  const detail = `${modes.join(' → ')}; ${milestones.join(', ')}${milestones.length ? '; ' : ''}${load}`;
   return { ...(ms !== undefined ? { ms } : {}), detail, note: ms !== undefined ? `${(ms / 1000).toFixed(1)} s (${detail})` : `none within ${FIRST_PRECISE_CAP_MS / 1000} s (${detail})`, polls: modes.length, modes };
 }
 
