@@ -50,9 +50,10 @@ export interface IndexHook {
   name: string;
   /**
    * Phase 2: prepares a batch (may be async, e.g. parse in workers); returns the synchronous writer,
-   * run inside the batch's transaction. Several batches may be in preparation at once.
+   * run inside the batch's transaction. Several batches may be in preparation at once. A hook
+   * without it is given no files (e.g. one that only works in `finish`).
    */
-  prepare(batch: ChangedFile[]): Promise<((store: IndexStore) => void) | undefined>;
+  prepare?(batch: ChangedFile[]): Promise<((store: IndexStore) => void) | undefined>;
   /** Removes rows owned by deleted files (synchronous, inside phase 1's transaction). */
   deleteFiles(store: IndexStore, fileIds: number[]): void;
   /**
@@ -145,7 +146,6 @@ interface ExistingRow {
   /** Listed by this refresh's walk. */
   seen?: boolean;
 }
-
 
 /** Meta key: the ignore rules the indexed file list was discovered under (see discover.ts `known`). */
 const RULES_STAMP_META = 'rules_stamp';
@@ -325,10 +325,10 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   // exactly this refresh's changed files.
   const work = new Map<number, { replaced: boolean; hooks: Set<IndexHook> }>();
   const askHooks = pendingBefore === undefined || Number(pendingBefore) > 0;
-  const plain = hooks.filter((h) => !h.pending || !askHooks);
+  const plain = hooks.filter((h) => h.prepare && (!h.pending || !askHooks));
   for (const [id, replaced] of changedIds) work.set(id, { replaced, hooks: new Set(plain) });
   for (const h of hooks) {
-    if (!h.pending || !askHooks) continue;
+    if (!h.prepare || !h.pending || !askHooks) continue;
     for (const id of h.pending(store)) {
       let w = work.get(id);
       if (!w) work.set(id, (w = { replaced: false, hooks: new Set() }));
@@ -368,6 +368,7 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   let hooksWrote = false;
   for (const r of earlyResults) {
     hooksPending -= r.files;
+    stats.parsedFiles += r.files;
     store.transaction(() => {
       for (const w of r.writers) w(store);
       store.setMeta(HOOKS_PENDING_META, String(hooksPending));
@@ -420,7 +421,7 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
         Promise.all(
           hooks.map(async (h) => {
             const mine = batch.filter((x) => x.hooks.has(h)).map((x) => x.file);
-            if (mine.length === 0) return undefined;
+            if (mine.length === 0 || !h.prepare) return undefined;
             try {
               return await h.prepare(mine);
             } catch (e) {

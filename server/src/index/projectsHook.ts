@@ -29,9 +29,6 @@ export function isProjectInput(rel: string): boolean {
 export function projectsHook(): IndexHook {
   return {
     name: 'projects',
-    async prepare() {
-      return undefined;
-    },
     deleteFiles() {
       /* the graph is rebuilt in finish() when files disappear */
     },

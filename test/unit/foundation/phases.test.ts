@@ -157,6 +157,7 @@ describe('indexing phases: text + files, then outlines + symbols', function () {
     const s = await e.refresh();
     const total = N + FILES;
     assert.equal(s.added, total);
+    assert.equal(s.parsedFiles, total, 'files prepared in the background count as parsed');
     assert.ok(inBackground > 0, 'some files were prepared while phase 1 ran');
     assert.equal(seen.size, total, 'every file was prepared');
     assert.deepEqual([...new Set(seen.values())], [1], 'and only once');
