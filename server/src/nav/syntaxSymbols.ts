@@ -13,6 +13,7 @@ import picomatch from 'picomatch';
 import { ToolError } from '../core/errors';
 import { MAX_REGEX_CHARS, MAX_SPANS_PER_SYMBOL, MAX_SYMBOL_COUNTED_ROWS } from '../core/limits';
 import { catastrophicShape, compileBoundedRegex } from '../core/regex';
+import { maskOf } from '../index/symbolNames';
 import { ROW_DUP, ROW_GENERATED, ROW_TEST, ROW_TYPE, staticRank, symbolTableFor, type SymbolSegment } from '../index/symbolTable';
 import type { SymbolKind } from '../syntax/types';
 import type { Engine } from './engine';
@@ -561,14 +562,73 @@ function matcherFor(mode: SymbolMatchMode, query: string): Matcher {
       // process falls back to linear time after REGEX_BACKTRACKS_BEFORE_FALLBACK steps anyway, and
       // the name scan looks at the deadline every 256 names.
       const re = c.linear && !catastrophicShape(query) ? new RegExp(query) : c.re;
+      // Text every match must contain (one literal per alternative) is looked for first.
+      // Text every match must contain (one literal per alternative) is looked for first, after
+      // the letter masks (reading the strings of 100,000 names costs as much as the regex).
+      const literals = requiredLiterals(query);
+      const masks = literals?.map((l) => maskOf(l));
       return (d, i, p) => {
+        if (literals && masks && !masks.some((m) => d.hasChars(i, m))) return -1;
         const name = d.names[i] ?? '';
+        if (literals && !literals.some((l) => name.includes(l))) return -1;
         if (!re.test(name)) return -1;
         const k = matchExact(d, i, p);
         return k >= 0 ? k : 3e6 + name.length / 100;
       };
     }
   }
+}
+
+/**
+ * For a pattern without groups: per top-level alternative, its longest run of plain characters
+ * that every match of the alternative contains (`^Get.*Async$` → "Async", `Handler|Mapper` →
+ * "Handler", "Mapper"). Undefined when some alternative has no run of two or more characters, or
+ * the pattern has groups (no prefilter then). A character followed by `?`, `*` or `{` is optional
+ * and ends a run; `+` ends a run after its character; escapes like \d or \b end a run.
+ */
+export function requiredLiterals(source: string): string[] | undefined {
+  if (source.includes('(')) return undefined;
+  const out: string[] = [];
+  let best = '';
+  let run = '';
+  const end = (): void => {
+    if (run.length > best.length) best = run;
+    run = '';
+  };
+  const branchDone = (): boolean => {
+    end();
+    if (best.length < 2) return false;
+    out.push(best);
+    best = '';
+    return true;
+  };
+  const optionalNext = (k: number): boolean => /^[?*{]$/.test(source[k + 1] ?? '');
+  for (let k = 0; k < source.length; k++) {
+    const c = source[k] ?? '';
+    if (c === '|') {
+      if (!branchDone()) return undefined;
+    } else if (c === '[') {
+      end();
+      // skip the class (a `]` right after `[` or `[^` is a member)
+      k++;
+      if (source[k] === '^') k++;
+      if (source[k] === ']') k++;
+      while (k < source.length && source[k] !== ']') k += source[k] === '\\' ? 2 : 1;
+    } else if (c === '\\') {
+      const n = source[k + 1] ?? '';
+      k++;
+      if (/[A-Za-z0-9]/.test(n) || optionalNext(k)) end(); // \d \w \b \u…: not one plain character
+      else run += n;
+    } else if (c === '?' || c === '*' || c === '{') {
+      end();
+      if (c === '{') while (k < source.length && source[k] !== '}') k++;
+    } else if (c === '+' || c === '.' || c === '^' || c === '$' || c === ')' || c === '}' || c === ']') {
+      end();
+    } else if (optionalNext(k)) {
+      end(); // an optional character
+    } else run += c;
+  }
+  return branchDone() ? out : undefined;
 }
 
 /** Workspace paths of the files compiled by a project (linked files included). */

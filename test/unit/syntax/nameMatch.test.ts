@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { SymbolNames, splitWords, wordInitials } from '../../../server/src/index/symbolNames';
+import { requiredLiterals } from '../../../server/src/nav/syntaxSymbols';
 import { camelSkips, camelSkipsPacked, matchCamel, matchFuzzy, matchPrefix, matchSubstring, prepareQuery, type Matcher } from '../../../server/src/nav/syntaxNameMatch';
 
 function dict(...names: string[]): SymbolNames {
@@ -52,6 +53,25 @@ describe('syntax: symbol name matching', () => {
     });
     assert.ok(compared > 150);
     assert.equal(camelSkipsPacked(prepareQuery('reqser').codes, d, 0), 1, 'Get skipped');
+  });
+
+  it('regex prefilter: the text every match contains, never more', () => {
+    assert.deepEqual(requiredLiterals('^Get.*Async$'), ['Async']);
+    assert.deepEqual(requiredLiterals('Handler|Mapper'), ['Handler', 'Mapper']);
+    assert.deepEqual(requiredLiterals('Asyn?c'), ['Asy'], 'an optional letter ends the run');
+    assert.deepEqual(requiredLiterals('As{0,1}ync'), ['ync']);
+    assert.deepEqual(requiredLiterals('Ser+vice'), ['vice'], 'a repeated letter ends the run after it');
+    assert.deepEqual(requiredLiterals('A\\.B'), ['A.B'], 'an escaped dot is a plain character');
+    assert.deepEqual(requiredLiterals('[|]Get'), ['Get'], 'a bar inside a class is no alternative');
+    assert.equal(requiredLiterals('Get(User)?'), undefined, 'groups: no prefilter');
+    assert.equal(requiredLiterals('ab|c'), undefined, 'an alternative without two plain characters: no prefilter');
+    assert.equal(requiredLiterals('^I[A-Z]'), undefined);
+    const names = ['GetUserAsync', 'GetAsync', 'SetAsync', 'A.B', 'AxB', 'Service', 'Serrvice', 'Asc', 'Async'];
+    for (const src of ['^Get.*Async$', 'Asyn?c', 'Ser+vice', 'A\\.B', 'Get|Set']) {
+      const re = new RegExp(src);
+      const lits = requiredLiterals(src) ?? [];
+      for (const n of names) if (re.test(n)) assert.ok(lits.some((l) => n.includes(l)), `${src} matches ${n} without its literal`);
+    }
   });
 
   it('prefix, substring and fuzzy', () => {
