@@ -80,8 +80,8 @@ interface Outcome {
 }
 
 /**
- * The skeleton parse (member bodies blanked): accepted when the skeleton parses without errors,
- * or when its preprocessor variants do (declarations of both merged, as for the whole file).
+ * The skeleton parse (member bodies left out): accepted when the skeleton parses without errors,
+ * or when its preprocessor variants / repaired texts do (merged as for the whole file).
  * Undefined — parse the whole file — when the language has no skeleton, the scan was unsure, or
  * errors remain.
  */
@@ -96,17 +96,47 @@ function parseSkeleton(parser: Parser, text: string, config: LanguageConfig, pat
   }
   const ranges = includedRanges(text, skeleton.ranges);
   const locals = localsOf(skeleton);
-  const first = parseOutline(parser, text, text, config, path, generated, ranges, locals);
-  if (first.errorCount === 0) return { result: first, reparsedWith: [] };
-  if (!config.preprocessor || !hasConditionalDirectives(text)) return undefined;
-  const variants: Parsed[] = [];
-  for (const choice of ['first', 'last'] as const) {
-    const variant = blankInactiveBranches(text, choice);
-    if (variant !== undefined) variants.push(parseOutline(parser, variant, variant, config, path, generated, ranges, locals));
+  // A grammar gap in the parsed part (`bool async)` in a header) is repaired before the first
+  // parse: error recovery can cost many times a clean parse (a second on a LINQ-heavy test file).
+  const gaps = new Set<string>();
+  const repairedFirst = repairsMatch(text, skeleton.ranges, config) ? applyRepairs(text, config, gaps) : text;
+  const first = parseOutline(parser, repairedFirst, text, config, path, generated, ranges, locals);
+  if (first.errorCount === 0) return { result: first, reparsedWith: [...gaps].map((why) => `repaired: ${why}`) };
+  // as for the whole file: preprocessor variants, repairs (length-preserving, so the ranges hold)
+  const reparsedWith: string[] = [];
+  let bases = [text];
+  if (config.preprocessor && hasConditionalDirectives(text)) {
+    const blanked = [blankInactiveBranches(text, 'first'), blankInactiveBranches(text, 'last')].filter((v): v is string => v !== undefined);
+    if (blanked.length > 0) {
+      bases = blanked;
+      reparsedWith.push('inactive #if branches blanked');
+    }
   }
+  const variants: Parsed[] = [];
+  const applied = new Set<string>();
+  for (const base of bases) {
+    const parseable = applyRepairs(base, config, applied);
+    if (parseable !== text) variants.push(parseOutline(parser, parseable, base, config, path, generated, ranges, locals));
+  }
+  for (const why of applied) reparsedWith.push(`repaired: ${why}`);
   const merged = mergeVariants(first, variants);
   if (!merged || merged.errorCount > 0) return undefined;
-  return { result: merged, reparsedWith: ['inactive #if branches blanked'] };
+  return { result: merged, reparsedWith };
+}
+
+/** True when one of the config's repair patterns matches in the text outside `skip` ranges. */
+function repairsMatch(text: string, skip: number[], config: LanguageConfig): boolean {
+  const repairs = config.repairs ?? [];
+  if (repairs.length === 0) return false;
+  const parts: string[] = [];
+  let from = 0;
+  for (let k = 0; k < skip.length; k += 2) {
+    parts.push(text.slice(from, skip[k] as number));
+    from = skip[k + 1] as number;
+  }
+  parts.push(text.slice(from));
+  const kept = parts.join('\n');
+  return repairs.some((r) => new RegExp(r.pattern).test(kept));
 }
 
 /** Where the outline looks for local functions: the whole tree, only the names the scan kept, or nowhere. */
