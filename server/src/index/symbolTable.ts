@@ -204,8 +204,7 @@ export class SymbolTable {
    */
   details(fileId: number, ordinal: number, path: string): SymbolRowDetails | undefined {
     this.detailsStmt ??= this.store.db.prepare(
-      `SELECT r.sid, r.flags, r.qn, r.name, r.kind, r.scope, r.signature, r.end_line, r.col, r.extended_type, m.value
-       FROM symbol_rows r JOIN symbol_strings m ON m.id = r.modifiers WHERE r.file_id = ? AND r.ordinal = ?`,
+      'SELECT sid, flags, qn, name, kind, scope, signature, end_line, col, extended_type, modifiers FROM symbol_rows WHERE file_id = ? AND ordinal = ?',
     );
     const stmt = this.detailsStmt;
     try {
@@ -224,7 +223,7 @@ export class SymbolTable {
         : flags & SID_FORM_PREFIX ? sid.slice(0, 2) + prefix + sid.slice(2)
         : sid;
       let signature = String(x[6]);
-      if (flags & SIGNATURE_PACKED) signature = signature.split('\u0002').join(String(x[10])).split('\u0001').join(name);
+      if (flags & SIGNATURE_PACKED) signature = signature.split('\u0002').join(this.string(Number(x[10]))).split('\u0001').join(name);
       return { symbolId, qualifiedName, kind: this.string(Number(x[4])), signature, endLine: Number(x[7]), column: Number(x[8]), extendedType: x[9] === null ? undefined : String(x[9]) };
     } finally {
       stmt.reset();
