@@ -137,6 +137,9 @@ interface DeclFrame {
   paren: boolean;
   parens: number;
   brackets: number;
+  /** Open parentheses and brackets when the current header began. */
+  headerParens: number;
+  headerBrackets: number;
 }
 
 class Scanner {
@@ -234,9 +237,14 @@ class Scanner {
           }
           break;
         case LBRACE:
+          if (frame.container && (frame.parens > frame.headerParens || frame.brackets > frame.headerBrackets)) {
+            // a brace inside the header's own parentheses: `class C() : Base(x => new X { … });`
+            this.body(false);
+            continue;
+          }
           if (frame.container) {
-            // a container keyword with parentheses or brackets still open (#if alternatives, a
-            // brace in a primary constructor's attribute): too odd to tell
+            // parentheses or brackets left open before the header began (odd #if alternatives):
+            // too odd to tell
             if (frame.parens !== 0 || frame.brackets !== 0) unsure('container header with open parentheses');
             // `record R(int X) {`, `class C(int x) {`: were it a method after all, its local
             // functions would not be found by the body scan; the outline then searches the tree
@@ -724,12 +732,14 @@ function onlyBlanks(t: string, a: number, b: number): boolean {
 }
 
 function newFrame(): DeclFrame {
-  return { container: false, last: 0, paren: false, parens: 0, brackets: 0 };
+  return { container: false, last: 0, paren: false, parens: 0, brackets: 0, headerParens: 0, headerBrackets: 0 };
 }
 
 function resetHeader(f: DeclFrame): void {
   f.container = false;
   f.paren = false;
+  f.headerParens = f.parens;
+  f.headerBrackets = f.brackets;
 }
 
 /** The skeleton as text: the ranges blanked (every character but line breaks replaced by a space). */

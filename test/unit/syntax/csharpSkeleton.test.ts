@@ -199,6 +199,14 @@ describe('syntax: C# skeleton parse (member bodies left out)', () => {
     assert.deepEqual(r.symbols.map((s) => `${s.kind} ${s.qualifiedName}`), ['class C', 'method C.M', 'function C.M.Local']);
   });
 
+  it('braces inside a primary constructor\'s base arguments stay inside the header', () => {
+    const src = ['class Outer', '{', '    protected class Conv() : ValueConverter<Wrapped, int>(', '        v => v.Value,', '        v => new Wrapped { Value = v });', '    public int M() { return new Wrapped { Value = 1 }.Value; }', '}', ''].join('\n');
+    assert.ok(csharpSkeleton(src), String(csharpSkeletonOrReason(src)));
+    const { skeleton, whole } = both(src);
+    assert.deepEqual(view(skeleton), view(whole));
+    assert.deepEqual(skeleton.symbols.map((s) => s.name), ['Outer', 'Conv', 'M']);
+  });
+
   it('an #if group that only changes a class header is parsed through the skeleton variants', () => {
     const src = ['namespace N;', '#if NETFRAMEWORK', 'public class A : MarshalByRefObject', '#else', 'public class A', '#endif', '{', '    public void M() { Run(); Run(); Run(); }', '}', ''].join('\n');
     const { skeleton, whole } = both(src);
