@@ -5,7 +5,7 @@
  * matched against. Only the rows of a page are read back from SQL.
  *
  * Built lazily from `symbol_rows` on the first search, then kept current in two segments:
- * - the base, read once (about 2.3 s of CPU and 65 MiB with the name dictionary per million
+ * - the base, read once (2-3 s of CPU and ~68 MiB with the name dictionary per million
  *   rows, most of it sql.js stepping through the rows); big names' rows sorted by static rank,
  *   and per-name counts of rows that share no id, so common names neither rank nor count row by row;
  * - a delta with the current rows of the files written since, re-read when more are written;
