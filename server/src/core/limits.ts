@@ -136,6 +136,11 @@ export const MAX_REPORTED_ERROR_LINES = 10;
  * (every range left out costs the parser a little; a tiny body is cheaper to parse).
  */
 export const SKELETON_MIN_RANGE_CHARS = 16;
+/**
+ * Skeleton parse: used only when it leaves out at least this share of the file (API listings with
+ * empty bodies gain nothing, and a skeleton that fails costs a second parse).
+ */
+export const SKELETON_MIN_LEFT_OUT_SHARE = 0.1;
 /** Files handed to one parse worker per message (amortises message overhead, keeps progress granular). */
 export const PARSE_BATCH_FILES = 64;
 /** Nodes a structural query may visit-match before it stops and reports `limit` (tree-sitter match limit). */

@@ -15,7 +15,7 @@
  * Every tree is deleted before returning (the WASM heap is small and shared by all files).
  */
 import type { Node, Point, Range, Tree } from 'web-tree-sitter';
-import { MAX_REPORTED_ERROR_LINES } from '../core/limits';
+import { MAX_REPORTED_ERROR_LINES, SKELETON_MIN_LEFT_OUT_SHARE } from '../core/limits';
 import { loadGrammar, loadedGrammar, Parser } from './grammars';
 import { languageById, languageForPath, supportedLanguageIds, type LanguageConfig } from './languageConfig';
 import { extractOutline, isGeneratedFile, type OutlineResult } from './outline';
@@ -94,6 +94,7 @@ function parseSkeleton(parser: Parser, text: string, config: LanguageConfig, pat
     const simple = skeleton === BRANCHES_CHANGE_DEPTH && config.preprocessor === true && conditionalsAreSimple(text);
     return simple ? parseVariantSkeletons(parser, text, config, path, generated) : undefined;
   }
+  if (skeleton.blanked < SKELETON_MIN_LEFT_OUT_SHARE * text.length) return undefined;
   const ranges = includedRanges(text, skeleton.ranges);
   const locals = localsOf(skeleton);
   // A grammar gap in the parsed part (`bool async)` in a header) is repaired before the first
