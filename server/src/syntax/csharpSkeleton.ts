@@ -510,9 +510,9 @@ class Scanner {
 
   /**
    * An expression body (or initialiser lambda) at declaration level, from `at` (after `=>`): when
-   * it starts with an identifier or a number and runs to its `;` without braces or preprocessor
-   * lines, all of it but that first character is left out (`=> x;` still parses). Returns where
-   * the scan continues: the `;`, or `at` when the expression is kept.
+   * it starts with an identifier or a number and runs to its `;` without braces, and every `#if`
+   * group in it closes before that `;`, all of it but that first character is left out (`=> x;`
+   * still parses). Returns where the scan continues: the `;`, or `at` when the expression is kept.
    */
   private expressionBody(at: number): number {
     const t = this.text;
@@ -522,6 +522,8 @@ class Scanner {
     if (!isIdentStart(first) && !(first >= 48 && first <= 57)) return at;
     const from = j + 1;
     let parens = 0;
+    /** `#if` groups open inside the expression. */
+    let groups = 0;
     const saved = this.i;
     try {
       while (j < t.length) {
@@ -530,13 +532,28 @@ class Scanner {
         if (d === NL) {
           let k = j + 1;
           while (k < t.length && (t.charCodeAt(k) === SPACE || t.charCodeAt(k) === TAB)) k++;
-          if (t.charCodeAt(k) === HASH) return at;
+          if (t.charCodeAt(k) === HASH) {
+            // a directive line: left out with the expression when its #if group closes inside it
+            k++;
+            while (k < t.length && (t.charCodeAt(k) === SPACE || t.charCodeAt(k) === TAB)) k++;
+            let w = k;
+            while (w < t.length && isIdentPart(t.charCodeAt(w))) w++;
+            const word = t.slice(k, w);
+            if (word === 'if') groups++;
+            else if (word === 'endif') groups--;
+            else if ((word === 'else' || word === 'elif') && groups === 0) return at;
+            if (groups < 0) return at;
+            const eol = t.indexOf('\n', w);
+            j = eol < 0 ? t.length : eol;
+            continue;
+          }
           j++;
           continue;
         }
         if (d === LPAREN || d === LBRACKET) parens++;
         else if (d === RPAREN || d === RBRACKET) parens--;
         else if (d === SEMI && parens <= 0) {
+          if (groups !== 0) return at;
           if (j - from >= SKELETON_MIN_RANGE_CHARS) this.ranges.push(from, j);
           return j;
         } else if (d === QUOTE || d === APOS || d === SLASH || d === AT || d === DOLLAR) {

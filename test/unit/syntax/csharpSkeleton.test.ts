@@ -207,6 +207,17 @@ describe('syntax: C# skeleton parse (member bodies left out)', () => {
     assert.deepEqual(skeleton.symbols.map((s) => s.name), ['Outer', 'Conv', 'M']);
   });
 
+  it('an expression body holding whole #if groups is left out; one whose group outlives its ; is kept', () => {
+    const src = ['class C', '{', '    protected override int[] Values => Make(', '        1, 2,', '#if NET7_0_OR_GREATER', '        3,', '#endif', '        4);', '    int X =>', '#if A', '        1;', '#else', '        2;', '#endif', '    void M() { Run(); Run(); Run(); Run(); }', '}', ''].join('\n');
+    const sk = csharpSkeleton(src);
+    assert.ok(sk);
+    const text = skeletonText(src, sk);
+    assert.ok(!text.includes('NET7_0_OR_GREATER'), 'the first expression body is left out with its group');
+    assert.ok(text.includes('#if A'), 'the second one is kept: its group closes after the ;');
+    const { skeleton, whole } = both(src);
+    assert.deepEqual(view(skeleton), view(whole));
+  });
+
   it('an #if group that only changes a class header is parsed through the skeleton variants', () => {
     const src = ['namespace N;', '#if NETFRAMEWORK', 'public class A : MarshalByRefObject', '#else', 'public class A', '#endif', '{', '    public void M() { Run(); Run(); Run(); }', '}', ''].join('\n');
     const { skeleton, whole } = both(src);
