@@ -23,7 +23,7 @@ const fileInfo = z.object({
   lines: z.number(),
   isLarge: z.boolean().describe('Above the large-file threshold: read spans, not the whole file'),
   source: z.enum(['index', 'parse']).describe('index: stored outline of the unchanged file; parse: parsed now'),
-  hasErrors: z.boolean().describe('The file has syntax errors; declarations were still extracted'),
+  hasErrors: z.boolean().describe('Syntax errors in the text the outline parsed (declarations; C# member bodies are skipped, so errors inside them are not seen); declarations were still extracted'),
   errorLines: z.array(z.number()),
   reparsedWith: z.array(z.string()).describe('What a re-parse did to get past errors (inactive #if branches blanked, repairs)'),
   compilations: z
