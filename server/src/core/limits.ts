@@ -45,13 +45,6 @@ export const INDEX_BATCH_FILES = 500;
  */
 export const INDEX_TEXT_BATCH_FILES = 2_000;
 /**
- * A text + files phase reading at least this many files hands the files it has committed to the
- * hooks' background preparation (symbols: one parse worker on the core phase 1 leaves idle), in
- * chunks of BACKGROUND_PREPARE_FILES (about the parse work of one worker between two of its batches).
- */
-export const BACKGROUND_PREPARE_MIN_FILES = 4_000;
-export const BACKGROUND_PREPARE_FILES = 400;
-/**
  * Batches the second indexing phase (outlines, symbols) keeps in preparation while this thread
  * reads the next one and writes finished ones: parse workers always have a queued batch.
  */

@@ -22,9 +22,7 @@
  */
 import * as crypto from 'node:crypto';
 import * as path from 'node:path';
-import {
-  BACKGROUND_PREPARE_FILES, BACKGROUND_PREPARE_MIN_FILES, INDEX_BATCH_FILES, INDEX_HOOK_BATCHES_IN_FLIGHT, INDEX_TEXT_BATCH_FILES, MAX_FILE_BYTES, TEXT_GARBAGE_MIN_DOCS,
-} from '../core/limits';
+import { INDEX_BATCH_FILES, INDEX_HOOK_BATCHES_IN_FLIGHT, INDEX_TEXT_BATCH_FILES, MAX_FILE_BYTES, TEXT_GARBAGE_MIN_DOCS } from '../core/limits';
 import { log } from '../core/log';
 import { looksBinary, readWithOneHandle } from '../core/paths';
 import { discoverWorkspace, type DiscoveredFile, type DiscoveryOptions, type DiscoveryResult } from '../workspace/discover';
@@ -61,12 +59,6 @@ export interface IndexHook {
    * derived from their old content (optional; without it old rows stay until `prepare` replaces them).
    */
   invalidate?(store: IndexStore, fileIds: number[]): void;
-  /**
-   * Like `prepare`, for files phase 1 has committed while it is still running (a large refresh):
-   * must leave most of the machine to phase 1 (the symbols hook parses on one worker). The writer
-   * runs when phase 2 starts; these files are then not handed to `prepare` again. Optional.
-   */
-  prepareInBackground?(batch: ChangedFile[]): Promise<((store: IndexStore) => void) | undefined>;
   /**
    * Files this hook still has to process (e.g. no outline stored yet), read after phase 1 commits;
    * it must include this refresh's changed files it cares about. Without it, the hook is given the
@@ -216,11 +208,6 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
     for (const h of hooks) h.deleteFiles(store, ids);
   };
 
-  // A large phase 1 keeps the CPU it leaves idle busy: files it has committed are handed to the
-  // hooks' background preparation (one chunk at a time), between its batches.
-  const background = toRead.length >= BACKGROUND_PREPARE_MIN_FILES ? hooks.filter((h) => h.prepareInBackground) : [];
-  const early = new Early(background, discovery);
-
   for (let b = 0; b < toRead.length; b += INDEX_TEXT_BATCH_FILES) {
     opts.onProgress?.({ phase: 'index', done: b, total: toRead.length });
     const slice = toRead.slice(b, b + INDEX_TEXT_BATCH_FILES);
@@ -298,10 +285,6 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
       store.setMeta(HOOKS_PENDING_META, String(hooksPending));
     });
     opts.onBatchCommitted?.();
-    if (background.length > 0) {
-      for (const r of rows) if (!r.touchOnly && !r.binary && r.f.language) early.queue.push({ id: r.id, path: r.f.path, language: r.f.language, cls: r.cls, hash: r.hash, size: r.f.size, mtime: r.f.mtimeMs, replaced: r.replaced });
-      early.feed();
-    }
     // Tool calls (and worker replies) are served between batches, also while a cold index builds.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
@@ -335,19 +318,10 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
       w.hooks.add(h);
     }
   }
-  // Files a hook prepared in the background are not handed to it again (their rows follow below).
-  const earlyResults = await early.settle();
-  for (const [h, ids] of early.done) {
-    for (const id of ids) {
-      const w = work.get(id);
-      if (w) w.hooks.delete(h);
-    }
-  }
   for (const [id, w] of work) if (w.hooks.size === 0) work.delete(id);
-  const earlyFiles = earlyResults.reduce((n, r) => n + r.files, 0);
 
   const textChanged = changedPaths.length > 0 || deletedPaths.length > 0 || store.getMeta('committed') !== '1';
-  hooksPending = work.size + earlyFiles;
+  hooksPending = work.size;
   store.transaction(() => {
     if (textChanged) store.setMeta('generation', String(generation));
     else stats.generation = generation - 1;
@@ -366,16 +340,6 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   // ---- phase 2: hooks (outlines, symbols, project graph) ----
   const ctx: RefreshContext = { root: discovery.root, discovery, changedPaths, deletedPaths, full };
   let hooksWrote = false;
-  for (const r of earlyResults) {
-    hooksPending -= r.files;
-    stats.parsedFiles += r.files;
-    store.transaction(() => {
-      for (const w of r.writers) w(store);
-      store.setMeta(HOOKS_PENDING_META, String(hooksPending));
-    });
-    hooksWrote = true;
-    opts.onBatchCommitted?.();
-  }
   if (work.size > 0) {
     const info = new Map<number, { path: string; language: string | undefined; cls: FileClass; hash: string; size: number; mtime: number }>();
     for (const r of store.rows('SELECT id, path, language, class, hash, size, mtime_ms FROM files WHERE binary = 0')) {
@@ -457,72 +421,6 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   stats.durationMs = Date.now() - started;
   opts.onProgress?.({ phase: 'done', done: toRead.length, total: toRead.length });
   return stats;
-}
-
-/** A file committed by phase 1, waiting for background preparation. */
-interface Queued {
-  id: number;
-  path: string;
-  language: string;
-  cls: FileClass;
-  hash: string;
-  size: number;
-  mtime: number;
-  replaced: boolean;
-}
-
-/** Background preparation during phase 1: one chunk in flight, fed between phase 1's batches. */
-class Early {
-  readonly queue: Queued[] = [];
-  /** Per hook, the files it prepared (their writers are in `results`). */
-  readonly done = new Map<IndexHook, Set<number>>();
-  private readonly results: { writers: ((s: IndexStore) => void)[]; files: number }[] = [];
-  private inflight: Promise<void> | undefined;
-  private stopped = false;
-  private readonly links = new Map<string, string>();
-
-  constructor(
-    private readonly hooks: readonly IndexHook[],
-    private readonly discovery: DiscoveryResult,
-  ) {
-    if (hooks.length > 0) for (const f of discovery.files) if (f.linkTarget) this.links.set(f.path, f.linkTarget);
-  }
-
-  /** Starts the next chunk unless one is in flight. */
-  feed(): void {
-    if (this.stopped || this.inflight || this.queue.length === 0) return;
-    const files: ChangedFile[] = [];
-    for (const q of this.queue.splice(0, BACKGROUND_PREPARE_FILES)) {
-      const text = readAsIndexed(this.links.get(q.path) ?? path.join(this.discovery.root, q.path), q);
-      if (text !== undefined) files.push({ id: q.id, path: q.path, language: q.language, fileClass: q.cls, text, replaced: q.replaced });
-    }
-    if (files.length === 0) return this.feed();
-    this.inflight = Promise.all(
-      this.hooks.map(async (h) => {
-        try {
-          const w = await h.prepareInBackground!(files);
-          let ids = this.done.get(h);
-          if (!ids) this.done.set(h, (ids = new Set()));
-          for (const f of files) ids.add(f.id);
-          return w;
-        } catch (e) {
-          log.error(`index hook ${h.name} failed on a background batch`, { error: (e as Error).message });
-          return undefined; // the files stay in phase 2's work for this hook
-        }
-      }),
-    ).then((ws) => {
-      this.results.push({ writers: ws.filter((w): w is (s: IndexStore) => void => w !== undefined), files: files.length });
-      this.inflight = undefined;
-      this.feed();
-    });
-  }
-
-  /** Stops feeding, waits for the chunk in flight, and hands over what is prepared. */
-  async settle(): Promise<{ writers: ((s: IndexStore) => void)[]; files: number }[]> {
-    this.stopped = true;
-    while (this.inflight) await this.inflight;
-    return this.results;
-  }
 }
 
 /** Fills in the stored hash and class of rows whose file differs by size or mtime. */

@@ -13,7 +13,7 @@
 import { PARSE_WORKER_MIN_FILES } from '../core/limits';
 import { languageById } from '../syntax/languageConfig';
 import { parseBatch } from '../syntax/parseBatch';
-import { ParsePool, workerEntry } from '../syntax/parsePool';
+import { ParsePool } from '../syntax/parsePool';
 import type { FileSyntax, ParseRequest } from '../syntax/types';
 import type { ChangedFile, IndexHook } from './indexer';
 import type { IndexStore } from './store';
@@ -41,9 +41,7 @@ function requestsOf(batch: ChangedFile[]): { reqs: ParseRequest[]; ids: number[]
 
 export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
   let pool: ParsePool | undefined;
-  /** One worker, used while the text + files phase still runs on this thread. */
-  let background: ParsePool | undefined;
-  const hook: IndexHook = {
+  return {
     name: 'symbols',
     async prepare(batch: ChangedFile[]) {
       const { reqs, ids, replaced } = requestsOf(batch);
@@ -77,21 +75,11 @@ export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
         .map((r) => r[0] as number);
     },
     async finish() {
-      const p = [pool, background];
-      pool = background = undefined;
-      for (const x of p) await x?.dispose();
+      const p = pool;
+      pool = undefined;
+      await p?.dispose();
     },
   };
-  // Background parsing needs a worker thread (never this thread: it is indexing text meanwhile).
-  if (options.workers !== 0 && workerEntry()) {
-    hook.prepareInBackground = async (batch: ChangedFile[]) => {
-      const { reqs, ids, replaced } = requestsOf(batch);
-      if (reqs.length === 0 && replaced.length === 0) return undefined;
-      const results = reqs.length === 0 ? [] : await (background ??= new ParsePool({ workers: 1 })).parseFiles(reqs);
-      return (store: IndexStore) => writeSymbols(store, replaced, ids, results);
-    };
-  }
-  return hook;
 }
 
 function deleteRows(store: IndexStore, fileIds: number[]): void {

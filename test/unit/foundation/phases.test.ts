@@ -7,8 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultHooks } from '../../../server/src/index/hooks';
-import { BACKGROUND_PREPARE_MIN_FILES } from '../../../server/src/core/limits';
-import type { ChangedFile, IndexHook } from '../../../server/src/index/indexer';
+import type { IndexHook } from '../../../server/src/index/indexer';
 import { Engine } from '../../../server/src/nav/engine';
 import { findFiles } from '../../../server/src/nav/findFile';
 import { searchText } from '../../../server/src/nav/textSearch';
@@ -125,45 +124,6 @@ describe('indexing phases: text + files, then outlines + symbols', function () {
     assert.equal(s.parsedFiles, 0, 'the symbols hook owes nothing, nothing changed');
     assert.equal(e.meta().symbolsPending, undefined);
     assert.doesNotMatch(e.version, /t$/);
-    await e.close();
-  });
-
-  it('a large text phase hands committed files to background preparation; each file is prepared once', async function () {
-    this.timeout(300_000);
-    const many: Record<string, string> = {};
-    const N = BACKGROUND_PREPARE_MIN_FILES + 100;
-    for (let i = 0; i < N; i++) many[`big/D${i % 50}/B${i}.cs`] = `namespace Big;\npublic class Bulk${i} { }\n`;
-    writeTree(ws, many);
-    const seen = new Map<number, number>();
-    let inBackground = 0;
-    const count = (batch: ChangedFile[]) => {
-      for (const f of batch) seen.set(f.id, (seen.get(f.id) ?? 0) + 1);
-    };
-    const counting: IndexHook = {
-      name: 'counting',
-      async prepare(batch) {
-        count(batch);
-        return undefined;
-      },
-      async prepareInBackground(batch) {
-        inBackground += batch.length;
-        count(batch);
-        await new Promise((r) => setTimeout(r, 1));
-        return undefined;
-      },
-      deleteFiles() {},
-    };
-    const e = await Engine.open({ workspaceRoot: ws, indexRoot: idx, hooks: [...defaultHooks(), counting] });
-    const s = await e.refresh();
-    const total = N + FILES;
-    assert.equal(s.added, total);
-    assert.equal(s.parsedFiles, total, 'files prepared in the background count as parsed');
-    assert.ok(inBackground > 0, 'some files were prepared while phase 1 ran');
-    assert.equal(seen.size, total, 'every file was prepared');
-    assert.deepEqual([...new Set(seen.values())], [1], 'and only once');
-    assert.equal(Number(e.store.rows("SELECT count(*) FROM symbol_rows WHERE name LIKE 'Bulk%'")[0]?.[0]), N, 'every outline written once');
-    assert.equal(Number(e.store.rows('SELECT count(*) FROM syntax_files')[0]?.[0]), total);
-    assert.equal(e.meta().symbolsPending, undefined);
     await e.close();
   });
 
