@@ -97,7 +97,7 @@ export const section: BenchSection = {
       { name: 'index size / source bytes', value: s.bytes > 0 ? s.indexBytes / s.bytes : undefined, unit: 'ratio', target: { op: '<=', value: 0.6 } },
     ];
     const notes = [
-      'CPU figures are process CPU since process start (all threads: text + files CPU includes the one parse worker that runs beside it on a large index).',
+      'CPU figures are process CPU since process start (all threads: V8 helper threads; the parse workers during outlines + symbols).',
       `warm start wall includes node start-up, loading index.db (checksum, sql.js), the walk (${warm.summary.walkMs ?? '?'} ms), git status alongside, and exit; index loaded at ${sec(warm.summary.opened?.ms)} s (CPU ${sec(warm.summary.opened?.cpuMs)} s).`,
     ];
     if (ctx.options.cliKind === 'source') notes.push('sextant ran from TypeScript sources under tsx (dist/ older than server/src): start-up includes compiling; `npm run build` or --cli dist measures what users run.');
