@@ -105,21 +105,7 @@ function parseSkeleton(parser: Parser, text: string, config: LanguageConfig, pat
   if (first.errorCount === 0) return { result: first, reparsedWith: [...gaps].map((why) => `repaired: ${why}`) };
   // as for the whole file: preprocessor variants, repairs (length-preserving, so the ranges hold)
   const reparsedWith: string[] = [];
-  let bases = [text];
-  if (config.preprocessor && hasConditionalDirectives(text)) {
-    const blanked = [blankInactiveBranches(text, 'first'), blankInactiveBranches(text, 'last')].filter((v): v is string => v !== undefined);
-    if (blanked.length > 0) {
-      bases = blanked;
-      reparsedWith.push('inactive #if branches blanked');
-    }
-  }
-  const variants: Parsed[] = [];
-  const applied = new Set<string>();
-  for (const base of bases) {
-    const parseable = applyRepairs(base, config, applied);
-    if (parseable !== text) variants.push(parseOutline(parser, parseable, base, config, path, generated, ranges, locals));
-  }
-  for (const why of applied) reparsedWith.push(`repaired: ${why}`);
+  const variants = reparseVariants(text, config, reparsedWith, (parseable, base) => parseOutline(parser, parseable, base, config, path, generated, ranges, locals));
   const merged = mergeVariants(first, variants);
   if (!merged || merged.errorCount > 0) return undefined;
   return { result: merged, reparsedWith };
@@ -196,7 +182,16 @@ function parseWhole(parser: Parser, text: string, config: LanguageConfig, path: 
   const first = parseOutline(parser, text, text, config, path, fileGenerated);
   const reparsedWith: string[] = [];
   if (first.errorCount === 0) return { result: first, reparsedWith };
-  // Display texts: the file, or its two preprocessor variants; each is parsed with repairs applied.
+  const variants = reparseVariants(text, config, reparsedWith, (parseable, base) => parseOutline(parser, parseable, base, config, path, fileGenerated));
+  return { result: mergeVariants(first, variants) ?? first, reparsedWith };
+}
+
+/**
+ * The re-parses of a file whose first parse had errors. Display texts: the file, or its two
+ * preprocessor variants (inactive `#if` branches blanked); each is parsed with the config's
+ * repairs applied, unless that leaves the file as it was. What was done goes to `reparsedWith`.
+ */
+function reparseVariants(text: string, config: LanguageConfig, reparsedWith: string[], parse: (parseable: string, base: string) => Parsed): Parsed[] {
   let bases = [text];
   if (config.preprocessor && hasConditionalDirectives(text)) {
     const blanked = [blankInactiveBranches(text, 'first'), blankInactiveBranches(text, 'last')].filter((v): v is string => v !== undefined);
@@ -209,11 +204,10 @@ function parseWhole(parser: Parser, text: string, config: LanguageConfig, path: 
   const applied = new Set<string>();
   for (const base of bases) {
     const parseable = applyRepairs(base, config, applied);
-    if (parseable === text) continue;
-    variants.push(parseOutline(parser, parseable, base, config, path, fileGenerated));
+    if (parseable !== text) variants.push(parse(parseable, base));
   }
   for (const why of applied) reparsedWith.push(`repaired: ${why}`);
-  return { result: mergeVariants(first, variants) ?? first, reparsedWith };
+  return variants;
 }
 
 /**
