@@ -318,9 +318,3 @@ export function wordInitials(name: string): string {
     .join('')
     .toLowerCase();
 }
-
-/**
- * No-op kept for symbolsHook's writer: the symbol table (symbolTable.ts) notices written and
- * deleted rows itself (temporary triggers on `symbol_rows`), whoever writes them.
- */
-export function noteSymbolNames(_store: unknown, _names: Iterable<string>): void {}

@@ -17,7 +17,6 @@ import { ParsePool } from '../syntax/parsePool';
 import type { FileSyntax, ParseRequest } from '../syntax/types';
 import type { ChangedFile, IndexHook } from './indexer';
 import type { IndexStore } from './store';
-import { noteSymbolNames } from './symbolNames';
 import {
   ensureSymbolTables, SID_FORM_PATH, SIGNATURE_PACKED, SID_FORM_PREFIX, SID_FORM_QN, SYMBOL_FLAG_GENERATED, SYMBOL_FLAG_RECOVERED, SYMBOL_FLAG_TEST, symbolIdHash,
 } from './symbolTables';
@@ -111,7 +110,6 @@ export function writeSymbols(store: IndexStore, replaced: number[], ids: number[
     `INSERT OR REPLACE INTO syntax_files(file_id, language, has_errors, error_lines, reparsed, recovered, truncated, generated, symbols, error)
      VALUES (?,?,?,?,?,?,?,?,?,?)`,
   );
-  const names = new Set<string>();
   try {
     results.forEach((r, i) => {
       const fileId = ids[i];
@@ -144,14 +142,12 @@ export function writeSymbols(store: IndexStore, replaced: number[], ids: number[
           fileId, ordinal, s.parent, s.depth, symbolIdHash(id), sid, s.name, qn, scopes.string(s.kind), scopes.scope(s.namespace, s.container), sig ?? s.signature,
           s.line, s.endLine, s.column, s.endColumn, s.nameLine, s.nameColumn, flags | form | (sig === undefined ? 0 : SIGNATURE_PACKED), scopes.string(modifiers), s.attributes.join(' '), s.extendedType ?? null,
         ]);
-        names.add(s.name);
       });
     });
   } finally {
     insSym.free();
     insFile.free();
   }
-  noteSymbolNames(store, names);
 }
 
 /** Interned strings (`symbol_strings`) and (namespace, container) pairs (`symbol_scopes`), loaded once per store. */
