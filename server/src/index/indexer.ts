@@ -7,7 +7,8 @@
  * 2. hooks (outlines and symbols, the project graph): the files changed in phase 1, plus any a
  *    hook still owes from an interrupted run (`IndexHook.pending`), are read again (checked against
  *    the hash phase 1 stored) and handed to the hooks in batches, a few in flight at once so the
- *    parse workers stay busy while this thread reads and writes.
+ *    parse workers stay busy while this thread reads and writes. A hook with nothing to prepare
+ *    (the project graph) runs its `finish` beside the parse instead of after it.
  *
  * Writes happen in synchronous batches, one transaction each, so a reader on the same connection
  * never sees half a batch. The generation (and so the `indexVersion` token) moves once per refresh
@@ -340,6 +341,18 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   // ---- phase 2: hooks (outlines, symbols, project graph) ----
   const ctx: RefreshContext = { root: discovery.root, discovery, changedPaths, deletedPaths, full };
   let hooksWrote = false;
+  const finishHook = async (h: IndexHook): Promise<void> => {
+    try {
+      await h.finish?.(store, ctx);
+    } catch (e) {
+      log.error(`index hook ${h.name} failed to finish`, { error: (e as Error).message });
+    }
+    if (textChanged || hooksWrote) opts.onBatchCommitted?.(); // the hook may have written rows
+  };
+  // A hook that only finishes (the project graph) needs phase 1's files, not the parse: it runs
+  // beside phase 2 (it yields while it works), so its rows do not wait for every outline.
+  const besideParse = hooks.filter((h) => !h.prepare && h.finish);
+  const besideDone = Promise.all(besideParse.map(finishHook));
   if (work.size > 0) {
     const info = new Map<number, { path: string; language: string | undefined; cls: FileClass; hash: string; size: number; mtime: number }>();
     for (const r of store.rows('SELECT id, path, language, class, hash, size, mtime_ms FROM files WHERE binary = 0')) {
@@ -402,14 +415,8 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
     hooksPending += failed;
   }
   opts.onProgress?.({ phase: 'finish', done: work.size, total: work.size });
-  for (const h of hooks) {
-    try {
-      await h.finish?.(store, ctx);
-    } catch (e) {
-      log.error(`index hook ${h.name} failed to finish`, { error: (e as Error).message });
-    }
-    if (textChanged || hooksWrote) opts.onBatchCommitted?.(); // the hook may have written rows
-  }
+  await besideDone;
+  for (const h of hooks) if (!besideParse.includes(h)) await finishHook(h);
   // Files skipped in phase 2 changed again after phase 1: they stay owed (the next refresh reads them).
   // A refresh whose phase 1 changed nothing but whose phase 2 wrote rows (work left by an earlier
   // run) still makes a new snapshot: the generation moves here instead.

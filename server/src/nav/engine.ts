@@ -75,6 +75,13 @@ export class Engine {
   private catalogDirty = true;
   /** Transactions committed by the running refresh: each one is a new snapshot with its own version. */
   private commitsInRefresh = 0;
+  /**
+   * Numbers those snapshots for the engine's lifetime, never reset: a refresh's first commits still
+   * carry the previous generation, so a per-refresh count would name the last refresh's
+   * intermediate snapshots again. The tag keeps another process's numbers apart.
+   */
+  private commitSeq = 0;
+  private readonly commitTag = crypto.randomBytes(2).toString('hex');
   private refreshing: Promise<RefreshStats> | undefined;
   private rerunRequested = false;
   private readonly pending = new Set<string>();
@@ -138,6 +145,7 @@ export class Engine {
         onBatchCommitted: () => {
           this.catalogDirty = true;
           this.commitsInRefresh++;
+          this.commitSeq++;
         },
         onTextReady: (r) => {
           // Text + files are committed: a new snapshot (its version has no in-refresh suffix).
@@ -201,12 +209,12 @@ export class Engine {
 
   /**
    * The snapshot token of the committed index. While a refresh commits batch after batch, every
-   * intermediate state gets its own token (`-g<n>p<k>`): one token never names two contents.
+   * intermediate state gets its own token (`-g<n>p<tag>.<k>`): one token never names two contents.
    */
   get version(): string {
     // 't': a snapshot whose outlines/symbols are not all written yet (text + files are).
     const base = `${this.store.getMeta('index_id') ?? 'mem'}-g${this.generation}${this.symbolsPending() > 0 ? 't' : ''}`;
-    return this.refreshing && this.commitsInRefresh > 0 ? `${base}p${this.commitsInRefresh}` : base;
+    return this.refreshing && this.commitsInRefresh > 0 ? `${base}p${this.commitTag}.${this.commitSeq}` : base;
   }
 
   /** Files whose outline and symbols are not written yet (0 when the symbol index is complete). */
