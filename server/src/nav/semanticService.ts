@@ -81,7 +81,7 @@ export class SemanticService {
     const holdBack: { provider: string; reason: string }[] = [];
     if (language === 'csharp' && this.lsp && !projectGraph(this.engine) && (this.engine.meta().status === 'building' || this.engine.symbolsPending() > 0)) {
       // Without the project model csharp-ls would load the biggest solution (then restart on the
-      // chosen projects): wait for it. The graph is stored when the first refresh finishes.
+      // chosen projects): wait for it. The graph is stored beside the first refresh's parse phase.
       holdBack.push({ provider: this.lsp.id, reason: 'csharp-ls starts once the project model is built (the index is being built)' });
     } else if (language === 'csharp') {
       const a = args as { path?: string; name?: string; external?: boolean };
