@@ -158,21 +158,21 @@ class Scanner {
 
   constructor(private readonly text: string) {}
 
+  /** Steps over the newline or blank `c` at `i` (a newline starts a line); false for anything else. */
+  private stepBlank(c: number): boolean {
+    if (c === NL) this.atLineStart = true;
+    else if (!isBlank(c)) return false;
+    this.i++;
+    return true;
+  }
+
   run(): Skeleton | undefined {
     const t = this.text;
     const n = t.length;
     const frames: DeclFrame[] = [newFrame()];
     while (this.i < n) {
       const c = t.charCodeAt(this.i);
-      if (c === NL) {
-        this.atLineStart = true;
-        this.i++;
-        continue;
-      }
-      if (isBlank(c)) {
-        this.i++;
-        continue;
-      }
+      if (this.stepBlank(c)) continue;
       if (c === HASH && this.atLineStart) {
         this.directive();
         continue;
@@ -599,15 +599,7 @@ class Scanner {
     this.i++;
     while (this.i < t.length) {
       const c = t.charCodeAt(this.i);
-      if (c === NL) {
-        this.atLineStart = true;
-        this.i++;
-        continue;
-      }
-      if (isBlank(c)) {
-        this.i++;
-        continue;
-      }
+      if (this.stepBlank(c)) continue;
       if (c === HASH && this.atLineStart) {
         // directive lines inside a kept declaration are left out (their group is not kept)
         const lineStart = t.lastIndexOf('\n', this.i - 1) + 1;
