@@ -19,9 +19,11 @@ describe('engine over node IPC', () => {
   it('shows the index status in the Index view and the status bar', async () => {
     const api = await sextant();
     await readyEngine();
-    const rows = await waitFor('index view rows', () => {
+    // The editor's availability reaches the engine beside the first refresh; the view shows it
+    // with the next status push (the text phase can make the index fresh before that).
+    const rows = await waitFor('index view rows with the index fresh and the editor provider for typescript', () => {
       const r = api.index.describe();
-      return r.some((l) => l.startsWith('Index: fresh')) ? r : undefined;
+      return r.some((l) => l.startsWith('Index: fresh')) && r.some((l) => /^ {2}typescript: editor/.test(l)) ? r : undefined;
     });
     assert.ok(rows.some((l) => /^Engine: ready \(pid \d+\)$/.test(l)), rows.join('\n'));
     assert.ok(rows.some((l) => l.startsWith('Languages')), rows.join('\n'));
