@@ -60,6 +60,10 @@ export class IndexStore {
         const problem = checkDatabase(db, sums.length === 0);
         if (problem) throw new IndexLoadError(problem.kind, problem.reason);
         migrate(db);
+        // A table the schema has but this file lacks (written by an unreleased build under the
+        // same schema number) would fail later queries: that is damage too.
+        const missing = missingObjects(SQL, db);
+        if (missing.length > 0) throw new IndexLoadError('corrupt', `the index lacks ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''} of its schema`);
         return new IndexStore(db, indexRoot, undefined, true);
       } catch (e) {
         db?.close();
@@ -235,6 +239,26 @@ function checkDatabase(db: Database, fullCheck: boolean): { kind: Recovery['kind
     return { kind: 'corrupt', reason: 'index was never completely written' };
   }
   return undefined;
+}
+
+/** Tables and views of a fully migrated index (from a scratch database, once per process). */
+let schemaObjects: string[] | undefined;
+
+/** What a fully migrated index has and `db` lacks. */
+function missingObjects(SQL: SqlJsStatic, db: Database): string[] {
+  const names = (d: Database): string[] =>
+    (d.exec("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")[0]?.values ?? []).map((r) => String(r[0]));
+  if (!schemaObjects) {
+    const scratch = new SQL.Database();
+    try {
+      migrate(scratch);
+      schemaObjects = names(scratch);
+    } finally {
+      scratch.close();
+    }
+  }
+  const have = new Set(names(db));
+  return schemaObjects.filter((n) => !have.has(n));
 }
 
 function migrate(db: Database): void {

@@ -76,6 +76,20 @@ describe('persisted index', function () {
     await e2.close();
   });
 
+  it('an index lacking a table of its schema (an unreleased build wrote it) is moved aside and rebuilt, not a crash on first use', async function () {
+    const e = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    await e.refresh();
+    e.store.db.run('DROP TABLE blobs'); // the token dictionary lives there, read lazily by the next refresh
+    e.store.persist();
+    await e.close();
+    const e2 = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    assert.match(e2.meta().recovered ?? '', /lacks blobs/);
+    const s = await e2.refresh();
+    assert.equal(s.added, 2, 'rebuilt from the workspace');
+    assert.ok(fs.readdirSync(idx).some((n) => n.startsWith('index.db.corrupt-')));
+    await e2.close();
+  });
+
   it('treats bytes that differ from their checksum as damage, even where SQLite would not notice', async function () {
     const e = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
     await e.refresh();
