@@ -257,3 +257,16 @@ export const REGEX_BACKTRACKS_BEFORE_FALLBACK = 50_000;
 export const TEXT_GARBAGE_MIN_DOCS = 5_000;
 /** Smallest byte budget a caller may request with `maxBytes` (room for one row and the envelope). */
 export const MIN_RESPONSE_BYTES = 512;
+
+// ---- tool definitions (tools/list) and server instructions ----
+/**
+ * name + description + inputSchema of every tool together: agents pay tool definitions in context on
+ * every turn (some clients drop tools beyond a budget); later tools must fit too, so stay well below.
+ */
+export const TOOL_DEFINITIONS_MAX_BYTES = 16 * 1024;
+/** The whole tools/list result (titles, annotations and output schemas included). */
+export const TOOLS_LIST_MAX_BYTES = 40 * 1024;
+/** Server `instructions`: the workflow, read once per session. */
+export const INSTRUCTIONS_MAX_CHARS = 1_000;
+/** Some clients keep only this prefix of `instructions`: the workflow must stand alone within it. */
+export const INSTRUCTIONS_SELF_CONTAINED_CHARS = 512;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { pathShapeProblem } from '../core/paths';
-import { DEFAULT_ITEM_LIMIT, DEFAULT_RESPONSE_BYTES, MAX_ITEM_LIMIT, MAX_PATH_CHARS, MAX_RESPONSE_BYTES } from '../core/limits';
+import { DEFAULT_ITEM_LIMIT, DEFAULT_RESPONSE_BYTES, MAX_ITEM_LIMIT, MAX_PATH_CHARS, MAX_RESPONSE_BYTES, MIN_RESPONSE_BYTES } from '../core/limits';
 
 export const pathArg = z
   .string()
@@ -14,13 +14,18 @@ export const pathArg = z
     const problem = pathShapeProblem(p);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
-  .describe('Workspace-relative POSIX path, e.g. src/App/Program.cs');
+  // The instructions say paths are workspace-relative; repeated on eight tools it is noise.
+  .meta({ published: { type: 'string' } });
 
 export const pagingArgs = {
-  limit: z.number().int().min(1).max(MAX_ITEM_LIMIT).optional().describe(`Rows per page (default ${DEFAULT_ITEM_LIMIT}, max ${MAX_ITEM_LIMIT})`),
-  cursor: z.string().max(2048).optional().describe('Opaque nextCursor from a previous answer of the same query'),
-  maxBytes: z.number().int().min(512).max(MAX_RESPONSE_BYTES).optional().describe(`Byte budget for the answer (default ${DEFAULT_RESPONSE_BYTES})`),
+  // Described once, in the server instructions (PAGING_NOTE): repeated on every paged tool it cost ~4 KB of tools/list.
+  limit: z.number().int().min(1).max(MAX_ITEM_LIMIT).optional().meta({ published: { type: 'integer' } }),
+  cursor: z.string().max(2048).optional(),
+  maxBytes: z.number().int().min(MIN_RESPONSE_BYTES).max(MAX_RESPONSE_BYTES).optional().meta({ published: { type: 'integer' } }),
 };
+
+/** How paging arguments work, for the server instructions (the argument schemas carry no description). */
+export const PAGING_NOTE = `Lists take limit (rows, default ${DEFAULT_ITEM_LIMIT}, max ${MAX_ITEM_LIMIT}) and maxBytes (default ${DEFAULT_RESPONSE_BYTES}, ${MIN_RESPONSE_BYTES}-${MAX_RESPONSE_BYTES}).`;
 
 export const budgetArg = {
   maxBytes: pagingArgs.maxBytes,
@@ -57,4 +62,93 @@ export function envelopeSchema(item: z.ZodType, extra: z.ZodRawShape = {}) {
     index: indexMetaSchema,
     ...extra,
   });
+}
+
+// ---- published JSON Schemas (tools/list) ----
+// Tool definitions are paid in the model's context on every turn, so what tools/list publishes is
+// the zod schema made compact: no `$schema`, no safe-integer sentinels, no string length bounds
+// (the server validates them and answers Error [INVALID_ARGUMENT] with a hint), and in output
+// schemas no descriptions, enums or `additionalProperties` (clients validate shape, not prose).
+// The server still validates every argument with the full zod schema.
+
+type Json = Record<string, unknown>;
+const SAFE_INT = Number.MAX_SAFE_INTEGER;
+
+function strip(node: unknown, output: boolean, top: boolean): unknown {
+  if (Array.isArray(node)) return node.map((n) => strip(n, output, false));
+  if (!node || typeof node !== 'object') return node;
+  // `.meta({ published })`: this JSON is published instead (plus the description); zod still validates everything.
+  const published = (node as Json).published as Json | undefined;
+  if (published) {
+    const d = (node as Json).description;
+    return d !== undefined && !output ? { ...published, description: d } : { ...published };
+  }
+  const out: Json = {};
+  // `.meta({ publishedProperties })`: only these properties are published (the rest stay valid, e.g. a target_ref copied from a row).
+  const only = (node as Json).publishedProperties as string[] | undefined;
+  for (const [k, v] of Object.entries(node as Json)) {
+    if (k === '$schema') continue;
+    if (only && k === 'required') {
+      const req = (v as string[]).filter((r) => only.includes(r));
+      if (req.length) out[k] = req;
+      continue;
+    }
+    if ((k === 'maximum' && v === SAFE_INT) || (k === 'minimum' && v === -SAFE_INT)) continue;
+    if (k === 'maxLength' || k === 'minLength' || k === 'maxItems' || k === 'publishedProperties') continue;
+    if (output && (k === 'description' || k === 'enum')) continue;
+    if (k === 'additionalProperties' && v === false && (output || !top)) continue;
+    if (k === 'properties') {
+      const props: Json = {};
+      for (const [pk, pv] of Object.entries(v as Json)) if (!only || only.includes(pk)) props[pk] = strip(pv, output, false);
+      out[k] = props;
+    } else out[k] = strip(v, output, false);
+  }
+  return out;
+}
+
+/** The JSON Schema tools/list publishes for a tool's input (strict at the top level). */
+export function publishedInputSchema(input: z.ZodType): { type: 'object'; [k: string]: unknown } {
+  return strip(z.toJSONSchema(input, { io: 'input' }), false, true) as { type: 'object' };
+}
+
+/**
+ * An output schema spells out the envelope's own fields and the fields of one row of `items`; an
+ * object nested deeper (index, completeness, a row's target_ref, a file header…) is published as
+ * just an object (an array of them as an array). Answers are checked against the full zod schema
+ * in tests, and clients still validate the envelope and every row.
+ */
+function keysOnly(node: unknown): unknown {
+  if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+  const o = node as Json;
+  if (o.anyOf) return { anyOf: (o.anyOf as unknown[]).map(keysOnly) };
+  if (o.type === 'array' && o.items) {
+    const it = keysOnly(o.items) as Json;
+    return it.type === 'object' ? { type: 'array' } : { type: 'array', items: it };
+  }
+  if (o.type === 'object') return { type: 'object' };
+  return o;
+}
+
+function rowLevel(node: unknown): unknown {
+  if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+  const o = node as Json;
+  if (o.anyOf) return { ...o, anyOf: (o.anyOf as unknown[]).map(rowLevel) };
+  if (o.type !== 'object' || !o.properties) return o;
+  const props: Json = {};
+  for (const [k, v] of Object.entries(o.properties as Json)) props[k] = keysOnly(v);
+  return { ...o, properties: props };
+}
+
+function collapse(root: Json): Json {
+  const props: Json = {};
+  for (const [k, v] of Object.entries((root.properties ?? {}) as Json)) {
+    const p = v as Json;
+    props[k] = k === 'items' && p.type === 'array' ? { ...p, items: rowLevel(p.items) } : keysOnly(p);
+  }
+  return { ...root, properties: props };
+}
+
+/** The JSON Schema tools/list publishes for a tool's structuredContent. */
+export function publishedOutputSchema(output: z.ZodType): { type: 'object'; [k: string]: unknown } {
+  return collapse(strip(z.toJSONSchema(output, { io: 'output' }), true, true) as Json) as { type: 'object' };
 }

@@ -14,7 +14,8 @@ import { log } from '../core/log';
 import type { Engine } from '../nav/engine';
 import { buildAnswer, bytesOf } from './answer';
 import { decodeCursor } from './cursor';
-import { envelopeSchema } from './schemas';
+import { SERVER_INSTRUCTIONS } from './instructions';
+import { envelopeSchema, publishedInputSchema, publishedOutputSchema } from './schemas';
 import type { AnyTool, ToolEnv } from './tool';
 import { ALL_TOOLS } from './tools';
 
@@ -48,12 +49,6 @@ export interface CallDefaults {
   maxBytes?: number;
 }
 
-const INSTRUCTIONS = [
-  'Sextant answers source-navigation questions with small, precise, bounded results.',
-  'Start with repo_overview; use find_file for paths, search_text for literals/config keys/log strings.',
-  'Outline large files before reading them; read only spans with source_context.',
-  'Every answer carries index freshness and completeness: trust exact rows, treat heuristic/stale/partial as leads.',
-].join(' ');
 
 export function outputSchemaOf(tool: AnyTool): z.ZodType {
   return envelopeSchema(tool.item, tool.extra);
@@ -64,9 +59,10 @@ export function toolListing(tools: readonly AnyTool[]) {
     name: t.name,
     title: t.title,
     description: t.description,
-    inputSchema: z.toJSONSchema(t.input, { io: 'input' }) as { type: 'object'; [k: string]: unknown },
-    outputSchema: z.toJSONSchema(outputSchemaOf(t), { io: 'output' }) as { type: 'object'; [k: string]: unknown },
-    annotations: { title: t.title, readOnlyHint: true, openWorldHint: false, destructiveHint: false, idempotentHint: true },
+    inputSchema: publishedInputSchema(t.input),
+    outputSchema: publishedOutputSchema(outputSchemaOf(t)),
+    // destructiveHint / idempotentHint only mean something when readOnlyHint is false (MCP spec).
+    annotations: { readOnlyHint: true, openWorldHint: false },
   }));
 }
 
@@ -74,7 +70,7 @@ export function buildServer(engine: Engine, opts: BuildServerOptions = {}): Serv
   const tools = opts.tools ?? ALL_TOOLS;
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listing = toolListing(tools);
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const started = Date.now();

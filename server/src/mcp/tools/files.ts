@@ -11,12 +11,12 @@ export const findFile = defineTool({
   name: 'find_file',
   title: 'Find file',
   description:
-    'Find files by name, partial path or glob (e.g. "InvoiceService.cs", "Billing/Api", "**/*.csproj"). Ranked: exact name > name prefix > contains; handwritten source > tests > generated/vendor. Path-only: use search_symbol for code symbols.',
+    'Find files by name, path fragment or glob ("InvoiceService.cs", "**/*.csproj"); source ranks before tests and generated. For code symbols use search_symbol.',
   input: z.strictObject({
-    query: z.string().min(1).max(MAX_QUERY_CHARS).describe('File name, part of a path, or a glob'),
-    classes: z.array(fileClassEnum).max(7).optional().describe('Only these file classes'),
-    languages: z.array(z.string().max(40)).max(20).optional().describe('Only these languages, e.g. ["csharp"]'),
-    project: z.string().min(1).max(MAX_QUERY_CHARS).optional().describe('Only files of this project (project file path or name)'),
+    query: z.string().min(1).max(MAX_QUERY_CHARS),
+    classes: z.array(fileClassEnum).max(7).optional(),
+    languages: z.array(z.string().max(40)).max(20).optional().describe('e.g. ["csharp"]'),
+    project: z.string().min(1).max(MAX_QUERY_CHARS).optional().describe('Project path or name'),
     ...pagingArgs,
   }),
   item: z.object({ path: z.string(), fileClass: z.string(), language: z.string().optional(), lines: z.number(), size: z.number(), match: z.string(), projects: z.array(z.string()).optional().describe('Projects that compile or contain the file') }),
@@ -43,18 +43,18 @@ export const findFile = defineTool({
 
 const spanSchema = z.strictObject({
   path: pathArg,
-  line: z.number().int().min(1).describe('1-based first line'),
-  endLine: z.number().int().min(1).optional().describe('1-based last line (default: line)'),
+  line: z.number().int().min(1),
+  endLine: z.number().int().min(1).optional(),
 });
 
 export const sourceContext = defineTool({
   name: 'source_context',
   title: 'Source context',
   description:
-    'Read bounded live source for one or more spans (from outline, search_text, definition, references…), with line numbers, context lines, a byte cap, and truncation/freshness flags. Prefer this over reading whole files.',
+    'Read live source of line spans (from outline, search hits, definitions) with context lines, bounded. Use it instead of reading whole files.',
   input: z.strictObject({
-    spans: z.array(spanSchema).min(1).max(MAX_SPANS_PER_CALL).describe('Spans to read'),
-    contextLines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe(`Lines of context around each span (default ${DEFAULT_CONTEXT_LINES})`),
+    spans: z.array(spanSchema).min(1).max(MAX_SPANS_PER_CALL),
+    contextLines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe(`Default ${DEFAULT_CONTEXT_LINES}`),
     maxBytes: pagingArgs.maxBytes,
   }),
   item: z.union([

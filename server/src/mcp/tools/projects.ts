@@ -13,7 +13,7 @@ import { defineTool } from '../tool';
 
 const kindEnum = z.enum(['csharp', 'fsharp', 'vb', 'shared', 'node', 'tsconfig']);
 const statusEnum = z.enum(['complete', 'partial', 'failed']);
-const projectArg = z.string().min(1).max(MAX_QUERY_CHARS).describe('Project file path (e.g. src/App/App.csproj) or project/assembly name');
+const projectArg = z.string().min(1).max(MAX_QUERY_CHARS).describe('Project file path or project/assembly name');
 
 const projectRowSchema = z.object({
   id: z.string().describe('Project file path (the project id)'),
@@ -52,15 +52,15 @@ export const projectGraphTool = defineTool({
   name: 'project_graph',
   title: 'Project graph',
   description:
-    'Project references around a project, a solution\'s projects, or every project under a folder prefix, as {nodes, edges}: direction dependencies | dependents | both, depth, optional package and solution-membership edges. Bounded; the answer says how many nodes/edges were cut and whether depth stopped the walk. Read from project files without building.',
+    'Project references around a project, a solution or a folder prefix: a node table and an edge list, from project files without building. Depth 1 lists every direct neighbour; cut says what was left out.',
   input: z.strictObject({
-    project: projectArg.optional().describe('Project file path or name, or a solution path (.sln/.slnx/.slnf) to start from its projects'),
-    prefix: z.string().max(MAX_QUERY_CHARS).optional().describe('Folder prefix: start from every project under it (instead of project)'),
-    direction: z.enum(['dependencies', 'dependents', 'both']).optional().describe('dependencies (default): what it references; dependents: what references it'),
-    depth: z.number().int().min(1).max(20).optional().describe('Hops to follow (default 2)'),
-    includePackages: z.boolean().optional().describe('Add PackageReference / npm dependency edges (default false)'),
-    includeSolutions: z.boolean().optional().describe('Add the solutions listing the returned projects, with solutionMembership edges (default false)'),
-    maxNodes: z.number().int().min(1).max(MAX_GRAPH_NODES).optional().describe(`Node cap (default ${DEFAULT_GRAPH_NODES})`),
+    project: projectArg.optional().describe('Project path or name, or a .sln/.slnx/.slnf'),
+    prefix: z.string().max(MAX_QUERY_CHARS).optional().describe('Instead of project: every project under this folder'),
+    direction: z.enum(['dependencies', 'dependents', 'both']).optional().describe('Default dependencies'),
+    depth: z.number().int().min(1).max(20).optional().describe('Default 2'),
+    includePackages: z.boolean().optional().describe('Add package edges'),
+    includeSolutions: z.boolean().optional().describe('Add solution-membership edges'),
+    maxNodes: z.number().int().min(1).max(MAX_GRAPH_NODES).optional().describe(`Default ${DEFAULT_GRAPH_NODES}`),
     maxBytes: pagingArgs.maxBytes,
   }),
   item: z.object({ id: z.string(), kind: z.string(), name: z.string(), distance: z.number(), isTest: z.boolean().optional(), status: z.string().optional(), dependsOn: z.array(z.string()) }),
@@ -133,7 +133,7 @@ export const projectsContainingTool = defineTool({
   name: 'projects_containing',
   title: 'Projects containing a file',
   description:
-    'Every project that compiles, links or contains a file (linked files, shared projects and overlapping globs give several), with the target frameworks it is compiled for. Answers "which project owns this file?".',
+    'Which projects compile, link or contain a file (linked files and shared projects give several), with target frameworks.',
   input: z.strictObject({ path: pathArg, maxBytes: pagingArgs.maxBytes }),
   item: z.object({
     project: z.string(), name: z.string(), kind: kindEnum, isTest: z.boolean(), targetFrameworks: z.array(z.string()), link: z.string().optional(), status: statusEnum,
@@ -156,11 +156,11 @@ export const dependencyPathTool = defineTool({
   name: 'dependency_path',
   title: 'Dependency path',
   description:
-    'Shortest project-reference paths from one project to another ("why does A depend on B?"). When none exists in that direction the reverse is tried and flagged.',
+    'Shortest project-reference paths from one project to another ("why does A depend on B?"); the reverse is tried and flagged.',
   input: z.strictObject({
     from: projectArg,
     to: projectArg,
-    maxPaths: z.number().int().min(1).max(MAX_DEPENDENCY_PATHS).optional().describe('Shortest paths to return (default 5)'),
+    maxPaths: z.number().int().min(1).max(MAX_DEPENDENCY_PATHS).optional().describe('Default 5'),
     maxBytes: pagingArgs.maxBytes,
   }),
   item: z.object({ hops: z.number(), path: z.array(z.string()) }),
@@ -181,12 +181,12 @@ export const dependencyPathTool = defineTool({
 export const projectsUnderTool = defineTool({
   name: 'projects_under',
   title: 'Projects under a folder',
-  description: 'Projects whose project file lies under a folder prefix ("" for all), with kind, test flag, target frameworks and evaluation status (partial/failed carry reasons).',
+  description: 'Projects under a folder prefix ("" for all): kind, test flag, target frameworks, evaluation status with reasons.',
   input: z.strictObject({
-    prefix: z.string().max(MAX_QUERY_CHARS).describe('Folder prefix, e.g. src/Billing ("" for every project)'),
-    kinds: z.array(kindEnum).max(6).optional().describe('Only these kinds'),
-    tests: z.enum(['include', 'only', 'exclude']).optional().describe('Test projects: include (default) | only | exclude'),
-    status: z.array(statusEnum).max(3).optional().describe('Only these evaluation statuses'),
+    prefix: z.string().max(MAX_QUERY_CHARS).describe('e.g. src/Billing'),
+    kinds: z.array(kindEnum).max(6).optional(),
+    tests: z.enum(['include', 'only', 'exclude']).optional(),
+    status: z.array(statusEnum).max(3).optional(),
     ...pagingArgs,
   }),
   item: projectRowSchema,
@@ -215,10 +215,10 @@ export const namespaceLayoutTool = defineTool({
   name: 'namespace_layout',
   title: 'Namespace layout',
   description:
-    'Namespaces declared under a prefix (e.g. "Acme.Billing"), each with how many files declare it and which projects compile them. From the syntax layer\'s namespace declarations (a text scan when the index has none); depth collapses deeper namespaces into their ancestor.',
+    'Namespaces under a prefix (e.g. "Acme.Billing") with how many files declare each and which projects compile them; depth collapses deeper ones.',
   input: z.strictObject({
-    prefix: z.string().max(MAX_QUERY_CHARS).optional().describe('Namespace prefix (default: all)'),
-    depth: z.number().int().min(1).max(10).optional().describe('Collapse to this many segments below the prefix'),
+    prefix: z.string().max(MAX_QUERY_CHARS).optional(),
+    depth: z.number().int().min(1).max(10).optional().describe('Segments below the prefix'),
     ...pagingArgs,
   }),
   item: z.object({ namespace: z.string(), files: z.number(), projects: z.number(), topProjects: z.array(z.string()), namespaces: z.number().optional() }),
@@ -243,8 +243,8 @@ export const configLookupTool = defineTool({
   name: 'config_lookup',
   title: 'Configuration lookup',
   description:
-    'Where a configuration key is set: appsettings*.json, launchSettings.json, global.json, package.json, tsconfig*.json, Directory.Build.*, Directory.Packages.props, *.props, NuGet.config. A .NET configuration path ("Logging:LogLevel:Default" or "Logging__LogLevel__Default") is matched against the JSON nesting; each row names the owning project folder.',
-  input: z.strictObject({ key: z.string().min(1).max(MAX_QUERY_CHARS).describe('Key, e.g. ConnectionStrings:Default, LangVersion, compilerOptions'), ...pagingArgs }),
+    'Where a configuration key is set (appsettings, launchSettings, package.json, tsconfig, MSBuild props, NuGet.config); "A:B:C" and "A__B__C" match JSON nesting.',
+  input: z.strictObject({ key: z.string().min(1).max(MAX_QUERY_CHARS).describe('e.g. ConnectionStrings:Default, LangVersion'), ...pagingArgs }),
   item: z.object({
     path: z.string(), line: z.number(), column: z.number(), preview: z.string(),
     fileKind: z.enum(['appsettings', 'launchSettings', 'global.json', 'package.json', 'tsconfig', 'msbuild', 'nuget']),

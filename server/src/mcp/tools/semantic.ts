@@ -28,15 +28,12 @@ const targetSchema = z
       .string()
       .min(1)
       .max(2048)
-      .optional()
-      .describe(
-        'Stable symbol id from an earlier answer. C#: documentation-comment id @ project | target framework, e.g. M:Ns.Type.Method(System.Int32)@App.Core|net8.0; a bare documentation id resolves when one compilation has it, else the candidates come back',
-      ),
-    path: pathArg.optional().describe('File of a position target'),
-    line: z.number().int().min(1).optional().describe('1-based line of a position target'),
-    column: z.number().int().min(1).optional().describe('1-based column; snapped to the nearest identifier'),
-    qualifiedName: z.string().min(1).max(2048).optional().describe('Namespace.Type.Member'),
-    kind: z.enum(['result_match', 'stable_symbol']).optional().describe('target_ref kind (copy target_ref unchanged from a row)'),
+      .optional(),
+    path: pathArg.optional(),
+    line: z.number().int().min(1).optional().meta({ published: { type: 'integer' } }),
+    column: z.number().int().min(1).optional().meta({ published: { type: 'integer' } }),
+    qualifiedName: z.string().min(1).max(2048).optional(),
+    kind: z.enum(['result_match', 'stable_symbol']).optional(),
     result_handle: z.string().max(2048).optional(),
     match_id: z.string().max(100).optional(),
     stable_symbol_id: z.string().max(2048).optional(),
@@ -60,7 +57,8 @@ const targetSchema = z
     if (t.kind === 'result_match' && (t.result_handle === undefined || t.match_id === undefined)) ctx.addIssue({ code: 'custom', message: 'a result_match target_ref needs result_handle and match_id' });
     if (t.kind === 'stable_symbol' && (t.stable_symbol_id === undefined || t.snapshot_token === undefined)) ctx.addIssue({ code: 'custom', message: 'a stable_symbol target_ref needs stable_symbol_id and snapshot_token' });
   })
-  .describe('Exactly one of: {symbolId}, {path, line, column?}, {qualifiedName}, or a target_ref copied from an earlier row');
+  .describe('{symbolId} | {path, line, column?} | {qualifiedName: "Ns.Type.Member"} | a row\'s target_ref')
+  .meta({ publishedProperties: ['symbolId', 'path', 'line', 'column', 'qualifiedName'] });
 
 type TargetArg = z.infer<typeof targetSchema>;
 
@@ -73,7 +71,7 @@ function toTarget(t: TargetArg): TargetInput {
 }
 
 const waitArg = {
-  waitMs: z.number().int().min(0).max(TOOL_DEADLINE_MS).optional().describe('Wait up to this long for a loading language server before answering from the syntax index (default 2000)'),
+  waitMs: z.number().int().min(0).max(TOOL_DEADLINE_MS).optional().describe('ms to wait for a starting language server (default 2000)').meta({ published: { type: 'integer' } }),
 };
 
 const targetRefSchema = z.object({
@@ -155,7 +153,7 @@ export const definitionTool = defineTool({
   name: 'definition',
   title: 'Go to definition',
   description:
-    'Where a symbol is declared: every declaration span (all parts of a partial type), with signature, container, project and the source line. Precise from the compiler (csharp-ls / TypeScript) when available, else labelled heuristic.',
+    'Where a symbol is declared (every part of a partial type): spans, signature, container, project. Compiler-precise when a language server is ready, else labelled heuristic.',
   input: z.strictObject({ target: targetSchema, ...waitArg, ...budgetArg }),
   item: rowSchema,
   extra: metaExtra,
@@ -186,16 +184,16 @@ export const referencesTool = defineTool({
   name: 'references',
   title: 'Find references',
   description:
-    'Every reference to a symbol, grouped by project by default with a summary ("47 references across 12 projects (8 production, 4 test)"), production/test and generated/handwritten split, filters (project glob, scope, include_definition) and a cursor over groups. C# references are the target\'s own: uses of related interface/base members are left out unless include_related.',
+    'Every reference to a symbol, before changing its behaviour: counts per project (production/test, generated), every group with sample locations. C#: uses through interface/base members only with include_related.',
   input: z.strictObject({
     target: targetSchema,
     group_by: z.enum(['project', 'file', 'kind', 'none']).optional().describe('Default project'),
-    scope: z.enum(['all', 'production', 'test']).optional().describe('Default all'),
-    project: z.string().max(MAX_PATH_CHARS).optional().describe('Glob over project paths or names, e.g. "src/Billing/**" or "*.Tests"'),
-    include_definition: z.boolean().optional().describe('Include the declaration rows (default true)'),
-    include_related: z.boolean().optional().describe('Also list references of related members (interface member, sibling overrides), marked role=related'),
-    include_generated: z.boolean().optional().describe('Include generated files (default true)'),
-    per_group: z.number().int().min(1).max(50).optional().describe(`Locations listed per group (default ${SEMANTIC_REFERENCES_PER_GROUP})`),
+    scope: z.enum(['all', 'production', 'test']).optional(),
+    project: z.string().max(MAX_PATH_CHARS).optional().describe('Project path/name glob, e.g. *.Tests'),
+    include_definition: z.boolean().optional().describe('Default true'),
+    include_related: z.boolean().optional().describe('Add uses of related interface/base members (role=related)'),
+    include_generated: z.boolean().optional().describe('Default true'),
+    per_group: z.number().int().min(1).max(50).optional().describe(`Most locations per group (default ${SEMANTIC_REFERENCES_PER_GROUP})`),
     ...waitArg,
     ...pagingArgs,
   }),
@@ -272,7 +270,7 @@ export const implementationsTool = defineTool({
   name: 'implementations',
   title: 'Find implementations',
   description:
-    'Implementations of an interface or abstract type (implementors and derived classes) or of an interface/virtual member (implementing members and overrides, which csharp-ls alone misses and Sextant derives from the type hierarchy).',
+    'Implementors and derived classes of an interface/abstract type, or implementing members and overrides of an interface/virtual member.',
   input: z.strictObject({ target: targetSchema, ...waitArg, ...pagingArgs }),
   item: rowSchema,
   extra: metaExtra,
@@ -310,11 +308,11 @@ function callTool(direction: 'incoming' | 'outgoing') {
     title: direction === 'incoming' ? 'Callers' : 'Callees',
     description:
       direction === 'incoming'
-        ? 'Who calls a method or function (depth-bounded call hierarchy). Read `availability` before trusting an empty list: `unavailable` means no provider could answer, not "no callers". csharp-ls reports direct callers only: calls through an interface or base member are missing and the answer says so (precise_partial).'
-        : 'What a method or function calls (depth-bounded). Every callee edge is provisional (trust: provisional): confirm material edges with references or source_context.',
+        ? 'Who calls a method (depth-bounded). availability=unavailable means unknown, not "no callers"; calls via interface/base members may be missing (precise_partial says so).'
+        : 'What a method calls (depth-bounded). Edges are provisional: confirm with references or source_context.',
     input: z.strictObject({
       target: targetSchema,
-      depth: z.number().int().min(1).max(SEMANTIC_CALLS_MAX_DEPTH).optional().describe('Levels to follow (default 1)'),
+      depth: z.number().int().min(1).max(SEMANTIC_CALLS_MAX_DEPTH).optional().describe('Default 1'),
       ...waitArg,
       ...pagingArgs,
     }),
@@ -364,11 +362,11 @@ export const calleesTool = callTool('outgoing');
 export const typeHierarchyTool = defineTool({
   name: 'type_hierarchy',
   title: 'Type hierarchy',
-  description: 'Supertypes (base class, interfaces) and subtypes (derived classes, implementors) of a type, depth-bounded; partial types are one node with all their declarations.',
+  description: 'Supertypes (base class, interfaces) and subtypes (derived, implementors) of a type, depth-bounded; a partial type is one node.',
   input: z.strictObject({
     target: targetSchema,
     direction: z.enum(['supertypes', 'subtypes', 'both']).optional().describe('Default both'),
-    depth: z.number().int().min(1).max(SEMANTIC_TYPE_HIERARCHY_MAX_DEPTH).optional().describe('Levels (default 2)'),
+    depth: z.number().int().min(1).max(SEMANTIC_TYPE_HIERARCHY_MAX_DEPTH).optional().describe('Default 2'),
     ...waitArg,
     ...pagingArgs,
   }),

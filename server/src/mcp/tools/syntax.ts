@@ -14,6 +14,8 @@ const SYMBOL_KINDS = [
   'method', 'constructor', 'destructor', 'property', 'field', 'event', 'indexer', 'operator', 'function', 'variable', 'constant', 'macro', 'testSuite', 'test',
 ] as const;
 const kindEnum = z.enum(SYMBOL_KINDS);
+/** Published as a string list: the 27 kinds cost ~330 bytes per tool; a wrong kind is refused with the valid ones listed. */
+const kindsArg = z.array(kindEnum).max(SYMBOL_KINDS.length).optional().meta({ published: { type: 'array', items: { type: 'string' } } });
 
 const DEFAULT_OUTLINE_DEPTH = 3;
 
@@ -60,11 +62,11 @@ export const outlineTool = defineTool({
   name: 'outline',
   title: 'File outline',
   description:
-    'The declarations of one file (namespaces, types, members, functions, tests) with kinds, 1-based line spans and signatures without bodies — a fraction of the file\'s bytes. Call it before reading any large file, then read only the spans you need with source_context. Nesting depth is explicit (default 3). Says when the file has syntax errors.',
+    'The declaration map of one file (kinds, line spans, signatures; no bodies). Call it before reading any large file, then read spans with source_context.',
   input: z.strictObject({
     path: pathArg,
-    depth: z.number().int().min(0).max(L.MAX_OUTLINE_DEPTH).optional().describe(`Deepest nesting level listed, 0 = top level (default ${DEFAULT_OUTLINE_DEPTH})`),
-    kinds: z.array(kindEnum).max(SYMBOL_KINDS.length).optional().describe('Only these kinds, e.g. ["class","method"]'),
+    depth: z.number().int().min(0).max(L.MAX_OUTLINE_DEPTH).optional().describe(`Deepest level listed, 0 = top (default ${DEFAULT_OUTLINE_DEPTH})`),
+    kinds: kindsArg.describe('e.g. ["class","method"]'),
     ...pagingArgs,
   }),
   item: outlineItem,
@@ -121,15 +123,15 @@ export const searchSymbolTool = defineTool({
   name: 'search_symbol',
   title: 'Search symbols',
   description:
-    'Find declarations by name across the workspace (syntax index; a fast stand-in for go-to-definition by name). match: exact | prefix | substring | camelCase ("GRS" → GetRequiredService) | fuzzy (letters in order, or a typo: "GetRequiredSrevice") | regex | qualified ("Billing.InvoiceService.Create", or a C# id "M:Ns.Type.Method", optionally with its "@Project|net8.0" compilation); default: exact, then prefix, then camelCase. Ranked: exact name, types before members, handwritten before generated, production before test, shorter qualified name. Partial types come back once with their other spans.',
+    'Where is X: declarations by name, camelCase initials ("GRS"), fuzzy, regex or qualified name ("Ns.Type.Member", C# "M:…" ids). Types first, then the I-interface, members, fields; production before tests.',
   input: z.strictObject({
-    query: z.string().min(1).max(L.MAX_QUERY_CHARS).describe('Name, name fragment, camelCase initials, regex, or qualified name'),
-    match: z.enum(['exact', 'prefix', 'substring', 'camelCase', 'fuzzy', 'regex', 'qualified']).optional().describe('How to match (default: exact, prefix and camelCase together; qualified when the query has dots)'),
-    kinds: z.array(kindEnum).max(SYMBOL_KINDS.length).optional().describe('Only these kinds, e.g. ["class","interface"] (namespaces only match exact/qualified queries unless listed here)'),
-    project: z.string().max(L.MAX_PATH_CHARS).optional().describe('Only files of this project (project file path or name)'),
-    pathGlob: z.string().max(500).optional().describe('Only paths matching this glob, e.g. src/Billing/**'),
-    scope: z.enum(['all', 'production', 'test']).optional().describe('production: no test code; test: only test code (default all)'),
-    generated: z.enum(['include', 'exclude', 'only']).optional().describe('Generated code (default include, ranked last)'),
+    query: z.string().min(1).max(L.MAX_QUERY_CHARS),
+    match: z.enum(['exact', 'prefix', 'substring', 'camelCase', 'fuzzy', 'regex', 'qualified']).optional().describe('Default: exact+prefix+camelCase; qualified if dotted'),
+    kinds: kindsArg.describe('e.g. ["class","interface"]; namespaces only when listed or exact'),
+    project: z.string().max(L.MAX_PATH_CHARS).optional().describe('Project path or name'),
+    pathGlob: z.string().max(500).optional(),
+    scope: z.enum(['all', 'production', 'test']).optional(),
+    generated: z.enum(['include', 'exclude', 'only']).optional().describe('Default include, ranked last'),
     ...pagingArgs,
   }),
   item: symbolHitItem,
@@ -173,11 +175,11 @@ export const symbolAtTool = defineTool({
   name: 'symbol_at',
   title: 'Symbol at position',
   description:
-    'The smallest declaration enclosing a file position plus its containers (namespace > type > member) — map a stack frame, build error, grep hit or diff hunk to the method it is in. Column optional.',
+    'The declaration enclosing a file position, with its containers: map a stack frame, build error or diff hunk to its method.',
   input: z.strictObject({
     path: pathArg,
-    line: z.number().int().min(1).describe('1-based line'),
-    column: z.number().int().min(1).optional().describe('1-based column'),
+    line: z.number().int().min(1),
+    column: z.number().int().min(1).optional(),
   }),
   item: outlineItem,
   extra: { containers: z.array(containerItem).describe('Outermost first'), file: fileInfo, navigationLayer: z.literal('syntax') },
@@ -220,13 +222,13 @@ export const inspectSyntaxTreeTool = defineTool({
   name: 'inspect_syntax_tree',
   title: 'Inspect syntax tree',
   description:
-    'The tree-sitter node at a position, its ancestors (nearest first) and its children, with field names, plus a query skeleton — use it to write a search_structural query. Column defaults to the first non-blank character of the line.',
+    'The tree-sitter node at a position with ancestors, children, field names and a query skeleton: for writing search_structural queries.',
   input: z.strictObject({
     path: pathArg,
-    line: z.number().int().min(1).describe('1-based line'),
-    column: z.number().int().min(1).optional().describe('1-based column (default: first non-blank)'),
-    maxAncestors: z.number().int().min(0).max(L.MAX_SYNTAX_TREE_NODES).optional().describe(`Ancestors shown (default ${L.DEFAULT_SYNTAX_TREE_NODES})`),
-    maxChildren: z.number().int().min(0).max(L.MAX_SYNTAX_TREE_NODES).optional().describe(`Children shown (default ${L.DEFAULT_SYNTAX_TREE_NODES})`),
+    line: z.number().int().min(1),
+    column: z.number().int().min(1).optional().describe('Default: first non-blank'),
+    maxAncestors: z.number().int().min(0).max(L.MAX_SYNTAX_TREE_NODES).optional().describe(`Default ${L.DEFAULT_SYNTAX_TREE_NODES}`),
+    maxChildren: z.number().int().min(0).max(L.MAX_SYNTAX_TREE_NODES).optional().describe(`Default ${L.DEFAULT_SYNTAX_TREE_NODES}`),
     maxBytes: pagingArgs.maxBytes,
   }),
   item: nodeInfo,
@@ -262,14 +264,14 @@ export const searchStructuralTool = defineTool({
   name: 'search_structural',
   title: 'Structural search',
   description:
-    'Run a tree-sitter query over the workspace files of one language, e.g. (invocation_expression function: (member_access_expression name: (identifier) @name (#eq? @name "GetRequiredService"))) @match. One row per primary capture (`capture`, default @match or the first capture) with the other captures. Shipped named queries: "@calls" (call sites) and "@calls:Name" (calls of Name; files without the text are skipped unparsed). Bounded by limit, files searched and deadline; an invalid query returns the parser\'s message. Use inspect_syntax_tree to learn node and field names.',
+    'A tree-sitter query over one language\'s files, e.g. (invocation_expression) @match, or named: "@calls", "@calls:Name". One row per primary capture, with the others.',
   input: z.strictObject({
-    query: z.string().min(1).max(L.MAX_QUERY_CHARS * 4).describe('tree-sitter query with at least one capture, or a named query such as @calls:GetRequiredService'),
-    language: z.string().min(1).max(40).describe('csharp | typescript | tsx | javascript | python | go | java | rust'),
-    pathRegex: z.string().max(L.MAX_REGEX_CHARS).optional().describe('Only paths matching this regex'),
-    pathGlob: z.string().max(500).optional().describe('Only paths matching this glob'),
-    capture: z.string().max(100).optional().describe('Primary capture name (without @)'),
-    classes: z.array(fileClassEnum).max(7).optional().describe('Only these file classes, e.g. ["source"]'),
+    query: z.string().min(1).max(L.MAX_QUERY_CHARS * 4),
+    language: z.string().min(1).max(40).describe('csharp, typescript, tsx, javascript, python, go, java, rust'),
+    pathRegex: z.string().max(L.MAX_REGEX_CHARS).optional(),
+    pathGlob: z.string().max(500).optional(),
+    capture: z.string().max(100).optional().describe('Primary capture (default @match or the first)'),
+    classes: z.array(fileClassEnum).max(7).optional(),
     ...pagingArgs,
   }),
   item: structuralItem,
