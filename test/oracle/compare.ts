@@ -1,0 +1,139 @@
+/**
+ * Scores the engine's first-pass semantic answers against the Roslyn oracle:
+ *
+ *   npx tsx test/oracle/compare.ts --workspace DIR (--solution FILE | --project FILE ...)
+ *       [--questions FILE | --sample N [--seed S]] [--ops definition,references,...]
+ *       [--wait-ms MS (≤ 10000, the tools' maximum; default 10000)] [--json OUT] [--engine-arg ARG ...] [--check]
+ *
+ * DIR is the (restored) tree the engine reads; it is never written: the oracle runs on its own copy
+ * under the temp folder. The engine is the built CLI (dist/cli.js: run `npm run build`) over a real
+ * MCP client on stdio, with an index built first (index warm, semantic provider cold), and every
+ * question asked once, in order. --check exits 1 when a target of the issue is missed.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CLI, connectStdio } from '../helpers/mcpClient';
+import { askEngine, fileSet, formatScore, meetsTargets, runOracle, score, type EngineAnswer, type OracleOp, type OracleResult, type Question, type Score } from './oracle';
+
+export interface CompareOptions {
+  workspace: string;
+  solution?: string;
+  projects?: string[];
+  questions?: Question[];
+  sample?: { count: number; seed: number; ops?: OracleOp[] };
+  waitMs?: number;
+  engineArgs?: string[];
+  log?: (s: string) => void;
+}
+
+export interface CompareResult {
+  oracle: OracleResult;
+  engine: EngineAnswer[];
+  score: Score;
+  /** ms from the first question to the first precise answer (NaN: none). */
+  firstPreciseMs: number;
+  engineStderr: string;
+}
+
+/** Copies a tree (the oracle's own copy, or a fixture copy) into a fresh temp folder. */
+export function copyTree(src: string, prefix: string): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`)));
+  fs.cpSync(src, dir, { recursive: true });
+  return dir;
+}
+
+export async function compare(o: CompareOptions): Promise<CompareResult> {
+  const log = o.log ?? (() => undefined);
+  const original = fileSet(o.workspace);
+  const oracleCopy = copyTree(o.workspace, 'sextant-oracle-ws');
+  let oracle: OracleResult;
+  try {
+    const t = Date.now();
+    oracle = runOracle({
+      root: oracleCopy,
+      ...(o.solution ? { solution: o.solution } : {}),
+      ...(o.projects ? { projects: o.projects } : {}),
+      ...(o.questions ? { questions: o.questions } : { sample: o.sample ?? { count: 40, seed: 1 } }),
+    });
+    log(`oracle: ${oracle.projects} projects, ${oracle.questions.length} questions in ${Date.now() - t} ms (load ${oracle.loadMs} ms)`);
+  } finally {
+    fs.rmSync(oracleCopy, { recursive: true, force: true });
+  }
+  const indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-oracle-idx-'));
+  try {
+    const t = Date.now();
+    const ix = spawnSync(process.execPath, [CLI, 'index', '--workspace-root', o.workspace, '--index-root', indexRoot], { encoding: 'utf8', timeout: 1_800_000 });
+    if (ix.status !== 0) throw new Error(`sextant index failed (${ix.status}): ${ix.stderr.slice(-2000)}`);
+    log(`engine: index built in ${Date.now() - t} ms`);
+    const c = await connectStdio(o.workspace, indexRoot, o.engineArgs ?? []);
+    const engine: EngineAnswer[] = [];
+    const started = Date.now();
+    let firstPreciseMs = NaN;
+    try {
+      for (const q of oracle.questions) {
+        const a = await askEngine(c.client, q, o.waitMs ?? 10_000);
+        engine.push(a);
+        if (Number.isNaN(firstPreciseMs) && a.mode === 'precise') firstPreciseMs = Date.now() - started;
+        log(`  ${q.id} ${q.op} ${q.path}:${q.line}:${q.column} → ${a.mode}${a.provider ? ` (${a.provider})` : ''} ${a.items.length} in ${a.ms} ms${a.error ? ` ERROR ${a.error}` : ''}`);
+      }
+    } finally {
+      await c.close();
+    }
+    return { oracle, engine, score: score(oracle.questions, oracle.answers, engine, original), firstPreciseMs, engineStderr: c.stderr() };
+  } finally {
+    fs.rmSync(indexRoot, { recursive: true, force: true });
+  }
+}
+
+function parse(argv: string[]) {
+  const o: CompareOptions & { json?: string; check: boolean } = { workspace: '', check: false, engineArgs: [] };
+  let count = 0;
+  let seed = 1;
+  let ops: OracleOp[] | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const v = () => {
+      const x = argv[++i];
+      if (x === undefined) throw new Error(`${a} needs a value`);
+      return x;
+    };
+    if (a === '--workspace') o.workspace = path.resolve(v());
+    else if (a === '--solution') o.solution = v();
+    else if (a === '--project') (o.projects ??= []).push(v());
+    else if (a === '--questions') o.questions = JSON.parse(fs.readFileSync(v(), 'utf8')) as Question[];
+    else if (a === '--sample') count = Number(v());
+    else if (a === '--seed') seed = Number(v());
+    else if (a === '--ops') ops = v().split(',') as OracleOp[];
+    else if (a === '--wait-ms') o.waitMs = Number(v());
+    else if (a === '--json') o.json = v();
+    else if (a === '--engine-arg') o.engineArgs!.push(v());
+    else if (a === '--check') o.check = true;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  if (!o.workspace) throw new Error('--workspace is required');
+  if (!o.questions) o.sample = { count: count || 40, seed, ...(ops ? { ops } : {}) };
+  return o;
+}
+
+async function main(): Promise<number> {
+  const o = parse(process.argv.slice(2));
+  const r = await compare({ ...o, log: (s) => console.error(s) });
+  console.log(formatScore(`oracle comparison: ${o.workspace} (${r.oracle.projects} oracle projects; first precise after ${r.firstPreciseMs} ms)`, r.score));
+  for (const m of r.score.misses.slice(0, 30)) console.log(`  miss ${m.id} ${m.op} ${m.at} ${m.symbol ?? ''} [${m.mode}] missing ${m.missing.join(' ')} extra ${m.extra.join(' ')}`);
+  if (o.json) fs.writeFileSync(o.json, JSON.stringify(r, null, 2));
+  const t = meetsTargets(r.score);
+  if (!t.ok) console.log(`  targets missed: ${t.failures.join('; ')}`);
+  return o.check && !t.ok ? 1 : 0;
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (e) => {
+      console.error(e);
+      process.exit(2);
+    },
+  );
+}

@@ -1,0 +1,158 @@
+// Sextant's Roslyn oracle: ground truth for the semantic tools, from Roslyn's own MSBuildWorkspace
+// and SymbolFinder over the same projects the engine answers for. A test tool only.
+//
+//   sextant-oracle --root DIR (--solution FILE | --project FILE ...) --questions FILE [--out FILE]
+//   sextant-oracle --root DIR --solution FILE --sample N [--seed S] [--ops definition,references,...] [--out FILE]
+//
+// Questions are JSON: [{"id", "op", "path", "line", "column"}] with workspace-relative POSIX paths,
+// 1-based lines and 1-based columns in UTF-16 units (the engine's convention). op is one of
+// definition | references | implementations | callers. The answer is JSON on stdout (or --out):
+// per question the symbol and the locations (the identifier of each declaration or reference).
+//
+// Ground truth, per op (what Sextant's tools promise):
+// - definition: every source declaration of the symbol at the position (all partial parts, both
+//   parts of a partial method; generated files included and flagged).
+// - references: the symbol's own references (Roslyn's groups whose definition is the symbol; the
+//   cascade to interface/base/sibling members is left out), declarations not included, implicit
+//   references (foreach, deconstruction) not included.
+// - implementations: for an interface or class, every implementing and derived type
+//   (transitively); for a member, every implementing member and override (transitively).
+// - callers: the methods whose bodies call the symbol directly or through a member it implements
+//   or overrides (an interface or base member) — the caller's declaration plus the call sites.
+//
+// A file compiled by several projects or frameworks (linked files, multi-targeting) is asked in
+// every compilation that has it, and the answers are united.
+//
+// Run it only on a throw-away COPY of a workspace: MSBuildWorkspace's design-time builds may write
+// obj/ there.
+using System.Diagnostics;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using Microsoft.Build.Locator;
+
+namespace Sextant.Oracle;
+
+public static class Program
+{
+    public static async Task<int> Main(string[] args)
+    {
+        Options opts;
+        try
+        {
+            opts = Options.Parse(args);
+        }
+        catch (ArgumentException e)
+        {
+            Console.Error.WriteLine($"Error [BAD_ARGS]: {e.Message}. Hint: see the usage at the top of test/oracle/tool/Program.cs.");
+            return 2;
+        }
+        // The SDK's MSBuild must be registered before any MSBuild type is loaded (Oracle.Run).
+        var instance = MSBuildLocator.QueryVisualStudioInstances().OrderByDescending(i => i.Version).FirstOrDefault();
+        if (instance is null)
+        {
+            Console.Error.WriteLine("Error [NO_MSBUILD]: no .NET SDK found. Hint: install the .NET SDK (dotnet --list-sdks).");
+            return 3;
+        }
+        MSBuildLocator.RegisterInstance(instance);
+        return await Oracle.Run(opts, instance.MSBuildPath);
+    }
+}
+
+public sealed class Options
+{
+    public string Root = "";
+    public string? Solution;
+    public List<string> Projects = new();
+    public string? Questions;
+    public string? Out;
+    public int Sample;
+    public int Seed = 1;
+    public HashSet<string> Ops = new() { "definition", "references", "implementations", "callers" };
+    public bool Quiet;
+
+    public static Options Parse(string[] args)
+    {
+        var o = new Options();
+        for (int i = 0; i < args.Length; i++)
+        {
+            string Next() => i + 1 < args.Length ? args[++i] : throw new ArgumentException($"missing value for {args[i]}");
+            switch (args[i])
+            {
+                case "--root": o.Root = Path.GetFullPath(Next()); break;
+                case "--solution": o.Solution = Next(); break;
+                case "--project": o.Projects.Add(Next()); break;
+                case "--questions": o.Questions = Next(); break;
+                case "--out": o.Out = Next(); break;
+                case "--sample": o.Sample = int.Parse(Next()); break;
+                case "--seed": o.Seed = int.Parse(Next()); break;
+                case "--ops": o.Ops = Next().Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).ToHashSet(); break;
+                case "--quiet": o.Quiet = true; break;
+                default: throw new ArgumentException($"unknown argument {args[i]}");
+            }
+        }
+        if (o.Root == "") throw new ArgumentException("--root is required");
+        if (o.Solution is null && o.Projects.Count == 0) throw new ArgumentException("give --solution or --project");
+        if (o.Questions is null && o.Sample <= 0) throw new ArgumentException("give --questions FILE or --sample N");
+        foreach (var op in o.Ops)
+            if (op is not ("definition" or "references" or "implementations" or "callers")) throw new ArgumentException($"unknown op {op}");
+        return o;
+    }
+}
+
+public sealed record Question(string Id, string Op, string Path, int Line, int Column, string? Note = null);
+
+public static partial class Oracle
+{
+    public static readonly JsonSerializerOptions Json = new() { WriteIndented = false, PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
+
+    public static async Task<int> Run(Options o, string msbuildPath)
+    {
+        var sw = Stopwatch.StartNew();
+        var loaded = await Loader.Load(o);
+        var loadMs = sw.ElapsedMilliseconds;
+        if (!o.Quiet) Console.Error.WriteLine($"oracle: {loaded.Solution.Projects.Count()} projects loaded in {loadMs} ms ({loaded.Diagnostics.Count} workspace diagnostics)");
+
+        List<Question> questions;
+        if (o.Questions is not null)
+            questions = JsonSerializer.Deserialize<List<Question>>(File.ReadAllText(o.Questions), Json) ?? new();
+        else
+            questions = await Sampler.Sample(loaded, o.Sample, o.Seed, o.Ops);
+
+        var answers = new JsonArray();
+        var askSw = Stopwatch.StartNew();
+        foreach (var q in questions)
+        {
+            var one = Stopwatch.StartNew();
+            JsonObject a;
+            try
+            {
+                a = await Answers.Answer(loaded, q);
+            }
+            catch (Exception e)
+            {
+                a = new JsonObject { ["error"] = $"{e.GetType().Name}: {e.Message}" };
+            }
+            a["id"] = q.Id;
+            a["op"] = q.Op;
+            a["ms"] = one.ElapsedMilliseconds;
+            answers.Add(a);
+        }
+        var result = new JsonObject
+        {
+            ["tool"] = "sextant-oracle",
+            ["roslyn"] = typeof(Microsoft.CodeAnalysis.FindSymbols.SymbolFinder).Assembly.GetName().Version?.ToString(),
+            ["msbuild"] = msbuildPath,
+            ["root"] = o.Root,
+            ["projects"] = loaded.Solution.Projects.Count(),
+            ["loadMs"] = loadMs,
+            ["answerMs"] = askSw.ElapsedMilliseconds,
+            ["workspaceDiagnostics"] = new JsonArray(loaded.Diagnostics.Take(50).Select(d => (JsonNode)JsonValue.Create(d)!).ToArray()),
+            ["questions"] = JsonSerializer.SerializeToNode(questions, Json),
+            ["answers"] = answers,
+        };
+        var text = result.ToJsonString(new JsonSerializerOptions { WriteIndented = true });
+        if (o.Out is not null) File.WriteAllText(o.Out, text + "\n");
+        else Console.WriteLine(text);
+        return 0;
+    }
+}

@@ -1,0 +1,102 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+
+namespace Sextant.Oracle;
+
+/// <summary>
+/// A deterministic question list over the whole graph: each question picks a project at random
+/// (so a session jumps across unrelated parts), then a symbol of the op's kind in it. references /
+/// implementations / callers ask at a declaration; definition asks at a use.
+/// </summary>
+public static class Sampler
+{
+    sealed class Candidates
+    {
+        public List<(Loc at, ISymbol symbol)> Decls = new();
+        public List<(Loc at, ISymbol symbol)> Uses = new();
+    }
+
+    public static async Task<List<Question>> Sample(Loaded w, int n, int seed, HashSet<string> ops)
+    {
+        var rng = new Random(seed);
+        var order = new[] { "definition", "references", "implementations", "callers" }.Where(ops.Contains).ToArray();
+        // One compilation per project file (a multi-targeting project's frameworks share their sources).
+        var projects = w.Solution.Projects
+            .Where(p => p.Language == LanguageNames.CSharp && p.FilePath is not null)
+            .GroupBy(p => p.FilePath!)
+            .Select(g => g.OrderBy(p => p.Name, StringComparer.Ordinal).First())
+            .OrderBy(p => p.FilePath, StringComparer.Ordinal)
+            .ToList();
+        var cache = new Dictionary<ProjectId, Candidates>();
+        var questions = new List<Question>();
+        var seen = new HashSet<string>();
+        for (int i = 0; questions.Count < n && i < n * 20; i++)
+        {
+            var op = order[questions.Count % order.Length];
+            var project = projects[rng.Next(projects.Count)];
+            if (!cache.TryGetValue(project.Id, out var c)) cache[project.Id] = c = await Collect(w, project);
+            var pool = op switch
+            {
+                "definition" => c.Uses,
+                "references" => c.Decls,
+                "implementations" => c.Decls.Where(d => Implementable(d.symbol)).ToList(),
+                _ => c.Decls.Where(d => d.symbol is IMethodSymbol { MethodKind: MethodKind.Ordinary }).ToList(),
+            };
+            if (pool.Count == 0) continue;
+            var (at, symbol) = pool[rng.Next(pool.Count)];
+            if (!seen.Add($"{op} {at.Key}")) continue;
+            questions.Add(new Question($"{op[0]}{questions.Count + 1}", op, at.Path, at.Line, at.Column, symbol.ToDisplayString()));
+        }
+        return questions;
+    }
+
+    static bool Implementable(ISymbol s) => s switch
+    {
+        INamedTypeSymbol t => t.TypeKind == TypeKind.Interface || (t.TypeKind == TypeKind.Class && !t.IsSealed && !t.IsStatic),
+        IMethodSymbol or IPropertySymbol or IEventSymbol => !s.IsStatic && (s.IsAbstract || s.IsVirtual || s.ContainingType?.TypeKind == TypeKind.Interface),
+        _ => false,
+    };
+
+    static bool Wanted(ISymbol s) => s.Kind is SymbolKind.NamedType or SymbolKind.Method or SymbolKind.Property or SymbolKind.Field or SymbolKind.Event
+        && !s.IsImplicitlyDeclared
+        && s is not IMethodSymbol { MethodKind: MethodKind.PropertyGet or MethodKind.PropertySet or MethodKind.EventAdd or MethodKind.EventRemove or MethodKind.StaticConstructor or MethodKind.Destructor };
+
+    static async Task<Candidates> Collect(Loaded w, Project project)
+    {
+        var c = new Candidates();
+        foreach (var doc in project.Documents)
+        {
+            var rel = w.Rel(doc.FilePath);
+            if (rel is null || rel.Contains("/obj/") || rel.StartsWith("obj/") || rel.Contains("/bin/")) continue;
+            var root = await doc.GetSyntaxRootAsync();
+            var model = await doc.GetSemanticModelAsync();
+            if (root is null || model is null) continue;
+            foreach (var node in root.DescendantNodes())
+            {
+                ISymbol? declared = node switch
+                {
+                    BaseTypeDeclarationSyntax or DelegateDeclarationSyntax or MethodDeclarationSyntax or PropertyDeclarationSyntax
+                        or EventDeclarationSyntax or ConstructorDeclarationSyntax or VariableDeclaratorSyntax { Parent.Parent: BaseFieldDeclarationSyntax }
+                        or EnumMemberDeclarationSyntax => model.GetDeclaredSymbol(node),
+                    _ => null,
+                };
+                if (declared is not null && Wanted(declared))
+                {
+                    var at = declared.Locations.Where(l => l.SourceTree == model.SyntaxTree && node.Span.Contains(l.SourceSpan)).Select(l => Answers.LocOf(w, l)).OfType<Loc>().FirstOrDefault();
+                    if (at is not null) c.Decls.Add((at, declared));
+                }
+                if (node is IdentifierNameSyntax id && c.Uses.Count < 2000 && !id.IsVar)
+                {
+                    var s = model.GetSymbolInfo(id).Symbol;
+                    if (s is null) continue;
+                    s = Answers.Normalize(s);
+                    if (!Wanted(s) || !s.Locations.Any(l => l.IsInSource && w.Rel(l.SourceTree?.FilePath) is not null)) continue;
+                    var at = Answers.LocOf(w, id.Identifier.GetLocation());
+                    if (at is not null) c.Uses.Add((at, s));
+                }
+            }
+        }
+        return c;
+    }
+}
