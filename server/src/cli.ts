@@ -301,7 +301,7 @@ async function cmdDoctor(a: Args): Promise<number> {
   // Language servers (never started here): found, version; a missing one makes answers heuristic, not an error.
   const servers = await new LspProvider({ root: ws }).doctor();
   for (const s of servers) {
-    const detail = s.found ? `${s.version ?? 'version unknown'} (${s.executable}) for ${s.languages.join(', ')}` : `not found: ${s.languages.join(', ')} answers are heuristic (run scripts/install-language-servers.sh)`;
+    const detail = s.found ? `${s.version ?? 'version unknown'} (${s.executable}) for ${s.languages.join(', ')}` : `not found: ${s.languages.join(', ')} answers are heuristic (run npm install in the Sextant checkout)`;
     checks.push({ name: s.name, ok: s.found, detail });
   }
   for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'MISS'} ${c.name.padEnd(10)} ${c.detail}\n`);

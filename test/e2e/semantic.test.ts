@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { skipWithoutCsharpLs } from '../helpers/csharpLs';
 import { call, callError, connectStdio, type Connected } from '../helpers/mcpClient';
 import { copyFixture, percentile, removeDir, restoreCSharp } from '../integration/semantic/fixture';
 
@@ -18,6 +19,7 @@ describe('MCP over stdio: semantic tools (real csharp-ls) @e2e', function () {
   let connectedAt = 0;
 
   before(async function () {
+    skipWithoutCsharpLs(this);
     dir = copyFixture('csharp');
     restoreCSharp(dir);
     indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-sem-e2e-idx-'));
@@ -27,8 +29,8 @@ describe('MCP over stdio: semantic tools (real csharp-ls) @e2e', function () {
 
   after(async function () {
     await c?.close();
-    removeDir(dir);
-    removeDir(indexRoot);
+    if (dir) removeDir(dir);
+    if (indexRoot) removeDir(indexRoot);
   });
 
   const largest = { path: 'src/App/Program.cs', line: 10, column: 33 };

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { cachedWorkspace } from '../fixtures/generate';
+import { skipWithoutCsharpLs, skipWithoutDotnet } from '../helpers/csharpLs';
 import { call, callError, connectStdio, type Connected } from '../helpers/mcpClient';
 import { removeDir, restoredGeneratedCopy } from '../integration/semantic/fixture';
 
@@ -21,6 +22,7 @@ describe('MCP over stdio: C# symbol ids on a generated workspace (real csharp-ls
   let linkedProjects: string[];
 
   before(async function () {
+    skipWithoutDotnet(this);
     const w = cachedWorkspace('csharp', { projects: 24, sizeFactor: 0.05 });
     dir = restoredGeneratedCopy(w.root);
     linkedProjects = w.manifest.projects.filter((p) => p.linkedFiles.some((f) => f.endsWith('AcmeBuildInfo.cs'))).map((p) => p.name).sort();
@@ -78,7 +80,8 @@ describe('MCP over stdio: C# symbol ids on a generated workspace (real csharp-ls
     assert.deepEqual(r.target_selection.candidates[1].target_ref, { kind: 'stable_symbol', stable_symbol_id: GUARD_NET10, snapshot_token: r.index.version });
   });
 
-  it('a full id reaches a precise answer; declaration rows carry full ids', async () => {
+  it('a full id reaches a precise answer; declaration rows carry full ids', async function () {
+    skipWithoutCsharpLs(this);
     let d: any;
     for (let i = 0; i < 60 && d?.mode !== 'precise'; i++) d = await call(c.client, 'definition', { target: { symbolId: GUARD_NET10 }, waitMs: 9_000 });
     assert.equal(d.mode, 'precise', `${d.mode}: ${d.reason ?? ''}`);

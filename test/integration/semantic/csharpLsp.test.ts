@@ -8,6 +8,7 @@ import { LspProvider } from '../../../server/src/semantic/lsp/lspProvider';
 import { SemanticRegistry } from '../../../server/src/semantic/registry';
 import type { OpArgs, OpResult, SemanticOp } from '../../../server/src/semantic/provider';
 import type { HierarchyItem } from '../../../server/src/semantic/types';
+import { skipWithoutCsharpLs } from '../../helpers/csharpLs';
 import { alive, at, ats, copyFixture, percentile, pos, removeDir, restoreCSharp, waitFor } from './fixture';
 
 describe('semantic: csharp-ls (real server)', function () {
@@ -27,6 +28,7 @@ describe('semantic: csharp-ls (real server)', function () {
   };
 
   before(function () {
+    skipWithoutCsharpLs(this);
     dir = copyFixture('csharp');
     restoreCSharp(dir);
     provider = new LspProvider({ root: dir, csharp: { solution: 'Shapes.sln' }, idleStopMs: 0 });
@@ -35,6 +37,7 @@ describe('semantic: csharp-ls (real server)', function () {
   });
 
   after(async function () {
+    if (!provider) return;
     const pid = provider.serverForLanguage('csharp')?.status().pid;
     await registry.dispose();
     if (pid !== undefined) assert.ok(await waitFor(() => !alive(pid), 5_000), 'csharp-ls is still running after dispose');

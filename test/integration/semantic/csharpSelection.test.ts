@@ -11,6 +11,7 @@ import { Engine } from '../../../server/src/nav/engine';
 import { projectGraph } from '../../../server/src/nav/projects';
 import { definitionQuery, referencesQuery } from '../../../server/src/nav/semanticQueries';
 import { disposeSemanticService, semanticService } from '../../../server/src/nav/semanticService';
+import { skipWithoutCsharpLs } from '../../helpers/csharpLs';
 import { removeDir, restoredGeneratedCopy } from './fixture';
 
 describe('csharp-ls loads the projects a question needs (generated workspace, real csharp-ls)', function () {
@@ -19,7 +20,8 @@ describe('csharp-ls loads the projects a question needs (generated workspace, re
   let engine: Engine;
   let mentionPaths: string[];
 
-  before(async () => {
+  before(async function () {
+    skipWithoutCsharpLs(this);
     const w = cachedWorkspace('csharp', { projects: 24, sizeFactor: 0.05 });
     const fact = w.manifest.facts.find((f) => f.id === 'hotType')!;
     mentionPaths = [...(fact as { mentionPaths: string[] }).mentionPaths].sort();

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { LspProvider } from '../../../server/src/semantic/lsp/lspProvider';
 import { parseServerOverride } from '../../../server/src/semantic/lsp/serverSpec';
 import { SemanticRegistry } from '../../../server/src/semantic/registry';
+import { skipWithoutCsharpLs } from '../../helpers/csharpLs';
 import { alive, ats, copyFixture, pos, removeDir, restoreCSharp, waitFor } from './fixture';
 
 const TSLS = path.resolve(__dirname, '../../../node_modules/.bin/typescript-language-server');
@@ -31,7 +32,7 @@ describe('semantic: language server lifecycle (real processes)', function () {
       const a = await registry.request('definition', 'typescript', pos('src/main.ts:6:15'));
       assert.equal(a.mode, 'unavailable_no_precise');
       assert.equal(a.attempts[0]?.outcome, 'absent');
-      assert.match(a.reason ?? '', /sextant-no-such-language-server not found .*install-language-servers\.sh/);
+      assert.match(a.reason ?? '', /sextant-no-such-language-server not found .*run npm install/);
       assert.equal(provider.availability('typescript').state, 'absent');
       const [row] = await provider.doctor();
       assert.equal(row?.found, false);
@@ -94,7 +95,8 @@ describe('semantic: language server lifecycle (real processes)', function () {
     assert.ok(await waitFor(() => !alive(pid), 5_000), `language server ${pid} outlived the engine`);
   });
 
-  it('csharp-ls loads only the selected projects (a generated solution)', async () => {
+  it('csharp-ls loads only the selected projects (a generated solution)', async function () {
+    skipWithoutCsharpLs(this);
     const dir = fixture('csharp');
     restoreCSharp(dir);
     const provider = new LspProvider({ root: dir, csharp: { projects: ['src/App/App.csproj', 'src/Geometry/Geometry.csproj'] } });

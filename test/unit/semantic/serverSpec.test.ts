@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { languageOfPath } from '../../../server/src/semantic/language';
-import { csharpLsSpec, parseServerOverride, splitCommandLine } from '../../../server/src/semantic/lsp/serverSpec';
+import { csharpLsSpec, findExecutable, parseServerOverride, splitCommandLine } from '../../../server/src/semantic/lsp/serverSpec';
 
 describe('language server configuration', () => {
   it('parses a server given on the command line with its languages and extensions', () => {
@@ -38,6 +41,24 @@ describe('language server configuration', () => {
     const s = csharpLsSpec({ solution: '/w/All.sln', extraArgs: ['--features', 'metadata-uris'] });
     assert.deepEqual(s.args, ['--solution', '/w/All.sln', '--features', 'metadata-uris']);
     assert.equal(s.warmup?.method, 'workspace/symbol');
+  });
+
+  it("csharp-ls is looked for first in the checkout's .tools/csharp-ls (npm install puts it there), then PATH", () => {
+    const s = csharpLsSpec();
+    assert.deepEqual(s.searchDirs, [path.resolve(__dirname, '../../../.tools/csharp-ls')]);
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-exe-'));
+    try {
+      for (const d of ['tools', 'bin']) {
+        fs.mkdirSync(path.join(tmp, d));
+        fs.writeFileSync(path.join(tmp, d, 'fake-ls'), '#!/bin/sh\n', { mode: 0o755 });
+      }
+      const env = { PATH: path.join(tmp, 'bin'), DOTNET_TOOLS_DIR: path.join(tmp, 'none') };
+      assert.equal(findExecutable('fake-ls', env, [path.join(tmp, 'tools')]), path.join(tmp, 'tools', 'fake-ls'));
+      assert.equal(findExecutable('fake-ls', env), path.join(tmp, 'bin', 'fake-ls'));
+      assert.equal(findExecutable('fake-ls', { PATH: '', DOTNET_TOOLS_DIR: path.join(tmp, 'none') }), undefined);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it('maps file extensions to LSP language ids, with configured extras', () => {

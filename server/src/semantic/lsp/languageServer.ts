@@ -23,7 +23,7 @@ import {
 import { log } from '../../core/log';
 import { UriMapper } from './convert';
 import { OpenDocuments } from './openDocuments';
-import { findExecutable, type LanguageServerSpec } from './serverSpec';
+import { findExecutable, searchedPlaces, type LanguageServerSpec } from './serverSpec';
 
 export type ServerState = 'stopped' | 'starting' | 'loading' | 'ready' | 'crashed' | 'failed' | 'absent';
 
@@ -239,7 +239,7 @@ export class LanguageServer {
     if (this.starting) return;
     const exe = findExecutableFor(this.spec);
     if (!exe) {
-      this.setState('absent', `${this.spec.name} not found (looked for '${this.spec.command}' on PATH and in ~/.dotnet/tools); run scripts/install-language-servers.sh`);
+      this.setState('absent', `${this.spec.name} not found (looked for '${this.spec.command}' in ${searchedPlaces(this.spec)}); run npm install in the Sextant checkout`);
       return;
     }
     this.executable = exe;
@@ -507,7 +507,7 @@ export class LanguageServer {
 }
 
 function findExecutableFor(spec: LanguageServerSpec): string | undefined {
-  return findExecutable(spec.command, spec.env ? { ...process.env, ...spec.env } : process.env);
+  return findExecutable(spec.command, spec.env ? { ...process.env, ...spec.env } : process.env, spec.searchDirs);
 }
 
 function delay(ms: number): Promise<void> {

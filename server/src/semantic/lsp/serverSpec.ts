@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { packageRoot } from '../../core/assets';
 
 export interface LanguageServerSpec {
   /** Server id, unique per workspace: 'csharp', 'typescript', or the first configured language. */
@@ -20,8 +21,10 @@ export interface LanguageServerSpec {
   languages: string[];
   /** File extensions (with dot) mapped to those languages, for servers the built-in table lacks. */
   extensions?: Record<string, string>;
-  /** Executable: absolute path, or a name looked up on PATH (and in ~/.dotnet/tools). */
+  /** Executable: absolute path, or a name looked up in `searchDirs`, then on PATH, then in ~/.dotnet/tools. */
   command: string;
+  /** Folders searched before PATH (the checkout's own tool folder, where `npm install` puts csharp-ls). */
+  searchDirs?: string[];
   args: string[];
   /** Arguments that make the executable print its version (doctor). */
   versionArgs?: string[];
@@ -61,6 +64,7 @@ export function csharpLsSpec(o: CSharpServerOptions = {}): LanguageServerSpec {
     name: 'csharp-ls',
     languages: ['csharp'],
     command: 'csharp-ls',
+    searchDirs: [csharpLsToolDir()],
     args,
     versionArgs: ['--version'],
     env: { DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },
@@ -144,15 +148,32 @@ export function splitCommandLine(s: string): string[] {
   return out;
 }
 
-/** Resolves a command to an executable file: absolute as is, else PATH, then ~/.dotnet/tools. */
-export function findExecutable(command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+/**
+ * Where `npm install` (scripts/postinstall.mjs) installs csharp-ls, at the version pinned in
+ * .config/dotnet-tools.json: `<checkout>/.tools/csharp-ls/`. Found without any PATH change.
+ */
+export function csharpLsToolDir(): string {
+  return path.join(packageRoot(), '.tools', 'csharp-ls');
+}
+
+/** The folders findExecutable searches for a spec, in order (for messages). */
+export function searchedPlaces(spec: Pick<LanguageServerSpec, 'searchDirs'>, env: NodeJS.ProcessEnv = process.env): string {
+  return [...(spec.searchDirs ?? []), 'PATH', dotnetToolsDir(env)].join(', ');
+}
+
+function dotnetToolsDir(env: NodeJS.ProcessEnv): string {
+  return env.DOTNET_TOOLS_DIR ?? path.join(os.homedir(), '.dotnet', 'tools');
+}
+
+/** Resolves a command to an executable file: absolute as is, else `firstDirs`, PATH, then ~/.dotnet/tools. */
+export function findExecutable(command: string, env: NodeJS.ProcessEnv = process.env, firstDirs: readonly string[] = []): string | undefined {
   if (path.isAbsolute(command)) return isExecutable(command) ? command : undefined;
   if (command.includes('/')) {
     const abs = path.resolve(command);
     return isExecutable(abs) ? abs : undefined;
   }
-  const dirs = (env.PATH ?? '').split(path.delimiter).filter(Boolean);
-  dirs.push(path.join(env.DOTNET_TOOLS_DIR ?? path.join(os.homedir(), '.dotnet', 'tools')));
+  const dirs = [...firstDirs, ...(env.PATH ?? '').split(path.delimiter).filter(Boolean)];
+  dirs.push(dotnetToolsDir(env));
   const exts = process.platform === 'win32' ? ['.exe', '.cmd', ''] : [''];
   for (const d of dirs) {
     for (const e of exts) {
