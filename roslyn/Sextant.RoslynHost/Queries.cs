@@ -1,0 +1,697 @@
+// The query operations of roslyn/PROTOCOL.md over the live workspace.
+using System.Collections.Immutable;
+using System.Diagnostics;
+using System.Text;
+using System.Xml.Linq;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.FindSymbols;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace Sextant.RoslynHost;
+
+public sealed class HostError : Exception
+{
+    public int Code { get; }
+    public object? Data2 { get; }
+    public HostError(int code, string message, object? data = null) : base(message) { Code = code; Data2 = data; }
+}
+
+public sealed class Queries
+{
+    readonly HostState h;
+    /// Projects searched per streaming batch (a batch is loaded, searched, then may be evicted).
+    const int BatchProjects = 64;
+
+    public Queries(HostState state) { h = state; }
+
+    static readonly SymbolDisplayFormat Fmt = SymbolDisplayFormat.CSharpErrorMessageFormat
+        .WithMemberOptions(SymbolDisplayMemberOptions.IncludeContainingType | SymbolDisplayMemberOptions.IncludeParameters | SymbolDisplayMemberOptions.IncludeType | SymbolDisplayMemberOptions.IncludeRef | SymbolDisplayMemberOptions.IncludeExplicitInterface)
+        .WithParameterOptions(SymbolDisplayParameterOptions.IncludeType | SymbolDisplayParameterOptions.IncludeName | SymbolDisplayParameterOptions.IncludeParamsRefOut | SymbolDisplayParameterOptions.IncludeDefaultValue);
+
+    public static string KindName(ISymbol s) => s switch
+    {
+        INamedTypeSymbol t => t.TypeKind switch { TypeKind.Interface => "interface", TypeKind.Struct => "struct", TypeKind.Enum => "enum", _ => "class" },
+        IMethodSymbol m => m.MethodKind switch
+        {
+            MethodKind.Constructor or MethodKind.StaticConstructor => "constructor",
+            MethodKind.LocalFunction => "function",
+            MethodKind.UserDefinedOperator or MethodKind.Conversion or MethodKind.BuiltinOperator => "operator",
+            _ => "method",
+        },
+        IPropertySymbol => "property",
+        IFieldSymbol f => f.ContainingType?.TypeKind == TypeKind.Enum ? "enumMember" : f.IsConst ? "constant" : "field",
+        IEventSymbol => "event",
+        INamespaceSymbol => "namespace",
+        ITypeParameterSymbol => "typeParameter",
+        ILocalSymbol l => l.IsConst ? "constant" : "variable",
+        IParameterSymbol => "variable",
+        _ => "unknown",
+    };
+
+    public Loc ToLoc(Location loc, Solution sol)
+    {
+        var span = loc.GetLineSpan();
+        var path = span.Path ?? loc.SourceTree?.FilePath ?? "";
+        var (rel, ext) = h.Rel(path);
+        var docId = loc.SourceTree != null ? sol.GetDocumentId(loc.SourceTree) : null;
+        return new Loc
+        {
+            Path = rel,
+            External = ext ? true : null,
+            Line = span.StartLinePosition.Line + 1,
+            Column = span.StartLinePosition.Character + 1,
+            EndLine = span.EndLinePosition.Line + 1,
+            EndColumn = span.EndLinePosition.Character + 1,
+            Generated = h.IsGenerated(path, docId?.ProjectId) ? true : null,
+        };
+    }
+
+    static Span ToSpan(FileLinePositionSpan s) => new() { Line = s.StartLinePosition.Line + 1, Column = s.StartLinePosition.Character + 1, EndLine = s.EndLinePosition.Line + 1, EndColumn = s.EndLinePosition.Character + 1 };
+
+    public SymbolRef Ref(ISymbol s, Solution sol, bool withLocations = true)
+    {
+        var r = new SymbolRef
+        {
+            Name = s.Name,
+            Kind = KindName(s),
+            Display = s.ToDisplayString(Fmt),
+            DocId = DocId(s),
+            ContainerName = s.ContainingType?.ToDisplayString() ?? (s.ContainingNamespace is { IsGlobalNamespace: false } ns ? ns.ToDisplayString() : null),
+        };
+        if (s.Locations.Any(l => l.IsInSource))
+        {
+            var tree = s.Locations.First(l => l.IsInSource).SourceTree;
+            var did = tree != null ? sol.GetDocumentId(tree) : null;
+            r.ProjectKey = did != null ? h.KeyOf(did.ProjectId) : null;
+        }
+        else r.Assembly = s.ContainingAssembly?.Identity.Name;
+        if (withLocations) r.Locations = DeclLocs(s, sol);
+        return r;
+    }
+
+    public static string? DocId(ISymbol s)
+    {
+        if (s is ILocalSymbol or IParameterSymbol or IRangeVariableSymbol or ILabelSymbol or IDiscardSymbol) return null;
+        if (s is IMethodSymbol { MethodKind: MethodKind.LocalFunction or MethodKind.AnonymousFunction }) return null;
+        try { return DocumentationCommentId.CreateDeclarationId(s); } catch { return null; }
+    }
+
+    List<Loc> DeclLocs(ISymbol s, Solution sol)
+    {
+        var list = new List<Loc>();
+        var srcLocs = s.Locations.Where(l => l.IsInSource).ToList();
+        foreach (var l in srcLocs)
+        {
+            var loc = ToLoc(l, sol);
+            var decl = s.DeclaringSyntaxReferences.FirstOrDefault(r => r.SyntaxTree == l.SourceTree && r.Span.Contains(l.SourceSpan));
+            if (decl != null) loc.FullSpan = ToSpan(decl.SyntaxTree.GetLineSpan(decl.Span));
+            list.Add(loc);
+        }
+        return list;
+    }
+
+    // ---------- target resolution ----------
+
+    sealed class Target
+    {
+        public ISymbol? Symbol;
+        public string? Reason;
+        public string? ProjectKey;     // the project the question was asked in
+        public Document? Document;
+    }
+
+    async Task<Target> ResolveTarget(QueryParams q, CancellationToken ct)
+    {
+        var sol = h.Workspace.CurrentSolution;
+        if (q.Position != null)
+        {
+            var abs = h.Abs(q.Position.Path);
+            var keys = h.KeysForPath(abs);
+            if (keys.Count == 0 && h.IsGenerated(abs, null))
+                keys = sol.GetDocumentIdsWithFilePath(abs).Select(i => h.KeyOf(i.ProjectId)).Where(k => k != null).Select(k => k!).ToList();
+            if (keys.Count == 0)
+                throw new HostError(-32010, $"Error [DOCUMENT_NOT_IN_WORKSPACE]: {q.Position.Path} is in no project the host was given. Hint: ensure the project that compiles it (projects/ensure) first.", new { path = q.Position.Path });
+            string key;
+            if (q.Position.ProjectKey != null)
+            {
+                if (!keys.Contains(q.Position.ProjectKey))
+                    throw new HostError(-32012, $"Error [UNKNOWN_PROJECT]: {q.Position.ProjectKey} does not compile {q.Position.Path}. Hint: pass one of {string.Join(", ", keys)} or omit projectKey.", new { key = q.Position.ProjectKey });
+                key = q.Position.ProjectKey;
+            }
+            else key = keys.OrderByDescending(k => h.Known[k].Touched).First();
+            if (!File.Exists(abs))
+                throw new HostError(-32011, $"Error [DOCUMENT_MISSING]: {q.Position.Path} no longer exists on disk. Hint: send documents/changed and re-ensure its project.", new { path = q.Position.Path });
+            var kp = h.Known[key];
+            var doc = sol.GetProject(kp.Id)?.Documents.FirstOrDefault(d => d.FilePath == abs);
+            if (doc == null)
+                throw new HostError(-32011, $"Error [DOCUMENT_MISSING]: {q.Position.Path} is not a document of {key} in the workspace. Hint: re-ensure the project.", new { path = q.Position.Path });
+            var text = await doc.GetTextAsync(ct);
+            var line = Math.Clamp(q.Position.Line - 1, 0, Math.Max(0, text.Lines.Count - 1));
+            var tl = text.Lines[line];
+            var offset = Math.Clamp(tl.Start + Math.Max(0, q.Position.Column - 1), tl.Start, tl.End);
+            var sym = await SymbolFinder.FindSymbolAtPositionAsync(doc, offset, ct);
+            if (sym == null && offset > tl.Start) sym = await SymbolFinder.FindSymbolAtPositionAsync(doc, offset - 1, ct);
+            return new Target { Symbol = Normalize(sym), ProjectKey = key, Document = doc, Reason = sym == null ? "no symbol at position" : null };
+        }
+        if (q.Symbol != null)
+        {
+            if (!h.Known.TryGetValue(q.Symbol.ProjectKey, out var kp))
+                throw new HostError(-32012, $"Error [UNKNOWN_PROJECT]: {q.Symbol.ProjectKey} was never ensured. Hint: ensure it (projects/ensure) first.", new { key = q.Symbol.ProjectKey });
+            var comp = await sol.GetProject(kp.Id)!.GetCompilationAsync(ct);
+            var sym = comp == null ? null : DocumentationCommentId.GetFirstSymbolForDeclarationId(q.Symbol.DocId, comp);
+            if (sym == null)
+                throw new HostError(-32013, $"Error [SYMBOL_NOT_FOUND]: {q.Symbol.DocId} does not resolve in {q.Symbol.ProjectKey}. Hint: the code may have changed; ask by position.", new { docId = q.Symbol.DocId });
+            return new Target { Symbol = Normalize(sym), ProjectKey = q.Symbol.ProjectKey };
+        }
+        return new Target { Reason = "no position or symbol given" };
+    }
+
+    static ISymbol? Normalize(ISymbol? s)
+    {
+        if (s is IMethodSymbol { ReducedFrom: { } r }) s = r;
+        if (s is IAliasSymbol a) s = a.Target;
+        return s == null ? null : (s.OriginalDefinition ?? s);
+    }
+
+    /// The same symbol in the current solution (the solution changes when batches are evicted).
+    async Task<ISymbol?> Rebind(ISymbol s, Solution from, Solution to, CancellationToken ct)
+    {
+        if (ReferenceEquals(from, to)) return s;
+        var id = DocId(s);
+        var loc = s.Locations.FirstOrDefault(l => l.IsInSource);
+        if (loc?.SourceTree == null) return s;
+        var did = from.GetDocumentId(loc.SourceTree);
+        if (did == null) return s;
+        var proj = to.GetProject(did.ProjectId);
+        if (proj == null) return null;
+        if (id != null)
+        {
+            var comp = await proj.GetCompilationAsync(ct);
+            if (comp != null && DocumentationCommentId.GetFirstSymbolForDeclarationId(id, comp) is ISymbol r) return Normalize(r);
+        }
+        var doc = to.GetDocument(did);
+        return doc == null ? null : Normalize(await SymbolFinder.FindSymbolAtPositionAsync(doc, loc.SourceSpan.Start, ct));
+    }
+
+    // ---------- dispatcher ----------
+
+    public async Task<QueryResult> Run(QueryParams q, CancellationToken ct)
+    {
+        var sw = Stopwatch.StartNew();
+        var res = new QueryResult();
+        var maxItems = q.Options?.MaxItems ?? 5000;
+        h.Queries++;
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        if (q.Options?.DeadlineMs is int ms && ms > 0) deadline.CancelAfter(ms);
+
+        if (q.Op == "diagnostics") { await Diagnostics(q, res, maxItems, ct); Finish(res, sw, 0); return res; }
+
+        var t = await ResolveTarget(q, ct);
+        var loadMs = sw.ElapsedMilliseconds;
+        if (t.Symbol == null) { res.Reason = t.Reason; Finish(res, sw, loadMs); return res; }
+        var sol = h.Workspace.CurrentSolution;
+        res.Symbol = Ref(t.Symbol, sol);
+        if (t.ProjectKey != null) h.Touch(h.Closure(new[] { t.ProjectKey }));
+
+        switch (q.Op)
+        {
+            case "definition":
+                var locs = DeclLocs(t.Symbol, sol);
+                foreach (var l in locs) { l.PartialPart = locs.Count > 1 ? true : null; l.ProjectKey = ProjectKeyOfPath(l, sol); res.Items.Add(l); }
+                if (t.ProjectKey != null) res.Searched.Add(t.ProjectKey);
+                break;
+            case "symbolInfo":
+                res.Items.Add(SymbolInfo(t.Symbol, sol));
+                if (t.ProjectKey != null) res.Searched.Add(t.ProjectKey);
+                break;
+            case "documentation":
+                var xml = t.Symbol.GetDocumentationCommentXml(expandIncludes: true, cancellationToken: ct) ?? "";
+                res.Items.Add(new DocumentationRow { Xml = xml, Summary = Summary(xml) });
+                if (t.ProjectKey != null) res.Searched.Add(t.ProjectKey);
+                break;
+            case "callees":
+                foreach (var row in await Callees(t.Symbol, sol, ct)) res.Items.Add(row);
+                if (t.ProjectKey != null) res.Searched.Add(t.ProjectKey);
+                break;
+            case "references":
+            case "callers":
+                await Streamed(q, t, res, deadline.Token, ct);
+                break;
+            case "implementations":
+            case "typeHierarchy":
+                await Hierarchy(q, t, res, deadline.Token, ct);
+                break;
+            default:
+                throw new HostError(-32602, $"Error [UNKNOWN_OP]: query op '{q.Op}' is not one of definition, references, implementations, callers, callees, typeHierarchy, symbolInfo, documentation, diagnostics. Hint: see roslyn/PROTOCOL.md.");
+        }
+        if (res.Items.Count > maxItems) { res.Items = res.Items.Take(maxItems).ToList(); res.Truncated = true; }
+        Finish(res, sw, loadMs);
+        return res;
+    }
+
+    void Finish(QueryResult res, Stopwatch sw, long loadMs)
+    {
+        res.Stats.LoadMs = Math.Max(res.Stats.LoadMs, loadMs);
+        res.Stats.SearchMs = sw.ElapsedMilliseconds - res.Stats.LoadMs;
+        res.Stats.WorkingSetMb = HostState.WorkingSetMb();
+        res.Stats.GcHeapMb = HostState.GcHeapMb();
+        foreach (var k in res.Searched)
+            if (h.Known.TryGetValue(k, out var kp) && kp.Res.Unresolved.Count > 0) { res.UnresolvedInScope.Projects++; res.UnresolvedInScope.References += kp.Res.Unresolved.Count; }
+    }
+
+    string? ProjectKeyOfPath(Loc l, Solution sol)
+    {
+        var abs = l.External == true ? l.Path : h.Abs(l.Path);
+        var ids = sol.GetDocumentIdsWithFilePath(abs);
+        return ids.IsEmpty ? null : h.KeyOf(ids[0].ProjectId);
+    }
+
+    List<string> ScopeKeys(QueryParams q, QueryResult res)
+    {
+        var scope = q.Scope ?? h.Known.Keys.ToList();
+        var ok = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var k in scope)
+        {
+            if (h.Known.ContainsKey(k)) ok.Add(k);
+            else res.NotSearched.Add(new NotSearched { Key = k, Reason = "unknownProject", Detail = "never ensured" });
+        }
+        // dependencies first, so a batch's references are compiled before (and kept beside) their dependents
+        return h.TopoOrder().Where(ok.Contains).ToList();
+    }
+
+    // ---------- references / callers, streamed in batches ----------
+
+    async Task Streamed(QueryParams q, Target t, QueryResult res, CancellationToken deadline, CancellationToken ct)
+    {
+        var includeRelated = q.Options?.IncludeRelated ?? true;
+        var includeDecl = q.Options?.IncludeDeclaration ?? false;
+        var scope = ScopeKeys(q, res);
+        var sym = t.Symbol!;
+        var symSol = h.Workspace.CurrentSolution;
+        var defKey = res.Symbol?.ProjectKey;
+        var pinnedBase = defKey != null ? h.Closure(new[] { defKey }) : new HashSet<string>();
+        // a local / parameter / local function: only its own document can reference it
+        var localOnly = DocId(sym) == null && t.Document != null;
+        if (localOnly) scope = scope.Where(k => k == t.ProjectKey).ToList();
+        var seen = new HashSet<string>();
+        var callerRows = new Dictionary<string, CallRow>();
+        var sw = Stopwatch.StartNew();
+        for (var i = 0; i < scope.Count; i += BatchProjects)
+        {
+            var batch = scope.Skip(i).Take(BatchProjects).ToList();
+            if (deadline.IsCancellationRequested && !ct.IsCancellationRequested)
+            {
+                foreach (var k in scope.Skip(i)) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline" });
+                break;
+            }
+            var sol = h.Workspace.CurrentSolution;
+            var cur = await Rebind(sym, symSol, sol, ct);
+            if (cur == null) { foreach (var k in scope.Skip(i)) res.NotSearched.Add(new NotSearched { Key = k, Reason = "error", Detail = "symbol no longer resolves" }); break; }
+            sym = cur; symSol = sol;
+            var docs = localOnly
+                ? ImmutableHashSet.Create(sol.GetDocument(t.Document!.Id)!)
+                : batch.Select(k => sol.GetProject(h.Known[k].Id)).Where(p => p != null).SelectMany(p => p!.Documents).ToImmutableHashSet();
+            try
+            {
+                if (q.Op == "references") await ReferencesBatch(sym, sol, docs, includeRelated, includeDecl, res, seen, deadline);
+                else await CallersBatch(sym, sol, docs, callerRows, deadline);
+                res.Searched.AddRange(batch);
+            }
+            catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+            {
+                foreach (var k in scope.Skip(i)) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline" });
+                break;
+            }
+            h.Touch(h.Closure(batch));
+            var pinned = new HashSet<string>(pinnedBase);
+            var next = scope.Skip(i + BatchProjects).Take(BatchProjects).ToList();
+            pinned.UnionWith(h.Closure(next));
+            res.Stats.ProjectsEvicted += h.EvictIfNeeded(pinned);
+        }
+        if (q.Op == "callers") foreach (var r in callerRows.Values) res.Items.Add(r);
+    }
+
+    static string LocKey(Loc l) => $"{l.Path}:{l.Line}:{l.Column}:{l.EndLine}:{l.EndColumn}";
+
+    async Task ReferencesBatch(ISymbol sym, Solution sol, IImmutableSet<Document> docs, bool includeRelated, bool includeDecl, QueryResult res, HashSet<string> seen, CancellationToken ct)
+    {
+        var found = await SymbolFinder.FindReferencesAsync(sym, sol, docs, ct);
+        var implemented = InterfaceMembersImplemented(sym);
+        var overridden = OverriddenChain(sym);
+        foreach (var rs in found)
+        {
+            var def = rs.Definition;
+            var own = SymbolEqualityComparer.Default.Equals(def.OriginalDefinition, sym.OriginalDefinition);
+            if (!own && !includeRelated) continue;
+            var relation = own ? null : Relation(sym, def, implemented, overridden);
+            var defId = DocId(def);
+            foreach (var rl in rs.Locations)
+            {
+                var loc = ToLoc(rl.Location, sol);
+                loc.Definition = defId;
+                loc.Related = own ? null : true;
+                loc.Relation = relation;
+                loc.IsImplicit = rl.IsImplicit ? true : null;
+                loc.IsCandidate = rl.IsCandidateLocation ? true : null;
+                loc.ProjectKey = h.KeyOf(rl.Document.Project.Id);
+                if (seen.Add(LocKey(loc) + "|" + defId)) res.Items.Add(loc);
+            }
+            if (includeDecl)
+                foreach (var dl in def.Locations.Where(l => l.IsInSource && l.SourceTree != null))
+                {
+                    var did = sol.GetDocumentId(dl.SourceTree!);
+                    if (did == null || !docs.Any(d => d.Id == did)) continue;
+                    var loc = ToLoc(dl, sol);
+                    loc.Definition = defId; loc.IsDeclaration = true; loc.Related = own ? null : true; loc.Relation = relation; loc.ProjectKey = h.KeyOf(did.ProjectId);
+                    if (seen.Add(LocKey(loc) + "|" + defId)) res.Items.Add(loc);
+                }
+        }
+    }
+
+    static string Relation(ISymbol sym, ISymbol def, List<ISymbol> implemented, List<ISymbol> overridden)
+    {
+        var E = SymbolEqualityComparer.Default;
+        if (OverriddenChain(def).Any(o => E.Equals(o.OriginalDefinition, sym.OriginalDefinition))) return "override";
+        if (overridden.Any(o => E.Equals(o.OriginalDefinition, def.OriginalDefinition))) return "overridden";
+        if (InterfaceMembersImplemented(def).Any(o => E.Equals(o.OriginalDefinition, sym.OriginalDefinition))) return "implementation";
+        if (implemented.Any(o => E.Equals(o.OriginalDefinition, def.OriginalDefinition))) return "implemented";
+        // cascades through a derived type (class D : Base, I where Base.M implements I.M for D)
+        var defInIface = def.ContainingType?.TypeKind == TypeKind.Interface;
+        var symInIface = sym.ContainingType?.TypeKind == TypeKind.Interface;
+        if (def.Name == sym.Name && def.Kind == sym.Kind && defInIface != symInIface) return defInIface ? "implemented" : "implementation";
+        return "other";
+    }
+
+    public static List<ISymbol> OverriddenChain(ISymbol s)
+    {
+        var list = new List<ISymbol>();
+        var cur = s;
+        for (var i = 0; i < 64; i++)
+        {
+            ISymbol? o = cur switch { IMethodSymbol m => m.OverriddenMethod, IPropertySymbol p => p.OverriddenProperty, IEventSymbol e => e.OverriddenEvent, _ => null };
+            if (o == null) break;
+            list.Add(o.OriginalDefinition);
+            cur = o;
+        }
+        return list;
+    }
+
+    /// The interface members a member implements (implicitly or explicitly), also through its overridden members.
+    public static List<ISymbol> InterfaceMembersImplemented(ISymbol s)
+    {
+        var list = new List<ISymbol>();
+        if (s.ContainingType is not INamedTypeSymbol type || s is INamedTypeSymbol) return list;
+        if (s is not (IMethodSymbol or IPropertySymbol or IEventSymbol)) return list;
+        var E = SymbolEqualityComparer.Default;
+        foreach (var iface in type.AllInterfaces)
+            foreach (var m in iface.GetMembers())
+            {
+                if (m is not (IMethodSymbol or IPropertySymbol or IEventSymbol)) continue;
+                var impl = type.FindImplementationForInterfaceMember(m);
+                if (impl != null && (E.Equals(impl.OriginalDefinition, s.OriginalDefinition) || E.Equals(impl, s))) list.Add(m.OriginalDefinition);
+            }
+        return list;
+    }
+
+    async Task CallersBatch(ISymbol sym, Solution sol, IImmutableSet<Document> docs, Dictionary<string, CallRow> rows, CancellationToken ct)
+    {
+        var E = SymbolEqualityComparer.Default;
+        var iface = InterfaceMembersImplemented(sym);
+        var bases = OverriddenChain(sym);
+        var targets = new List<(ISymbol s, string? via)> { (sym, null) };
+        targets.AddRange(iface.Select(s => (s, (string?)"interface")));
+        targets.AddRange(bases.Select(s => (s, (string?)"base")));
+        foreach (var (target, via) in targets)
+        {
+            var callers = await SymbolFinder.FindCallersAsync(target, sol, docs, ct);
+            foreach (var c in callers)
+            {
+                // FindCallers cascades; keep only calls that bind to the target itself (the cascade is covered by the explicit targets)
+                if (!E.Equals(c.CalledSymbol.OriginalDefinition, target.OriginalDefinition)) continue;
+                var from = c.CallingSymbol;
+                var fromRef = Ref(from, sol);
+                var key = (fromRef.DocId ?? fromRef.Display + "@" + string.Join(",", fromRef.Locations.Select(LocKey))) + "|" + via;
+                if (!rows.TryGetValue(key, out var row))
+                {
+                    row = new CallRow { From = fromRef, Via = via, ViaSymbol = via != null ? DocId(target) : null };
+                    rows[key] = row;
+                }
+                foreach (var l in c.Locations.Where(l => l.IsInSource))
+                {
+                    var loc = ToLoc(l, sol);
+                    if (!row.Sites.Any(x => LocKey(x) == LocKey(loc))) row.Sites.Add(loc);
+                }
+            }
+        }
+    }
+
+    // ---------- implementations / type hierarchy (one pass over the scope) ----------
+
+    async Task Hierarchy(QueryParams q, Target t, QueryResult res, CancellationToken deadline, CancellationToken ct)
+    {
+        var scope = ScopeKeys(q, res);
+        var sol = h.Workspace.CurrentSolution;
+        var projects = scope.Select(k => sol.GetProject(h.Known[k].Id)).Where(p => p != null).Select(p => p!).ToImmutableHashSet();
+        var transitive = q.Options?.Transitive ?? true;
+        var sym = t.Symbol!;
+        var seen = new HashSet<string>();
+        void Add(ISymbol s, string relation, string? direction, int? depth)
+        {
+            var r = Ref(s, sol);
+            r.Relation = relation; r.Direction = direction; r.Depth = depth;
+            if (seen.Add((r.DocId ?? r.Display) + "|" + string.Join(",", r.Locations.Select(LocKey)) + "|" + direction)) res.Items.Add(r);
+        }
+        try
+        {
+            if (q.Op == "implementations")
+            {
+                if (sym is INamedTypeSymbol type)
+                {
+                    if (type.TypeKind == TypeKind.Interface)
+                    {
+                        foreach (var s in await SymbolFinder.FindImplementationsAsync(type, sol, transitive, projects, deadline)) Add(s, "implementation", null, null);
+                        foreach (var s in await SymbolFinder.FindDerivedInterfacesAsync(type, sol, transitive, projects, deadline)) Add(s, "derivedInterface", null, null);
+                    }
+                    else if (type.TypeKind == TypeKind.Class)
+                        foreach (var s in await SymbolFinder.FindDerivedClassesAsync(type, sol, transitive, projects, deadline)) Add(s, "derivedClass", null, null);
+                }
+                else
+                {
+                    foreach (var s in await SymbolFinder.FindImplementationsAsync(sym, sol, projects, deadline))
+                        Add(s, OverriddenChain(s).Any(o => SymbolEqualityComparer.Default.Equals(o, sym.OriginalDefinition)) ? "override" : "implementation", null, null);
+                    if (sym.IsVirtual || sym.IsAbstract || sym.IsOverride)
+                        foreach (var s in await SymbolFinder.FindOverridesAsync(sym, sol, projects, deadline)) Add(s, "override", null, null);
+                }
+            }
+            else
+            {
+                var type = sym as INamedTypeSymbol ?? sym.ContainingType;
+                if (type == null) { res.Reason = "not a type or a member of one"; return; }
+                if (!ReferenceEquals(type, sym)) res.Symbol = Ref(type, sol);
+                var dir = q.Options?.Direction ?? "both";
+                if (dir is "supertypes" or "both")
+                {
+                    var queue = new Queue<(INamedTypeSymbol t, int d)>(); queue.Enqueue((type, 0));
+                    var visited = new HashSet<INamedTypeSymbol>(SymbolEqualityComparer.Default);
+                    while (queue.Count > 0)
+                    {
+                        var (cur, d) = queue.Dequeue();
+                        if (d > 0 && !transitive && d > 1) continue;
+                        if (cur.BaseType is INamedTypeSymbol b && visited.Add(b.OriginalDefinition)) { Add(b.OriginalDefinition, "base", "supertype", d + 1); if (transitive) queue.Enqueue((b.OriginalDefinition, d + 1)); }
+                        foreach (var i in cur.Interfaces) if (visited.Add(i.OriginalDefinition)) { Add(i.OriginalDefinition, "interface", "supertype", d + 1); if (transitive) queue.Enqueue((i.OriginalDefinition, d + 1)); }
+                    }
+                }
+                if (dir is "subtypes" or "both")
+                {
+                    var queue = new Queue<(INamedTypeSymbol t, int d)>(); queue.Enqueue((type, 0));
+                    var visited = new HashSet<INamedTypeSymbol>(SymbolEqualityComparer.Default) { type };
+                    while (queue.Count > 0)
+                    {
+                        var (cur, d) = queue.Dequeue();
+                        if (d >= 1 && !transitive) continue;
+                        if (d >= 32) continue;
+                        var next = new List<(INamedTypeSymbol, string)>();
+                        if (cur.TypeKind == TypeKind.Interface)
+                        {
+                            foreach (var s in await SymbolFinder.FindDerivedInterfacesAsync(cur, sol, false, projects, deadline)) next.Add((s, "derivedInterface"));
+                            foreach (var s in await SymbolFinder.FindImplementationsAsync(cur, sol, false, projects, deadline)) next.Add((s, "implementation"));
+                        }
+                        else if (cur.TypeKind == TypeKind.Class)
+                            foreach (var s in await SymbolFinder.FindDerivedClassesAsync(cur, sol, false, projects, deadline)) next.Add((s, "derivedClass"));
+                        foreach (var (s, rel) in next)
+                            if (visited.Add(s.OriginalDefinition)) { Add(s.OriginalDefinition, rel, "subtype", d + 1); queue.Enqueue((s.OriginalDefinition, d + 1)); }
+                    }
+                }
+            }
+            res.Searched.AddRange(scope);
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            foreach (var k in scope) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline" });
+        }
+        h.Touch(h.Closure(scope));
+        res.Stats.ProjectsEvicted += h.EvictIfNeeded(res.Symbol?.ProjectKey != null ? h.Closure(new[] { res.Symbol.ProjectKey }) : new HashSet<string>());
+    }
+
+    // ---------- callees ----------
+
+    async Task<List<CallRow>> Callees(ISymbol sym, Solution sol, CancellationToken ct)
+    {
+        var rows = new Dictionary<string, CallRow>();
+        foreach (var sr in sym.DeclaringSyntaxReferences)
+        {
+            var node = await sr.GetSyntaxAsync(ct);
+            var doc = sol.GetDocument(sr.SyntaxTree);
+            if (doc == null) continue;
+            var model = await doc.GetSemanticModelAsync(ct);
+            if (model == null) continue;
+            var bodies = new List<SyntaxNode>();
+            switch (node)
+            {
+                case BaseMethodDeclarationSyntax or LocalFunctionStatementSyntax or AccessorDeclarationSyntax: bodies.Add(node); break;
+                case BasePropertyDeclarationSyntax p:
+                    if (p is PropertyDeclarationSyntax { ExpressionBody: { } eb }) bodies.Add(eb);
+                    if (p is IndexerDeclarationSyntax { ExpressionBody: { } ib }) bodies.Add(ib);
+                    if (p.AccessorList != null) bodies.AddRange(p.AccessorList.Accessors);
+                    if (p is PropertyDeclarationSyntax { Initializer: { } init }) bodies.Add(init.Value);
+                    break;
+                case VariableDeclaratorSyntax { Initializer: { } vi }: bodies.Add(vi.Value); break;
+                case TypeDeclarationSyntax td: // a type: its primary constructor base call and field initializers
+                    if (td.BaseList != null) bodies.AddRange(td.BaseList.Types.OfType<PrimaryConstructorBaseTypeSyntax>());
+                    break;
+                default: bodies.Add(node); break;
+            }
+            foreach (var body in bodies)
+            {
+                var op = model.GetOperation(body, ct);
+                if (op == null) continue;
+                foreach (var o in op.DescendantsAndSelf())
+                {
+                    ISymbol? target = null; string kind = "call"; bool virt = false; SyntaxNode site = o.Syntax;
+                    switch (o)
+                    {
+                        case IInvocationOperation inv:
+                            target = inv.TargetMethod; virt = inv.IsVirtual || inv.TargetMethod.ContainingType?.TypeKind == TypeKind.Interface;
+                            if (o.Syntax is InvocationExpressionSyntax ies) site = ies.Expression is MemberAccessExpressionSyntax ma ? ma.Name : ies.Expression;
+                            break;
+                        case IObjectCreationOperation oc when oc.Constructor != null:
+                            target = oc.Constructor; kind = "construct";
+                            if (o.Syntax is ObjectCreationExpressionSyntax oce) site = oce.Type;
+                            break;
+                        case IPropertyReferenceOperation pr: target = pr.Property; kind = "property"; virt = pr.Property.IsVirtual || pr.Property.IsAbstract || pr.Property.IsOverride; break;
+                        case IEventReferenceOperation er: target = er.Event; kind = "event"; break;
+                        case IMethodReferenceOperation mr: target = mr.Method; kind = "methodReference"; break;
+                    }
+                    if (target == null) continue;
+                    target = Normalize(target)!;
+                    var tref = Ref(target, sol);
+                    var key = (tref.DocId ?? tref.Display) + "|" + kind;
+                    if (!rows.TryGetValue(key, out var row)) rows[key] = row = new CallRow { To = tref, CallKind = kind };
+                    if (virt) row.Virtual = true;
+                    var loc = ToLoc(site.GetLocation(), sol);
+                    if (!row.Sites.Any(x => LocKey(x) == LocKey(loc))) row.Sites.Add(loc);
+                }
+            }
+        }
+        return rows.Values.ToList();
+    }
+
+    // ---------- symbol info / documentation ----------
+
+    SymbolInfoRow SymbolInfo(ISymbol s, Solution sol)
+    {
+        var row = new SymbolInfoRow { Symbol = Ref(s, sol), IsFromSource = s.Locations.Any(l => l.IsInSource), Signature = s.ToDisplayString(SymbolDisplayFormat.CSharpErrorMessageFormat) };
+        ITypeSymbol? type = s switch { ILocalSymbol l => l.Type, IParameterSymbol p => p.Type, IFieldSymbol f => f.Type, IPropertySymbol p => p.Type, IEventSymbol e => e.Type, IMethodSymbol m when m.MethodKind != MethodKind.Constructor => m.ReturnType, _ => null };
+        if (type != null) row.Type = Ref(type.OriginalDefinition, sol, withLocations: true);
+        if (row.Type != null && type != null) row.Type.Display = type.ToDisplayString();
+        var mods = new List<string>();
+        if (s.DeclaredAccessibility != Accessibility.NotApplicable) mods.Add(SyntaxFacts.GetText(s.DeclaredAccessibility));
+        if (s.IsStatic) mods.Add("static");
+        if (s.IsAbstract) mods.Add("abstract");
+        if (s.IsVirtual) mods.Add("virtual");
+        if (s.IsOverride) mods.Add("override");
+        if (s.IsSealed) mods.Add("sealed");
+        if (s.IsExtern) mods.Add("extern");
+        if (s is IMethodSymbol { IsAsync: true }) mods.Add("async");
+        if (s is IFieldSymbol { IsReadOnly: true }) mods.Add("readonly");
+        if (s is IFieldSymbol { IsConst: true }) mods.Add("const");
+        row.Modifiers = mods.Where(m => !string.IsNullOrEmpty(m)).ToList();
+        row.IsGenerated = row.Symbol.Locations.Count > 0 && row.Symbol.Locations.All(l => l.Generated == true) ? true : null;
+        var ov = OverriddenChain(s).FirstOrDefault();
+        if (ov != null) row.Overridden = Ref(ov, sol);
+        row.Implements = InterfaceMembersImplemented(s).Select(m => Ref(m, sol)).ToList();
+        if (s is INamedTypeSymbol nt) row.Implements = nt.Interfaces.Select(i => Ref(i.OriginalDefinition, sol, false)).ToList();
+        return row;
+    }
+
+    static string? Summary(string xml)
+    {
+        if (string.IsNullOrWhiteSpace(xml)) return null;
+        try
+        {
+            var x = XElement.Parse(xml.Trim().StartsWith("<member") || xml.Trim().StartsWith("<doc") ? xml : "<r>" + xml + "</r>");
+            var sum = x.Descendants("summary").FirstOrDefault();
+            if (sum == null) return null;
+            var sb = new StringBuilder();
+            foreach (var n in sum.DescendantNodes())
+            {
+                if (n is XText t) sb.Append(t.Value);
+                else if (n is XElement e && !e.Nodes().Any())
+                {
+                    var cref = (string?)e.Attribute("cref") ?? (string?)e.Attribute("langword") ?? (string?)e.Attribute("name");
+                    if (cref != null) sb.Append(cref.Length > 2 && cref[1] == ':' ? cref[2..] : cref);
+                }
+            }
+            return string.Join(' ', sb.ToString().Split((char[]?)null, StringSplitOptions.RemoveEmptyEntries));
+        }
+        catch { return null; }
+    }
+
+    // ---------- diagnostics ----------
+
+    async Task Diagnostics(QueryParams q, QueryResult res, int maxItems, CancellationToken ct)
+    {
+        var sol = h.Workspace.CurrentSolution;
+        IEnumerable<Diagnostic> diags;
+        var outList = new List<(Diagnostic d, string? key)>();
+        if (q.Position != null)
+        {
+            var abs = h.Abs(q.Position.Path);
+            var keys = h.KeysForPath(abs);
+            if (keys.Count == 0) throw new HostError(-32010, $"Error [DOCUMENT_NOT_IN_WORKSPACE]: {q.Position.Path} is in no project the host was given. Hint: ensure its project first.", new { path = q.Position.Path });
+            var key = q.Position.ProjectKey ?? keys[0];
+            var doc = sol.GetProject(h.Known[key].Id)?.Documents.FirstOrDefault(d => d.FilePath == abs);
+            if (doc == null || !File.Exists(abs)) throw new HostError(-32011, $"Error [DOCUMENT_MISSING]: {q.Position.Path} is not on disk. Hint: send documents/changed.", new { path = q.Position.Path });
+            var model = await doc.GetSemanticModelAsync(ct);
+            diags = model!.GetDiagnostics(cancellationToken: ct);
+            outList.AddRange(diags.Select(d => (d, (string?)key)));
+            res.Searched.Add(key);
+            h.Touch(h.Closure(new[] { key }));
+        }
+        else
+        {
+            foreach (var key in ScopeKeys(q, res))
+            {
+                var comp = await sol.GetProject(h.Known[key].Id)!.GetCompilationAsync(ct);
+                if (comp == null) continue;
+                outList.AddRange(comp.GetDiagnostics(ct).Select(d => (d, (string?)key)));
+                res.Searched.Add(key);
+                h.Touch(h.Closure(new[] { key }));
+                if (outList.Count > maxItems) break;
+            }
+        }
+        foreach (var (d, key) in outList.Where(x => x.d.Severity != DiagnosticSeverity.Hidden))
+        {
+            if (res.Items.Count >= maxItems) { res.Truncated = true; break; }
+            var loc = d.Location.IsInSource ? ToLoc(d.Location, sol) : new Loc { Path = "", Line = 0, Column = 0, EndLine = 0, EndColumn = 0 };
+            loc.Id = d.Id;
+            loc.Severity = d.Severity switch { DiagnosticSeverity.Error => "error", DiagnosticSeverity.Warning => "warning", DiagnosticSeverity.Info => "info", _ => "hidden" };
+            loc.Message = d.GetMessage();
+            loc.ProjectKey = key;
+            res.Items.Add(loc);
+        }
+        res.Stats.ProjectsEvicted += h.EvictIfNeeded(new HashSet<string>());
+    }
+}

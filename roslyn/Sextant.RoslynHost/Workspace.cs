@@ -1,0 +1,364 @@
+// The ONE live Roslyn workspace: projects built from the engine's descriptions (no MSBuild),
+// documents loaded lazily from disk, grown and shrunk in place, LRU eviction under a memory cap.
+using System.Collections.Immutable;
+using System.Diagnostics;
+using System.Text;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.Host.Mef;
+using Microsoft.CodeAnalysis.Text;
+
+namespace Sextant.RoslynHost;
+
+public sealed class HostWorkspace : Workspace
+{
+    public HostWorkspace() : base(MefHostServices.DefaultHost, "Sextant") { }
+    public void Set(Solution s) => SetCurrentSolution(s);
+}
+
+public sealed class KnownProject
+{
+    public required ProjectDescription Desc;
+    public required ProjectId Id;
+    public Resolution Res = new();
+    public EnsureResult Result = new();
+    public long LastUsed;
+    /// A query has touched it (its compilation may be built and held).
+    public bool Touched;
+    public HashSet<string> GeneratedPaths = new(StringComparer.Ordinal);
+}
+
+public sealed class HostState
+{
+    public readonly HostWorkspace Workspace = new();
+    public readonly Dictionary<string, KnownProject> Known = new(StringComparer.Ordinal);
+    readonly Dictionary<string, ProjectId> ids = new(StringComparer.Ordinal);
+    readonly Dictionary<ProjectId, string> keyOf = new();
+    /// absolute path → keys of projects listing it
+    readonly Dictionary<string, List<string>> docsByPath = new(StringComparer.Ordinal);
+    readonly Dictionary<string, PortableExecutableReference> metadataCache = new(StringComparer.Ordinal);
+    public readonly SemaphoreSlim Gate = new(1, 1);
+    public string Root = "/";
+    public int MemoryCapMb = 4096;
+    public Resolver? Resolver;
+    public long Tick;
+    public int Evictions;
+    public int Queries;
+    public readonly Stopwatch Uptime = Stopwatch.StartNew();
+    List<string>? topo;
+
+    public static void Log(string msg) => Console.Error.WriteLine($"[roslyn-host {DateTime.UtcNow:HH:mm:ss.fff}] {msg}");
+
+    public string Abs(string p)
+    {
+        if (string.IsNullOrEmpty(p)) return p;
+        var full = Path.IsPathRooted(p) ? p : Path.Combine(Root, p);
+        return Path.GetFullPath(full).Replace('\\', '/');
+    }
+
+    public (string path, bool external) Rel(string abs)
+    {
+        var a = abs.Replace('\\', '/');
+        var r = Root.TrimEnd('/') + "/";
+        return a.StartsWith(r, StringComparison.Ordinal) ? (a[r.Length..], false) : (a, true);
+    }
+
+    public ProjectId IdFor(string key)
+    {
+        if (!ids.TryGetValue(key, out var id))
+        {
+            id = ProjectId.CreateNewId(key);
+            ids[key] = id;
+            keyOf[id] = key;
+        }
+        return id;
+    }
+
+    public string? KeyOf(ProjectId id) => keyOf.TryGetValue(id, out var k) ? k : null;
+
+    public IReadOnlyList<string> KeysForPath(string absPath) => docsByPath.TryGetValue(absPath, out var l) ? l : Array.Empty<string>();
+
+    public static long WorkingSetMb() => Environment.WorkingSet / (1024 * 1024);
+    public static long GcHeapMb() => GC.GetTotalMemory(false) / (1024 * 1024);
+
+    PortableExecutableReference Metadata(string path)
+    {
+        if (metadataCache.TryGetValue(path, out var m)) return m;
+        var xml = Path.ChangeExtension(path, ".xml");
+        DocumentationProvider? docs = File.Exists(xml) ? XmlDocumentationProvider.CreateFromFile(xml) : null;
+        m = MetadataReference.CreateFromFile(path, MetadataReferenceProperties.Assembly, docs);
+        metadataCache[path] = m;
+        return m;
+    }
+
+    static LanguageVersion Lang(string? v)
+    {
+        if (string.IsNullOrWhiteSpace(v)) return LanguageVersion.Latest;
+        return LanguageVersionFacts.TryParse(v.Trim(), out var lv) ? lv : LanguageVersion.Latest;
+    }
+
+    static NullableContextOptions Nullable(string? v) => (v ?? "").ToLowerInvariant() switch
+    {
+        "enable" => NullableContextOptions.Enable,
+        "warnings" => NullableContextOptions.Warnings,
+        "annotations" => NullableContextOptions.Annotations,
+        _ => NullableContextOptions.Disable,
+    };
+
+    public static bool LooksGenerated(string absPath) =>
+        absPath.Contains("/obj/", StringComparison.Ordinal) || absPath.EndsWith(".g.cs", StringComparison.OrdinalIgnoreCase) || absPath.EndsWith(".g.i.cs", StringComparison.OrdinalIgnoreCase);
+
+    public bool IsGenerated(string absPath, ProjectId? pid)
+    {
+        if (LooksGenerated(absPath)) return true;
+        if (pid != null && KeyOf(pid) is string k && Known.TryGetValue(k, out var kp)) return kp.GeneratedPaths.Contains(absPath);
+        return false;
+    }
+
+    ProjectInfo BuildInfo(KnownProject kp)
+    {
+        var d = kp.Desc;
+        var pid = kp.Id;
+        var projectAbs = Abs(d.ProjectPath);
+        var projectDir = Path.GetDirectoryName(projectAbs) ?? Root;
+        var parse = new CSharpParseOptions(Lang(d.LangVersion), DocumentationMode.Parse, SourceCodeKind.Regular, d.Defines.Where(s => !string.IsNullOrWhiteSpace(s)).Select(s => s.Trim()).Distinct());
+        var kind = (d.OutputKind ?? "library").ToLowerInvariant() switch
+        {
+            "exe" => OutputKind.ConsoleApplication,
+            "winexe" => OutputKind.WindowsApplication,
+            _ => OutputKind.DynamicallyLinkedLibrary,
+        };
+        var comp = new CSharpCompilationOptions(kind,
+            nullableContextOptions: Nullable(d.Nullable),
+            allowUnsafe: d.AllowUnsafe ?? false,
+            checkOverflow: d.CheckForOverflow ?? false);
+        var docs = new List<DocumentInfo>();
+        kp.GeneratedPaths.Clear();
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var doc in d.Documents)
+        {
+            var abs = Abs(doc.Path);
+            if (!seen.Add(abs)) continue;
+            if (!File.Exists(abs)) continue; // a listed file that no longer exists is not a document
+            var gen = doc.Generated == true || LooksGenerated(abs);
+            if (gen) kp.GeneratedPaths.Add(abs);
+            var logical = doc.LinkPath ?? Path.GetRelativePath(projectDir, abs);
+            var folders = logical.Replace('\\', '/').Split('/').SkipLast(1).Where(f => f != ".." && f != ".").ToList();
+            docs.Add(DocumentInfo.Create(DocumentId.CreateNewId(pid, abs), Path.GetFileName(abs), folders, SourceCodeKind.Regular,
+                new FileTextLoader(abs, new UTF8Encoding(false)), abs, gen));
+        }
+        if (d.GlobalUsings.Count > 0)
+        {
+            var sb = new StringBuilder("// <auto-generated/> global usings of the project (Sextant host, in memory only)\n");
+            foreach (var u in d.GlobalUsings)
+            {
+                if (string.IsNullOrWhiteSpace(u.Name)) continue;
+                var name = u.Name.StartsWith("global::") ? u.Name : "global::" + u.Name;
+                if (!string.IsNullOrEmpty(u.Alias)) sb.Append($"global using {u.Alias} = {name};\n");
+                else if (u.Static == true) sb.Append($"global using static {name};\n");
+                else sb.Append($"global using {name};\n");
+            }
+            var virt = Path.Combine(projectDir, "obj", $"{d.Name}.SextantGlobalUsings.g.cs").Replace('\\', '/');
+            kp.GeneratedPaths.Add(virt);
+            docs.Add(DocumentInfo.Create(DocumentId.CreateNewId(pid, virt), Path.GetFileName(virt), Array.Empty<string>(), SourceCodeKind.Regular,
+                TextLoader.From(TextAndVersion.Create(SourceText.From(sb.ToString(), Encoding.UTF8), VersionStamp.Create(), virt)), virt, true));
+        }
+        var projRefs = d.ProjectReferences.Where(k => k != d.Key).Distinct().Select(k => new ProjectReference(IdFor(k)));
+        var metas = kp.Res.Paths.Select(Metadata).ToList();
+        return ProjectInfo.Create(pid, VersionStamp.Create(), d.Name, string.IsNullOrEmpty(d.AssemblyName) ? d.Name : d.AssemblyName!, LanguageNames.CSharp,
+            filePath: projectAbs, compilationOptions: comp, parseOptions: parse, documents: docs, projectReferences: projRefs, metadataReferences: metas);
+    }
+
+    public List<EnsureResult> Ensure(List<ProjectDescription> descs, out int loadedCount)
+    {
+        var results = new List<EnsureResult>();
+        var toAdd = new List<KnownProject>();
+        var toReplace = new List<KnownProject>();
+        foreach (var d in descs)
+        {
+            if (string.IsNullOrEmpty(d.Key)) { results.Add(new EnsureResult { Key = "", Status = "failed", Error = "Error [BAD_DESCRIPTION]: a project description has no key. Hint: give every description a key." }); continue; }
+            if (Known.TryGetValue(d.Key, out var old) && old.Desc.Hash == d.Hash && !string.IsNullOrEmpty(d.Hash))
+            {
+                old.Result.Status = "unchanged";
+                results.Add(old.Result);
+                continue;
+            }
+            var kp = new KnownProject { Desc = d, Id = IdFor(d.Key) };
+            try
+            {
+                kp.Res = Resolver!.Resolve(d, Abs);
+                foreach (var a in d.Analyzers)
+                    if (!File.Exists(Abs(a)))
+                        kp.Res.Unresolved.Add(new Unresolved { Kind = "analyzer", Name = Path.GetFileName(a), Reason = $"analyzer not built (file not found: {Abs(a)}); dropped" });
+                kp.Result = new EnsureResult { Key = d.Key, Status = old == null ? "loaded" : "updated", MetadataReferences = kp.Res.Paths.Count, Unresolved = kp.Res.Unresolved, Substitutions = kp.Res.Substitutions };
+            }
+            catch (Exception e)
+            {
+                results.Add(new EnsureResult { Key = d.Key, Status = "failed", Error = $"Error [RESOLVE_FAILED]: {e.Message}. Hint: check the description's paths." });
+                continue;
+            }
+            if (old != null) { UnindexDocs(old); toReplace.Add(kp); } else toAdd.Add(kp);
+            Known[d.Key] = kp;
+            results.Add(kp.Result);
+        }
+        // unresolved project references (keys never ensured)
+        foreach (var kp in toAdd.Concat(toReplace))
+            foreach (var r in kp.Desc.ProjectReferences)
+                if (!Known.ContainsKey(r))
+                    kp.Res.Unresolved.Add(new Unresolved { Kind = "project", Name = r, Reason = "referenced project not ensured (its symbols are missing until it is)" });
+        var sol = Workspace.CurrentSolution;
+        foreach (var kp in toReplace) if (sol.ContainsProject(kp.Id)) sol = sol.RemoveProject(kp.Id);
+        var infos = new List<ProjectInfo>();
+        foreach (var kp in toAdd.Concat(toReplace))
+        {
+            var info = BuildInfo(kp);
+            kp.Result.Documents = info.Documents.Count;
+            infos.Add(info);
+            IndexDocs(kp);
+        }
+        if (infos.Count > 0) foreach (var info in infos) sol = sol.AddProject(info);
+        Workspace.Set(sol);
+        loadedCount = infos.Count;
+        if (infos.Count > 0) topo = null;
+        return results;
+    }
+
+    void IndexDocs(KnownProject kp)
+    {
+        foreach (var doc in kp.Desc.Documents)
+        {
+            var abs = Abs(doc.Path);
+            if (!docsByPath.TryGetValue(abs, out var l)) docsByPath[abs] = l = new List<string>();
+            if (!l.Contains(kp.Desc.Key)) l.Add(kp.Desc.Key);
+        }
+    }
+
+    void UnindexDocs(KnownProject kp)
+    {
+        foreach (var doc in kp.Desc.Documents)
+            if (docsByPath.TryGetValue(Abs(doc.Path), out var l)) l.Remove(kp.Desc.Key);
+    }
+
+    /// Drop loaded state (compilations, trees, texts) of projects; they stay known and reload by need.
+    public int Reset(IEnumerable<string> keys, bool forget)
+    {
+        var sol = Workspace.CurrentSolution;
+        var infos = new List<ProjectInfo>();
+        var n = 0;
+        foreach (var k in keys.Distinct().ToList())
+        {
+            if (!Known.TryGetValue(k, out var kp)) continue;
+            if (sol.ContainsProject(kp.Id)) sol = sol.RemoveProject(kp.Id);
+            n++;
+            if (forget) { UnindexDocs(kp); Known.Remove(k); topo = null; continue; }
+            kp.Touched = false;
+            infos.Add(BuildInfo(kp));
+        }
+        if (infos.Count > 0) foreach (var info in infos) sol = sol.AddProject(info);
+        Workspace.Set(sol);
+        return n;
+    }
+
+    public HashSet<string> Closure(IEnumerable<string> keys)
+    {
+        var set = new HashSet<string>(StringComparer.Ordinal);
+        var stack = new Stack<string>(keys);
+        while (stack.Count > 0)
+        {
+            var k = stack.Pop();
+            if (!set.Add(k)) continue;
+            if (Known.TryGetValue(k, out var kp)) foreach (var r in kp.Desc.ProjectReferences) if (!set.Contains(r)) stack.Push(r);
+        }
+        set.RemoveWhere(k => !Known.ContainsKey(k));
+        return set;
+    }
+
+    /// Every known project, dependencies before dependents.
+    public List<string> TopoOrder()
+    {
+        if (topo != null) return topo;
+        var order = new List<string>();
+        var state = new Dictionary<string, int>(StringComparer.Ordinal);
+        foreach (var start in Known.Keys.OrderBy(k => k, StringComparer.Ordinal))
+        {
+            if (state.ContainsKey(start)) continue;
+            var stack = new Stack<(string k, int i)>();
+            stack.Push((start, 0)); state[start] = 1;
+            while (stack.Count > 0)
+            {
+                var (k, i) = stack.Pop();
+                var refs = Known[k].Desc.ProjectReferences;
+                if (i < refs.Count)
+                {
+                    stack.Push((k, i + 1));
+                    var r = refs[i];
+                    if (Known.ContainsKey(r) && !state.ContainsKey(r)) { state[r] = 1; stack.Push((r, 0)); }
+                }
+                else { state[k] = 2; order.Add(k); }
+            }
+        }
+        topo = order;
+        return order;
+    }
+
+    public void Touch(IEnumerable<string> keys)
+    {
+        var t = ++Tick;
+        foreach (var k in keys) if (Known.TryGetValue(k, out var kp)) { kp.LastUsed = t; kp.Touched = true; }
+    }
+
+    /// Evict least-recently-used touched projects (never one a touched project references, never a pinned one) until the heap is under the cap.
+    public int EvictIfNeeded(HashSet<string> pinned)
+    {
+        var capBytes = (long)MemoryCapMb * 1024 * 1024;
+        if (GC.GetTotalMemory(false) <= capBytes) return 0;
+        GC.Collect(2, GCCollectionMode.Forced, true, true);
+        var heap = GC.GetTotalMemory(false);
+        if (heap <= capBytes * 0.9) return 0;
+        var evicted = 0;
+        for (var round = 0; round < 12 && heap > capBytes * 0.75; round++)
+        {
+            var touched = Known.Values.Where(k => k.Touched).ToList();
+            var referenced = new HashSet<string>(touched.SelectMany(k => k.Desc.ProjectReferences), StringComparer.Ordinal);
+            var candidates = touched.Where(k => !pinned.Contains(k.Desc.Key) && !referenced.Contains(k.Desc.Key)).OrderBy(k => k.LastUsed).ToList();
+            if (candidates.Count == 0) break;
+            var take = Math.Max(1, touched.Count / 4);
+            var batch = candidates.Take(take).Select(k => k.Desc.Key).ToList();
+            Reset(batch, false);
+            evicted += batch.Count;
+            GC.Collect(2, GCCollectionMode.Forced, true, true);
+            heap = GC.GetTotalMemory(false);
+        }
+        Evictions += evicted;
+        if (evicted > 0) Log($"evicted {evicted} projects; heap {heap / 1048576} MB (cap {MemoryCapMb} MB)");
+        return evicted;
+    }
+
+    public (int updated, int removed) DocumentsChanged(List<DocumentChange> changes)
+    {
+        var sol = Workspace.CurrentSolution;
+        int updated = 0, removed = 0;
+        foreach (var c in changes)
+        {
+            var abs = Abs(c.Path);
+            foreach (var id in sol.GetDocumentIdsWithFilePath(abs))
+            {
+                if (c.Kind == "deleted" || !File.Exists(abs)) { sol = sol.RemoveDocument(id); removed++; }
+                else { sol = sol.WithDocumentTextLoader(id, new FileTextLoader(abs, new UTF8Encoding(false)), PreservationMode.PreserveValue); updated++; }
+            }
+            if (c.Kind == "created" && File.Exists(abs) && sol.GetDocumentIdsWithFilePath(abs).IsEmpty)
+            {
+                foreach (var k in KeysForPath(abs))
+                {
+                    if (!Known.TryGetValue(k, out var kp) || !sol.ContainsProject(kp.Id)) continue;
+                    var gen = kp.GeneratedPaths.Contains(abs) || LooksGenerated(abs);
+                    sol = sol.AddDocument(DocumentInfo.Create(DocumentId.CreateNewId(kp.Id, abs), Path.GetFileName(abs), null, SourceCodeKind.Regular,
+                        new FileTextLoader(abs, new UTF8Encoding(false)), abs, gen));
+                    updated++;
+                }
+            }
+        }
+        Workspace.Set(sol);
+        return (updated, removed);
+    }
+}
