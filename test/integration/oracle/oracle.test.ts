@@ -5,7 +5,10 @@
  * scorer must count what it is given.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { copyFixture, removeDir, restoreCSharp } from '../semantic/fixture';
+import { copyTree, HARBOR_SOLUTION, restoreHarbor, ROSLYN_FIXTURE, UNSERVED_PACKAGE } from '../semantic/roslynFixture';
 import { runOracle, score, type OracleResult, type Question } from '../../oracle/oracle';
 
 describe('Roslyn oracle (real MSBuildWorkspace + SymbolFinder)', function () {
@@ -93,5 +96,73 @@ describe('Roslyn oracle (real MSBuildWorkspace + SymbolFinder)', function () {
     assert.deepEqual([impl.truth, impl.tp], [11, 10]);
     assert.equal(s.skipped.length, 1);
     assert.deepEqual(s.misses.map((m) => m.id).sort(), ['impl-interface', 'refs-class']);
+  });
+});
+
+describe('Roslyn oracle on the Harbor host fixture (multi-targeting, linked file, generated part, unbuilt analyzer, unserved package)', function () {
+  this.timeout(600_000);
+  let dir: string;
+  let r: OracleResult;
+  const q = (id: string, op: Question['op'], at: string): Question => {
+    const [p, line, column] = at.split(':');
+    return { id, op, path: p!, line: Number(line), column: Number(column) };
+  };
+  const questions: Question[] = [
+    q('def-generated-part', 'definition', 'src/Harbor.Text/ManifestParser.cs:9:33'),
+    q('def-partial-across-files', 'definition', 'src/Harbor.Core/Ship.cs:3:22'),
+    q('refs-linked', 'references', 'shared/Clock.cs:8:26'),
+    q('refs-net10-only', 'references', 'src/Harbor.Core/ShipRepository.cs:18:16'),
+    q('refs-in-unrestorable-project', 'references', 'src/Harbor.Net/RemoteRepository.cs:6:21'),
+    q('impl-generic-interface', 'implementations', 'src/Harbor.Core/IRepository.cs:3:18'),
+    q('impl-virtual', 'implementations', 'src/Harbor.Core/EntityBase.cs:11:24'),
+    q('callers-through-base', 'callers', 'src/Harbor.Core/Tanker.cs:9:25'),
+  ];
+  const answer = (id: string) => {
+    const a = r.answers.find((x) => x.id === id)!;
+    assert.ok(a.items, `${id}: ${a.error}`);
+    return a;
+  };
+  const items = (id: string) => answer(id).items!.map((i) => `${i.path}:${i.line}:${i.column}`).sort();
+
+  before(function () {
+    dir = copyTree(ROSLYN_FIXTURE, 'oracle-harbor');
+    restoreHarbor(dir);
+    r = runOracle({ root: dir, solution: HARBOR_SOLUTION, questions });
+  });
+  after(() => removeDir(dir));
+
+  it('loads every project (two compilations for the multi-targeting one) and drops the unbuilt analyzer', () => {
+    assert.equal(r.projects, 7);
+    assert.ok(r.workspaceDiagnostics.some((d) => /Dropped: unresolved analyzer .*Harbor\.Analyzers\.dll of Harbor\.Core\(net8\.0\)/.test(d)), r.workspaceDiagnostics.join('\n'));
+    assert.ok(r.workspaceDiagnostics.some((d) => d.includes(UNSERVED_PACKAGE)));
+  });
+
+  it('definition of a [GeneratedRegex] method includes the generated part under obj/, flagged', () => {
+    const a = answer('def-generated-part');
+    const gen = 'src/Harbor.Text/obj/Debug/net10.0/generated/System.Text.RegularExpressions.Generator/System.Text.RegularExpressions.Generator.RegexGenerator/RegexGenerator.g.cs';
+    assert.deepEqual(a.items, [
+      { path: 'src/Harbor.Text/ManifestParser.cs', line: 9, column: 33 },
+      { path: gen, line: 21, column: 76, generated: true },
+    ]);
+    // The checked-in file is what the generator produces (same path, same position).
+    assert.ok(fs.readFileSync(path.join(ROSLYN_FIXTURE, gen), 'utf8').split('\n')[20]!.includes('ContainerCode()'));
+    assert.deepEqual(items('def-partial-across-files'), ['src/Harbor.Core/Ship.Cargo.cs:3:22', 'src/Harbor.Core/Ship.cs:3:22']);
+  });
+
+  it('references: a linked file in three compilations, a net10.0-only member, a project whose package is missing', () => {
+    assert.equal(answer('refs-linked').symbol, 'Harbor.Shared.Clock.Stamp(string)');
+    assert.deepEqual(items('refs-linked'), ['src/Harbor.App/Program.cs:18:33', 'src/Harbor.Core/Registry.cs:10:22']);
+    assert.equal((answer('refs-linked') as { compilations?: number }).compilations, 3);
+    assert.deepEqual(items('refs-net10-only'), []);
+    assert.deepEqual(items('refs-in-unrestorable-project'), ['src/Harbor.App/Program.cs:13:26']);
+  });
+
+  it('implementations of a generic interface and of a virtual member', () => {
+    assert.deepEqual(items('impl-generic-interface'), ['src/Harbor.Core/ShipRepository.cs:3:14', 'src/Harbor.Net/RemoteRepository.cs:6:21']);
+    assert.deepEqual(items('impl-virtual'), ['src/Harbor.Core/Ship.Cargo.cs:11:25', 'src/Harbor.Core/Tanker.cs:9:25']);
+  });
+
+  it('callers through base members, without base.M() calls (they do not dispatch)', () => {
+    assert.deepEqual(items('callers-through-base'), ['src/Harbor.App/Dock.cs:7:26', 'src/Harbor.Core/Registry.cs:13:23', 'src/Harbor.Core/ShipRepository.cs:18:16', 'tests/Harbor.Tests/ShipTests.cs:17:17']);
   });
 });

@@ -1,5 +1,6 @@
 using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.FindSymbols;
 
 namespace Sextant.Oracle;
@@ -210,6 +211,14 @@ public static class Answers
         return all;
     }
 
+    static bool IsBaseCall(Location l)
+    {
+        var root = l.SourceTree?.GetRoot();
+        if (root is null) return false;
+        var node = root.FindNode(l.SourceSpan, getInnermostNodeForTie: true);
+        return node.Parent is MemberAccessExpressionSyntax { Expression: BaseExpressionSyntax } m && m.Name.Span.Contains(l.SourceSpan);
+    }
+
     public static async Task<List<(Loc caller, List<Loc> sites, string? via)>> Callers(Loaded w, ISymbol s, Solution solution)
     {
         var rows = new Dictionary<string, (Loc caller, List<Loc> sites, string? via)>();
@@ -224,7 +233,8 @@ public static class Answers
                 while (caller is IMethodSymbol { MethodKind: MethodKind.AnonymousFunction } && caller.ContainingSymbol is not null) caller = caller.ContainingSymbol;
                 var decl = caller.Locations.Select(l => LocOf(w, l)).OfType<Loc>().OrderBy(l => l.Key, StringComparer.Ordinal).FirstOrDefault();
                 if (decl is null) continue;
-                var sites = info.Locations.Select(l => LocOf(w, l)).OfType<Loc>().ToList();
+                // `base.M()` does not dispatch: through a base member it calls only that member.
+                var sites = info.Locations.Where(l => via is null || !IsBaseCall(l)).Select(l => LocOf(w, l)).OfType<Loc>().ToList();
                 if (sites.Count == 0) continue;
                 if (!rows.TryGetValue(decl.Key, out var row)) rows[decl.Key] = row = (decl, new List<Loc>(), via);
                 row.sites.AddRange(sites);
