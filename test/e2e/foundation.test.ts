@@ -120,7 +120,7 @@ describe('MCP over stdio: foundation tools', function () {
     const p2 = await call(c.client, 'search_text', { query: 'Field', limit: 5, cursor: p1.nextCursor });
     assert.equal(p2.items[0].line, p1.items[4].line + 1);
     const bad = await callError(c.client, 'search_text', { query: 'Other', cursor: p1.nextCursor });
-    assert.match(bad, /^Error \[INVALID_CURSOR\]: .* Hint: /);
+    assert.match(bad, /^Error \[STALE_CURSOR\]: .* Hint: /);
   });
 
   it('keeps every answer within the byte budget and says what was cut', async function () {

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'INVALID_QUERY'
   | 'STALE_CURSOR'
   | 'INVALID_CURSOR'
+  | 'BUDGET_TOO_SMALL'
   | 'STALE_TARGET'
   | 'TARGET_NOT_FOUND'
   | 'AMBIGUOUS_TARGET'

@@ -61,8 +61,18 @@ export const MAX_WALK_DEPTH = 64;
 /** A source file above either threshold counts as "large": outline it before reading. */
 export const LARGE_FILE_LINES = 400;
 export const LARGE_FILE_BYTES = 24 * 1024;
-/** Cursor lifetime: a cursor also dies when the index version changes. */
+/** Cursor lifetime: a cursor also dies when the index version changes. Kept results older than this are dropped. */
 export const CURSOR_TTL_MS = 15 * 60 * 1000;
+/**
+ * Bytes of computed results (provider answers: references, call/type hierarchy, implementations;
+ * scans that stop at a deadline) kept so that later pages of the same answer are served from the
+ * first computation and never re-ask a provider that may answer in another order. Least recently
+ * used results go first; a cursor whose result is gone answers STALE_CURSOR. Counted as the
+ * result's JSON bytes (an estimate of its heap size within a small factor).
+ */
+export const PAGED_RESULT_CACHE_BYTES = 64 * 1024 * 1024;
+/** One result larger than this is not kept (it would evict every other); its cursor re-computes and is checked instead. */
+export const PAGED_RESULT_MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 /** sql.js export is written in chunks of this size (fs.write takes at most 2 GiB at once). */
 export const PERSIST_CHUNK_BYTES = 64 * 1024 * 1024;
 /** Regex source length accepted by search_text / search_symbol. */

@@ -1,11 +1,19 @@
 /**
  * Turns a handler's ToolResult into the final answer: adds index metadata, completeness and the
  * cursor, renders the markdown text, and cuts rows until BOTH the text and the structuredContent
- * JSON fit the byte budget (rows cut for budget are counted in `omittedBecauseBudget` and reachable
- * through the cursor).
+ * JSON fit the byte budget. This is the one place an answer is shaped to its budget (the paging
+ * contract, docs/architecture.md "Paging"):
+ * - rows cut for budget are counted in `omittedBecauseBudget`, and the cursor continues exactly
+ *   at the first row cut, so the pages concatenated are the unpaged answer;
+ * - a page always makes progress: when not even one more row fits, the answer is
+ *   `Error [BUDGET_TOO_SMALL]` with the bytes it needs (never an empty page with the same cursor);
+ * - nothing required by the outputSchema is dropped to fit: an answer whose required fields alone
+ *   do not fit is BUDGET_TOO_SMALL too.
  */
+import { ToolError } from '../core/errors';
+import { MAX_RESPONSE_BYTES } from '../core/limits';
 import type { IndexMeta } from '../nav/engine';
-import { encodeCursor } from './cursor';
+import { encodeCursor, rowKey } from './cursor';
 import type { AnyTool, ToolResult } from './tool';
 
 export interface Answer {
@@ -13,28 +21,54 @@ export interface Answer {
   text: string;
 }
 
+/** How the answer's cursor is made: the kept result it points into (see resultCache.ts). */
+export interface CursorContext {
+  entry?: number | undefined;
+  /** Rows asked for: a paged handler that returns more is cut here (and the cursor continues after). */
+  limit?: number | undefined;
+}
+
+/** Summaries are shortened to this many bytes before an answer is refused as BUDGET_TOO_SMALL. */
+const MIN_SUMMARY_BYTES = 200;
+
 export function bytesOf(s: string): number {
   return Buffer.byteLength(s, 'utf8');
 }
 
-export function buildAnswer(tool: AnyTool, result: ToolResult, meta: IndexMeta, args: Record<string, unknown>, maxBytes: number): Answer {
+export function buildAnswer(tool: AnyTool, result: ToolResult, meta: IndexMeta, args: Record<string, unknown>, maxBytes: number, ctx: CursorContext = {}): Answer {
   const offset = result.offset ?? 0;
-  const all = result.items;
-  const compose = (n: number, budgetCut: boolean): Answer => {
+  let all = result.items;
+  let overLimit = false;
+  if (tool.paged && ctx.limit !== undefined && all.length > ctx.limit) {
+    all = all.slice(0, ctx.limit);
+    overLimit = true;
+  }
+  const compose = (n: number, budgetCut: boolean, summary = result.summary): Answer => {
     const items = all.slice(0, n);
     const returnedEnd = offset + n;
-    const moreExist = budgetCut || result.truncated === 'limit' || (result.total !== undefined && returnedEnd < result.total);
+    const moreExist = budgetCut || overLimit || result.truncated === 'limit' || (result.total !== undefined && returnedEnd < result.total);
     const completeness: Record<string, unknown> = { returned: n, truncated: budgetCut || result.truncated !== undefined || moreExist };
     if (result.total !== undefined) completeness.total = result.total;
     const reason = budgetCut ? 'budget' : result.truncated ?? (moreExist ? 'limit' : undefined);
     if (reason) completeness.reason = reason;
     if (budgetCut) completeness.omittedBecauseBudget = all.length - n;
-    if (result.partial) completeness.partial = result.partial;
-    const structured: Record<string, unknown> = { summary: result.summary, items };
+    const partial: string[] = result.partial ? [result.partial] : [];
+    const structured: Record<string, unknown> = { summary, items };
     if (tool.paged && moreExist && (result.truncated === undefined || result.truncated === 'limit' || budgetCut)) {
-      structured.nextCursor = encodeCursor(tool.name, meta.version, args, returnedEnd);
+      if (n > 0) {
+        structured.nextCursor = encodeCursor(tool.name, meta.version, args, {
+          offset: returnedEnd,
+          lastKey: rowKey(items[n - 1]),
+          entry: ctx.entry,
+          resume: result.positionAfter?.(n - 1),
+        });
+      } else if (!budgetCut) {
+        // A page that says more exist but brings no row would hand back the same position forever.
+        partial.push('the tool reported more rows but returned none; no cursor is given (re-ask without cursor)');
+      }
     }
     structured.completeness = completeness;
+    if (partial.length) completeness.partial = partial.join('; ');
     if (result.mode) structured.mode = result.mode;
     structured.index = meta;
     if (result.extra) Object.assign(structured, result.extra);
@@ -51,17 +85,29 @@ export function buildAnswer(tool: AnyTool, result: ToolResult, meta: IndexMeta, 
     else hi = mid - 1;
   }
   answer = compose(lo, true);
+  if (lo === 0 && all.length > 0 && tool.paged) {
+    // Not one row fits: an empty page with a cursor to the same row would loop forever.
+    throw tooSmall(sizeOf(compose(1, all.length > 1)), maxBytes, args.cursor !== undefined);
+  }
   if (!fits(answer, maxBytes)) {
-    // Even with no rows the extras are too big: shorten the summary and drop extras, never exceed.
-    const minimal = compose(0, true);
-    delete minimal.structured.nextCursor;
-    for (const k of Object.keys(result.extra ?? {})) delete minimal.structured[k];
-    minimal.structured.summary = truncateUtf8(String(minimal.structured.summary), 200);
-    (minimal.structured.completeness as Record<string, unknown>).partial = 'the answer did not fit the byte budget; raise maxBytes or narrow the query';
-    minimal.text = render(tool, minimal.structured, []);
-    return minimal;
+    // The summary is the one free-text field; shorten it, and if the required fields still do not fit, refuse.
+    const short = compose(lo, lo < all.length, truncateUtf8(result.summary, MIN_SUMMARY_BYTES));
+    if (fits(short, maxBytes)) return short;
+    throw tooSmall(sizeOf(short), maxBytes, args.cursor !== undefined);
   }
   return answer;
+}
+
+function tooSmall(need: number, maxBytes: number, hasCursor: boolean): ToolError {
+  const hint =
+    need <= MAX_RESPONSE_BYTES
+      ? `re-ask with maxBytes ${need} or more${hasCursor ? ' (the cursor stays valid)' : ''}`
+      : `narrow the query: this answer needs more than the largest budget (${MAX_RESPONSE_BYTES} bytes)`;
+  return new ToolError('BUDGET_TOO_SMALL', `The answer needs ${need} bytes with its next row; maxBytes is ${maxBytes}`, hint, { needBytes: need });
+}
+
+function sizeOf(a: Answer): number {
+  return Math.max(bytesOf(a.text), bytesOf(JSON.stringify(a.structured)));
 }
 
 function fits(a: Answer, maxBytes: number): boolean {

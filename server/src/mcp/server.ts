@@ -13,10 +13,11 @@ import { DEFAULT_ITEM_LIMIT, DEFAULT_RESPONSE_BYTES, MAX_RESPONSE_BYTES, MIN_RES
 import { log } from '../core/log';
 import type { Engine } from '../nav/engine';
 import { buildAnswer, bytesOf } from './answer';
-import { decodeCursor } from './cursor';
+import { argsHash, decodeCursor, rowKey, STALE_HINT, type CursorPosition } from './cursor';
 import { SERVER_INSTRUCTIONS } from './instructions';
+import { resultCacheOf } from './resultCache';
 import { envelopeSchema, publishedInputSchema, publishedOutputSchema } from './schemas';
-import type { AnyTool, ToolEnv } from './tool';
+import type { AnyTool, PageRequest, ToolEnv } from './tool';
 import { ALL_TOOLS } from './tools';
 
 export const SERVER_NAME = 'sextant';
@@ -109,9 +110,27 @@ export async function callTool(engine: Engine, tools: readonly AnyTool[], tool: 
     const args = parsed.data as Record<string, unknown>;
     const limit = typeof args.limit === 'number' ? args.limit : (defaults.limit ?? DEFAULT_ITEM_LIMIT);
     const maxBytes = typeof args.maxBytes === 'number' ? args.maxBytes : (defaults.maxBytes ?? DEFAULT_RESPONSE_BYTES);
-    const offset = typeof args.cursor === 'string' ? decodeCursor(args.cursor, tool.name, engine.version, args) : 0;
+    const version = engine.version;
+    const pos: CursorPosition = typeof args.cursor === 'string' ? decodeCursor(args.cursor, tool.name, version, args) : { offset: 0 };
+    // The paging contract (docs/architecture.md "Paging"): values computed through env.once are
+    // kept for the cursor, so later pages slice the first page's computation.
+    const cache = resultCacheOf(engine);
+    const owner = `${tool.name}|${argsHash(args)}|${version}`;
+    const kept = pos.entry !== undefined ? cache.get(pos.entry, owner) : undefined;
+    const fresh = new Map<string, unknown>();
+    const once = async <T,>(key: string, compute: () => Promise<T> | T): Promise<T> => {
+      if (kept?.has(key)) return kept.get(key) as T;
+      if (pos.entry !== undefined) throw new ToolError('STALE_CURSOR', 'The result this cursor pages through is no longer kept', STALE_HINT);
+      if (!fresh.has(key)) fresh.set(key, await compute());
+      return fresh.get(key) as T;
+    };
+    // A later page is asked one row early: that row must be the one the cursor saw last, else the
+    // result changed (or came back in another order) and the cursor is refused, never followed blindly.
+    const overlap = pos.offset > 0 && pos.lastKey !== undefined && pos.resume === undefined ? 1 : 0;
+    const page: PageRequest = { offset: pos.offset - overlap, limit: limit + overlap, maxBytes };
+    if (pos.resume !== undefined) page.resume = pos.resume;
     const deadlineAt = Date.now() + deadlineMs;
-    const env: ToolEnv = { engine, deadlineAt, tools };
+    const env: ToolEnv = { engine, deadlineAt, tools, once };
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -121,18 +140,47 @@ export async function callTool(engine: Engine, tools: readonly AnyTool[], tool: 
     });
     let result;
     try {
-      result = await Promise.race([tool.handle(env, args as never, { offset, limit, maxBytes }), deadline]);
+      result = await Promise.race([tool.handle(env, args as never, page), deadline]);
     } finally {
       clearTimeout(timer);
     }
-    if (result.offset === undefined) result.offset = offset;
-    const answer = buildAnswer(tool, result, engine.meta(), args, maxBytes);
+    if (result.offset === undefined) result.offset = page.offset;
+    if (overlap) {
+      const first = result.items[0];
+      if (result.offset !== page.offset || first === undefined || rowKey(first) !== pos.lastKey) {
+        throw new ToolError('STALE_CURSOR', `The answer changed since the cursor was issued (row ${pos.offset} is not the one the previous page ended with)`, STALE_HINT);
+      }
+      const positionAfter = result.positionAfter;
+      result = { ...result, items: result.items.slice(1), offset: pos.offset };
+      if (positionAfter) result.positionAfter = (i) => positionAfter(i + 1);
+    }
+    let entry = pos.entry ?? (fresh.size > 0 ? cache.allocate() : undefined);
+    const meta = engine.meta();
+    let answer = buildAnswer(tool, result, meta, args, maxBytes, { entry, limit });
+    if (answer.structured.nextCursor !== undefined && fresh.size > 0 && entry !== undefined && !cache.has(entry)) {
+      if (!cache.keep(entry, owner, fresh, keptBytes(fresh))) {
+        // Too big to keep: the cursor re-computes, and the row check above refuses it if the result moved.
+        entry = undefined;
+        answer = buildAnswer(tool, result, meta, args, maxBytes, { limit });
+      }
+    }
     return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
   } catch (e) {
     if (isToolError(e)) return { isError: true, content: [{ type: 'text', text: boundedErrorText(e, errorBudget(rawArgs, defaults)) }] };
     log.error('tool failed', { tool: name, error: (e as Error).stack ?? String(e) });
     return { isError: true, content: [{ type: 'text', text: new ToolError('INTERNAL', `${name} failed unexpectedly`, 'the server is still running; retry, and report the logged stack if it repeats').render() }] };
   }
+}
+
+/** The JSON bytes of values kept for a cursor (an estimate of their heap size); Infinity when they do not serialise. */
+function keptBytes(values: Map<string, unknown>): number {
+  let n = 0;
+  try {
+    for (const v of values.values()) n += Buffer.byteLength(JSON.stringify(v) ?? '', 'utf8');
+  } catch {
+    return Infinity;
+  }
+  return n;
 }
 
 /** The byte budget an error answer obeys: the caller's valid `maxBytes`, else the default. */

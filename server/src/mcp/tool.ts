@@ -13,6 +13,24 @@ export interface ToolEnv {
   deadlineAt: number;
   /** Tools registered on this server (server_capabilities lists them). */
   tools: readonly AnyTool[];
+  /**
+   * Computes a value once per answer and keeps it for the answer's cursor: the first page runs
+   * `compute`, every later page of the same answer gets the kept value (a provider's rows, a
+   * hierarchy walk, a scan cut by its deadline), so pages never disagree on what they slice.
+   * A later page whose value was evicted gets STALE_CURSOR. Page from the value by offset.
+   */
+  once<T>(key: string, compute: () => Promise<T> | T): Promise<T>;
+}
+
+/** The slice a paged handler is asked for. */
+export interface PageRequest {
+  /** Row offset of the first row wanted within the whole ordered result. */
+  offset: number;
+  /** Rows wanted (a handler may return fewer when it says more exist: `total` or `truncated: 'limit'`). */
+  limit: number;
+  maxBytes: number;
+  /** The position a tool gave through `positionAfter` for the last row emitted (tools that seek). */
+  resume?: unknown;
 }
 
 /** What a handler returns: the envelope fields minus `index`, which the server adds. */
@@ -30,6 +48,12 @@ export interface ToolResult {
   mode?: NavigationMode;
   /** Extra top-level fields (e.g. `nodes`/`edges` for graph tools, `strategy` for search). */
   extra?: Record<string, unknown>;
+  /**
+   * For tools that seek instead of counting rows: a JSON position to resume after `items[i]`
+   * (the cursor carries it; the next page gets it as `page.resume`). Without it the next page is
+   * asked from the row offset, one row early, and that row is checked against the cursor.
+   */
+  positionAfter?: (i: number) => unknown;
 }
 
 export type NavigationMode = 'precise' | 'precise_partial' | 'heuristic_no_precise' | 'unavailable_no_precise';
@@ -47,7 +71,7 @@ export interface ToolDef<S extends z.ZodRawShape = z.ZodRawShape> {
   paged: boolean;
   /** Renders one row for the markdown text. */
   row(item: never): string;
-  handle(env: ToolEnv, args: z.infer<z.ZodObject<S>>, page: { offset: number; limit: number; maxBytes: number }): Promise<ToolResult>;
+  handle(env: ToolEnv, args: z.infer<z.ZodObject<S>>, page: PageRequest): Promise<ToolResult>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -76,6 +76,8 @@ export async function configLookup(engine: Engine, key: string, deadlineAt: numb
     seenLines.add(lineKey);
     hits.push(hit);
   }
+  // A total order (path, line, column): pages and repeated lookups list the same rows alike.
+  hits.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column));
   const out: ConfigLookup = { hits };
   if (r.truncated) out.truncated = r.truncated;
   return out;

@@ -111,7 +111,7 @@ export async function referencesQuery(engine: Engine, target: TargetInput, o: Re
     { ...o, ...focusOf(t) },
   );
   // Light rows for counting and grouping (100k references stay cheap); enrichRows() fills the shown ones.
-  let rows = decorate(engine, a.value ?? [], a.mode, false, true);
+  let rows = decorate(engine, a.value ?? [], a.mode, false, true).sort(compareRows);
   if (o.scope === 'production') rows = rows.filter((r) => !r.isTest);
   if (o.scope === 'test') rows = rows.filter((r) => r.isTest);
   if (o.includeGenerated === false) rows = rows.filter((r) => !r.isGenerated);
@@ -150,7 +150,7 @@ export async function implementationsQuery(engine: Engine, target: TargetInput, 
   const t = resolveTarget(engine, target);
   if ('ambiguous' in t) return { ambiguous: true, target_selection: t.selection };
   const a = await semanticService(engine).request('implementation', t.language, t.position, { ...o, ...focusOf(t) });
-  return { ...meta(a, t), rows: decorate(engine, a.value ?? [], a.mode) };
+  return { ...meta(a, t), rows: decorate(engine, [...(a.value ?? [])].sort(compareLocations), a.mode) };
 }
 
 // ─── call hierarchy ────────────────────────────────────────────────────────────
@@ -211,7 +211,8 @@ export async function callsQuery(
       if (rank(a.mode) > rank(worst.mode)) worst = a;
       a.gaps.forEach((g) => gaps.add(g));
       const conf = confidenceOf(a.mode);
-      for (const call of (a.value ?? []) as { from?: HierarchyItem; to?: HierarchyItem; sites: SemanticLocation[] | { line: number; column: number }[] }[]) {
+      const calls = [...((a.value ?? []) as { from?: HierarchyItem; to?: HierarchyItem }[])].sort((x, y) => compareLocations((direction === 'incoming' ? x.from : x.to)!, (direction === 'incoming' ? y.from : y.to)!));
+      for (const call of calls as { from?: HierarchyItem; to?: HierarchyItem; sites: SemanticLocation[] | { line: number; column: number }[] }[]) {
         const other = (direction === 'incoming' ? call.from : call.to)!;
         const [otherRow] = decorate(engine, [other], a.mode, true);
         const [itemRow] = decorate(engine, [item], a.mode, true);
@@ -299,7 +300,7 @@ export async function typeHierarchyQuery(
           const a = await svc.request(dir, t.language, item, o);
           if (rank(a.mode) > rank(worst.mode)) worst = a;
           a.gaps.forEach((g) => gaps.add(g));
-          for (const x of a.value ?? []) {
+          for (const x of [...(a.value ?? [])].sort(compareLocations)) {
             const key = `${x.path}:${x.line}`;
             if (seen.has(key)) continue;
             seen.add(key);
@@ -343,6 +344,26 @@ export function enrichRows(engine: Engine, rows: NavRow[]): NavRow[] {
 }
 
 // ─── shared ────────────────────────────────────────────────────────────────────
+
+/**
+ * The total order of location rows (the paging contract: path, line, column, end, then role), so
+ * two computations of one answer list the same rows in the same order whatever order the
+ * provider answered in.
+ */
+export function compareLocations(a: { path: string; line: number; column: number; endLine?: number; endColumn?: number; name?: string }, b: typeof a): number {
+  return (
+    (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+    a.line - b.line ||
+    a.column - b.column ||
+    (a.endLine ?? 0) - (b.endLine ?? 0) ||
+    (a.endColumn ?? 0) - (b.endColumn ?? 0) ||
+    ((a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : 0)
+  );
+}
+
+function compareRows(a: NavRow, b: NavRow): number {
+  return compareLocations(a, b) || (a.role ?? '').localeCompare(b.role ?? '');
+}
 
 /** What the C# project choice needs to know about the target. */
 function focusOf(t: ResolvedTarget): { name: string; project?: string } {
@@ -388,7 +409,7 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
     !l.external && (l as ReferenceLocation).isDeclaration !== false && (l as NavRow).role !== 'reference' && (l as NavRow).role !== 'related';
   const decls = light ? [] : HeuristicProvider.declaredAtMany(engine.store, locs.filter(mayDeclare));
   let declAt = 0;
-  return locs.map((l, i) => {
+  return locs.map((l) => {
     const row: NavRow = {
       path: l.path,
       line: l.line,
@@ -429,7 +450,7 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
     }
     const text = lineOf(l.path, l.line);
     if (text !== undefined) row.snippet = text.trim().slice(0, PREVIEW_CHARS);
-    row.target_ref = targetRefFor(engine, l, i, { decl, version });
+    row.target_ref = targetRefFor(engine, l, { decl, version });
     return row;
   });
 }

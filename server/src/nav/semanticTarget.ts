@@ -72,14 +72,14 @@ export function resolveTarget(engine: Engine, input: TargetInput): ResolvedTarge
 export function targetRefFor(
   engine: Engine,
   loc: { path: string; line: number; column: number },
-  matchIndex: number,
   known?: { decl: SymbolRow | undefined; version: string },
 ): TargetRef {
   const decl = known ? known.decl : HeuristicProvider.declaredAt(engine.store, loc.path, loc.line, loc.column);
   const version = known?.version ?? engine.version;
   if (decl) return { kind: 'stable_symbol', stable_symbol_id: symbolIds(engine).idFor(decl.symbolId, decl.path), snapshot_token: version };
   const handle = Buffer.from(JSON.stringify({ v: version, p: loc.path, l: loc.line, c: loc.column })).toString('base64url');
-  return { kind: 'result_match', result_handle: handle, match_id: `m${matchIndex + 1}` };
+  // The match id names the location, not its place on a page: a row reads the same on every page split.
+  return { kind: 'result_match', result_handle: handle, match_id: `m${loc.line}.${loc.column}` };
 }
 
 function fromStableRef(engine: Engine, ref: Extract<TargetRef, { kind: 'stable_symbol' }>): ResolvedTarget | AmbiguousTarget {

@@ -227,7 +227,8 @@ export const namespaceLayoutTool = defineTool({
   row: (r: { namespace: string; files: number; projects: number; topProjects: string[] }) =>
     `${r.namespace} — ${r.files} file${r.files === 1 ? '' : 's'}, ${r.projects} project${r.projects === 1 ? '' : 's'}${r.topProjects.length ? ` (${r.topProjects.join(', ')})` : ''}`,
   async handle(env, args, page) {
-    const r = await namespaceLayout(env.engine, args.prefix ?? '', args.depth, env.deadlineAt);
+    // Kept for the cursor: a scan cut by its deadline is paged as it was first computed.
+    const r = await env.once('layout', () => namespaceLayout(env.engine, args.prefix ?? '', args.depth, env.deadlineAt));
     return {
       summary: `${r.rows.length} namespace${r.rows.length === 1 ? '' : 's'}${args.prefix ? ` under ${args.prefix}` : ''} in ${r.totalFiles} files across ${r.totalProjects} projects${r.truncated ? ' (scan stopped early: counts are lower bounds)' : ''}.`,
       items: r.rows.slice(page.offset, page.offset + page.limit),
@@ -255,7 +256,8 @@ export const configLookupTool = defineTool({
   paged: true,
   row: (h: { path: string; line: number; preview: string; keyPath?: string }) => `${h.path}:${h.line}${h.keyPath ? ` [${h.keyPath}]` : ''}  ${h.preview}`,
   async handle(env, args, page) {
-    const r = await configLookup(env.engine, args.key, env.deadlineAt);
+    // Kept for the cursor: a scan cut by its deadline is paged as it was first computed.
+    const r = await env.once('config', () => configLookup(env.engine, args.key, env.deadlineAt));
     const files = new Set(r.hits.map((h) => h.path)).size;
     return {
       summary: r.hits.length === 0 ? `'${args.key}' is not set in any configuration file.` : `'${args.key}': ${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} in ${files} configuration file${files === 1 ? '' : 's'}.`,

@@ -206,7 +206,8 @@ export const referencesTool = defineTool({
   row: (i: NavRow | { group: string; count: number; more: number; locations: NavRow[] }) =>
     'group' in i ? `${i.group}: ${i.count}${i.locations.map((l) => `\n  - ${rowText(l)}`).join('')}${i.more ? `\n  - … ${i.more} more` : ''}` : rowText(i),
   async handle(env, args, p) {
-    const a = await referencesQuery(env.engine, toTarget(args.target), {
+    // Computed once per answer and kept for its cursor: later pages never re-ask the provider.
+    const a = await env.once('references', () => referencesQuery(env.engine, toTarget(args.target), {
       deadlineAt: env.deadlineAt,
       ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}),
       ...(args.include_definition !== undefined ? { includeDefinition: args.include_definition } : {}),
@@ -214,7 +215,7 @@ export const referencesTool = defineTool({
       ...(args.scope ? { scope: args.scope } : {}),
       ...(args.project ? { project: args.project } : {}),
       ...(args.include_generated !== undefined ? { includeGenerated: args.include_generated } : {}),
-    });
+    }));
     if ('ambiguous' in a) return ambiguous(a);
     const c = a.counts;
     const what = a.target_selection.symbol?.name ?? a.name;
@@ -277,7 +278,7 @@ export const implementationsTool = defineTool({
   paged: true,
   row: rowText,
   async handle(env, args, p) {
-    const a = await implementationsQuery(env.engine, toTarget(args.target), { deadlineAt: env.deadlineAt, ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}) });
+    const a = await env.once('implementations', () => implementationsQuery(env.engine, toTarget(args.target), { deadlineAt: env.deadlineAt, ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}) }));
     if ('ambiguous' in a) return ambiguous(a);
     const what = a.target_selection.symbol?.name ?? a.name;
     const pg = page(a.rows, p);
@@ -319,7 +320,7 @@ function callTool(direction: 'incoming' | 'outgoing') {
     item: edgeSchema,
     extra: {
       ...metaExtra,
-      availability: z.enum(['available', 'partial', 'heuristic', 'unavailable']),
+      availability: z.enum(['available', 'partial', 'heuristic', 'unavailable']).optional().describe('Absent only when the target is ambiguous (see target_selection)'),
       trust: z.enum(['exact', 'provisional']).optional(),
       root: rowSchema.optional(),
     },
@@ -327,10 +328,12 @@ function callTool(direction: 'incoming' | 'outgoing') {
     row: (e: { caller: NavRow; callee: NavRow; sites: { line: number }[]; depth: number; confidence: string }) =>
       `${e.caller.name ?? e.caller.path} → ${e.callee.name ?? e.callee.path} (${e.caller.path}:${e.sites.map((s) => s.line).join(',')}; depth ${e.depth}, ${e.confidence})`,
     async handle(env, args, p) {
-      const a = await callsQuery(env.engine, toTarget(args.target), direction, args.depth ?? 1, SEMANTIC_CALLS_MAX_EDGES, {
-        deadlineAt: env.deadlineAt,
-        ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}),
-      });
+      const a = await env.once('calls', () =>
+        callsQuery(env.engine, toTarget(args.target), direction, args.depth ?? 1, SEMANTIC_CALLS_MAX_EDGES, {
+          deadlineAt: env.deadlineAt,
+          ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}),
+        }),
+      );
       if ('ambiguous' in a) return ambiguous(a);
       const what = a.target_selection.symbol?.name ?? a.root?.name ?? a.name;
       const pg = page(a.edges, p);
@@ -376,14 +379,16 @@ export const typeHierarchyTool = defineTool({
     via: z.string().optional(),
     partials: z.array(z.object({ path: z.string(), line: z.number(), column: z.number() })).optional(),
   }),
-  extra: { ...metaExtra, availability: z.enum(['available', 'partial', 'heuristic', 'unavailable']) },
+  extra: { ...metaExtra, availability: z.enum(['available', 'partial', 'heuristic', 'unavailable']).optional().describe('Absent only when the target is ambiguous (see target_selection)') },
   paged: true,
   row: (n: NavRow & { relation: string; depth: number; via?: string }) => `${n.relation}${n.depth ? ` (depth ${n.depth}${n.via ? ` via ${n.via}` : ''})` : ''}: ${n.kind ?? ''} ${n.name ?? ''} ${n.path}:${n.line} [${n.confidence}]`,
   async handle(env, args, p) {
-    const a = await typeHierarchyQuery(env.engine, toTarget(args.target), args.direction ?? 'both', args.depth ?? 2, SEMANTIC_TYPE_HIERARCHY_MAX_NODES, {
-      deadlineAt: env.deadlineAt,
-      ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}),
-    });
+    const a = await env.once('typeHierarchy', () =>
+      typeHierarchyQuery(env.engine, toTarget(args.target), args.direction ?? 'both', args.depth ?? 2, SEMANTIC_TYPE_HIERARCHY_MAX_NODES, {
+        deadlineAt: env.deadlineAt,
+        ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}),
+      }),
+    );
     if ('ambiguous' in a) return ambiguous(a);
     const self = a.nodes.find((n) => n.relation === 'self');
     const sup = a.nodes.filter((n) => n.relation === 'supertype').length;

@@ -74,7 +74,8 @@ export const outlineTool = defineTool({
   paged: true,
   row: (i: OutlineItem) => `${'  '.repeat(i.depth)}${i.kind} ${i.signature || i.name}  L${i.line}-${i.endLine}${i.isTest ? ' [test]' : ''}${i.recovered ? ' [recovered]' : ''}`,
   async handle(env, args, page) {
-    const o = await fileOutline(env.engine, args.path);
+    // Kept for the cursor: a file changed on disk is parsed live, and pages slice one parse.
+    const o = await env.once('outline', () => fileOutline(env.engine, args.path));
     const ids = symbolIds(env.engine);
     const compilations = ids.compilationLabels(o.path);
     const depth = args.depth ?? DEFAULT_OUTLINE_DEPTH;
