@@ -280,3 +280,22 @@ export const TOOLS_LIST_MAX_BYTES = 40 * 1024;
 export const INSTRUCTIONS_MAX_CHARS = 1_000;
 /** Some clients keep only this prefix of `instructions`: the workflow must stand alone within it. */
 export const INSTRUCTIONS_SELF_CONTAINED_CHARS = 512;
+/**
+ * TS/JS headless host (server/src/semantic/tsprograms/): TypeScript language services (one per
+ * tsconfig/jsconfig program) kept loaded at once, least recently used evicted first. A loaded
+ * program holds its type checker (tens of MiB for a package of a few hundred files; source files
+ * are shared between programs), and a monorepo question touches 10-20 of them.
+ */
+export const TS_PROGRAMS_MAX_LOADED = 24;
+/**
+ * Programs one question searches at most (the target's own first, then those whose files mention
+ * the name); the rest are named in the answer's gaps (`precise_partial`, reason `cap`).
+ */
+export const TS_PROGRAMS_MAX_PER_QUESTION = 48;
+/**
+ * Time kept back before a question's deadline: a program is not started with less left (building
+ * one is synchronous and cannot be interrupted), so the answer can still be assembled.
+ */
+export const TS_PROGRAMS_DEADLINE_MARGIN_MS = 400;
+/** Test labelling: bytes read from the head of a TS/JS file to look for a test framework import. */
+export const TEST_IMPORT_SCAN_BYTES = 16 * 1024;

@@ -15,6 +15,7 @@ import { projectGraph } from './projects';
 import { changedSince, resolveTarget, targetRefFor, type ResolvedTarget, type TargetInput, type TargetRef, type TargetSelection } from './semanticTarget';
 import { semanticService } from './semanticService';
 import { symbolIds } from './symbolIds';
+import { isTestFile } from './testLabels';
 
 export type Confidence = 'exact' | 'partial' | 'heuristic' | 'stale';
 
@@ -129,7 +130,8 @@ export function countReferences(rows: readonly NavRow[]): ReferenceCounts {
   for (const r of rows) {
     if (r.isTest) test++;
     if (r.isGenerated) generated++;
-    projects.set(r.project ?? '(no project)', r.isTest);
+    const key = r.project ?? '(no project)';
+    projects.set(key, (projects.get(key) ?? true) && r.isTest);
   }
   const testProjects = [...projects.values()].filter(Boolean).length;
   return {
@@ -391,6 +393,7 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
   const catalog = engine.catalog();
   const lines = new Map<string, string[] | undefined>();
   const stale = new Map<string, boolean>();
+  const testByPath = new Map<string, boolean>();
   const lineOf = (p: string, n: number): string | undefined => {
     if (!lines.has(p)) {
       try {
@@ -401,7 +404,6 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
     }
     return lines.get(p)?.[n - 1];
   };
-  const testProjects = new Set((g?.projects ?? []).filter((p) => p.isTest).map((p) => p.id));
   const ids = symbolIds(engine);
   const version = light ? '' : engine.version;
   // Declaration facts for rows that may be declarations (a provider that says a row is a use is believed).
@@ -428,7 +430,12 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
     // The file's primary compilation, the one its symbol ids name (owning project before linking ones).
     const project = ids.primary(l.path)?.project.id ?? g?.files.get(l.path)?.[0]?.project;
     if (project) row.project = project;
-    row.isTest = (project !== undefined && testProjects.has(project)) || file?.fileClass === 'test';
+    let isTest = testByPath.get(l.path);
+    if (isTest === undefined) {
+      isTest = isTestFile(engine, l.path, { ...(project !== undefined ? { primaryProject: project } : {}), ...(file?.fileClass ? { fileClass: file.fileClass } : {}) });
+      testByPath.set(l.path, isTest);
+    }
+    row.isTest = isTest;
     row.isGenerated = file?.fileClass === 'generated';
     if (!stale.has(l.path)) stale.set(l.path, changedSince(engine, l.path));
     if (stale.get(l.path)) row.confidence = 'stale';

@@ -21,6 +21,7 @@ import { LspProvider, type FileCoverage } from '../semantic/lsp/lspProvider';
 import { parseServerOverride } from '../semantic/lsp/serverSpec';
 import type { OpArgs, OpResult, SemanticOp, SemanticProvider } from '../semantic/provider';
 import { SemanticRegistry, type SemanticAnswer } from '../semantic/registry';
+import { TsProgramsProvider } from '../semantic/tsprograms/tsProgramsProvider';
 import type { Engine } from './engine';
 import { projectGraph } from './projects';
 
@@ -40,11 +41,15 @@ export interface SemanticServiceOptions {
   servers?: string[];
   /** Skip the headless language servers (tests of the heuristic path). */
   noLsp?: boolean;
+  /** Skip the engine's own TypeScript host (typescript-language-server answers TS/JS instead). */
+  noTsPrograms?: boolean;
 }
 
 export class SemanticService {
   readonly registry = new SemanticRegistry();
   readonly lsp: LspProvider | undefined;
+  /** TS/JS: every tsconfig program that can see the target (semantic/tsprograms/). */
+  readonly tsPrograms: TsProgramsProvider | undefined;
   readonly heuristic: HeuristicProvider;
   /** The projects listed in csharp-ls's solution (undefined: it chose itself, or nothing chosen yet). */
   private loadedCSharp: Set<string> | undefined;
@@ -57,6 +62,11 @@ export class SemanticService {
 
   constructor(private readonly engine: Engine, options: SemanticServiceOptions = {}) {
     const servers = [...(options.servers ?? []), ...envServers()].map(parseServerOverride);
+    if (!options.noLsp && !options.noTsPrograms && !process.env.SEXTANT_NO_TS_PROGRAMS) {
+      // Before typescript-language-server in the same slot: it stays the fallback.
+      this.tsPrograms = new TsProgramsProvider({ root: engine.root, configs: () => this.tsConfigs(), mentions: (name) => this.filesMentioning(name) });
+      this.registry.register(this.tsPrograms, 'lsp');
+    }
     if (!options.noLsp) {
       this.lsp = new LspProvider({ root: engine.root, servers, coverage: (language, p) => this.coverage(language, p) });
       this.registry.register(this.lsp, 'lsp');
@@ -191,6 +201,32 @@ export class SemanticService {
     for (const id of ids) {
       const p = catalog.get(id)?.path;
       if (p) for (const e of g.files.get(p) ?? []) out.add(e.project);
+    }
+    return out;
+  }
+
+  /** The tsconfig/jsconfig programs of the project model, keyed by the index version. */
+  private tsConfigs(): { paths: string[]; key: string } | undefined {
+    const g = projectGraph(this.engine);
+    if (!g) return undefined;
+    return { paths: g.projects.filter((p) => p.kind === 'tsconfig').map((p) => p.id).sort(), key: this.engine.version };
+  }
+
+  /** Files whose text the index says mentions `name` as a token (undefined: cannot tell). */
+  private filesMentioning(name: string): ReadonlySet<string> | undefined {
+    const token = name.toLowerCase();
+    if (!/^\w+$/.test(token)) return undefined;
+    let ids: number[];
+    try {
+      ids = matchFiles(this.engine.store, `"${token}"`);
+    } catch {
+      return undefined;
+    }
+    const catalog = this.engine.catalog();
+    const out = new Set<string>();
+    for (const id of ids) {
+      const p = catalog.get(id)?.path;
+      if (p) out.add(p);
     }
     return out;
   }

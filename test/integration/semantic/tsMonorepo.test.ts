@@ -1,0 +1,135 @@
+/**
+ * TS/JS monorepo questions against the TypeScript language service over every program
+ * (tsOracle.ts): the ts-monorepo fixture has six tsconfig programs and no project references
+ * (packages/core, packages/util, test/e2e, test/integration, examples/basic, examples/server) and a
+ * loose script. Every exported symbol is asked about through the engine's nav queries on a fresh
+ * engine (first pass), then again (second pass). Set SEXTANT_TS_ORACLE_REPO=<dir> to run the same
+ * comparison on a checkout of a real monorepo (by hand: it is not part of CI).
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Engine } from '../../../server/src/nav/engine';
+import { callsQuery, referencesQuery } from '../../../server/src/nav/semanticQueries';
+import { disposeSemanticService, semanticService } from '../../../server/src/nav/semanticService';
+import { FIXTURES, removeDir } from './fixture';
+import { compareWithOracle, formatReport, questions, TsOracle, type OracleReport } from './tsOracle';
+
+function assertScores(r: OracleReport): void {
+  const { references, implementations, callers, definition } = r.ops;
+  assert.ok(references.precision >= 0.995, `references precision ${references.precision}\n${r.misses.join('\n')}`);
+  assert.ok(references.recall >= 0.99, `references recall ${references.recall}\n${r.misses.join('\n')}`);
+  assert.ok(callers.recall >= 0.98, `callers recall ${callers.recall}\n${r.misses.join('\n')}`);
+  assert.ok(implementations.recall >= 0.98, `implementations recall ${implementations.recall}\n${r.misses.join('\n')}`);
+  assert.ok(definition.recall >= 0.99, `definition recall ${definition.recall}\n${r.misses.join('\n')}`);
+  for (const s of Object.values(r.ops)) assert.deepEqual(s.missedButPrecise, [], 'an incomplete answer said precise');
+}
+
+describe('TypeScript monorepo: every program is searched (oracle: the TypeScript service over every tsconfig)', function () {
+  this.timeout(600_000);
+  let dir: string;
+  let engine: Engine;
+  let oracle: TsOracle;
+
+  before(async () => {
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-ts-mono-')));
+    fs.cpSync(path.join(FIXTURES, 'ts-monorepo'), dir, { recursive: true });
+    engine = await Engine.open({ workspaceRoot: dir, indexRoot: '', include: ['packages'] });
+    await engine.refresh();
+    oracle = new TsOracle(dir);
+  });
+
+  after(async () => {
+    oracle?.dispose();
+    if (engine) {
+      await disposeSemanticService(engine);
+      await engine.close();
+    }
+    if (dir) removeDir(dir);
+  });
+
+  it('first-pass answers agree with the oracle, and none that misses says precise', async () => {
+    const targets = oracle.targets((p) => p.startsWith('packages/') && !p.includes('__tests__') && !p.includes('/test/'));
+    assert.ok(targets.length >= 15, `${targets.length} targets`);
+    const qs = questions(oracle, targets);
+    const r = await compareWithOracle(engine, qs);
+    for (const l of formatReport(r)) console.log(`      ${l}`);
+    assertScores(r);
+    assert.ok(r.ops.references.expected > 60 && r.ops.callers.expected > 10 && r.ops.implementations.expected > 5, JSON.stringify(r.ops));
+  });
+
+  it('references reach test/e2e, examples and the loose script, labelled test where they are tests', async () => {
+    const a = await referencesQuery(engine, { path: 'packages/core/src/client.ts', line: 16, column: 9 }, { deadlineAt: Date.now() + 20_000 });
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'precise', a.gaps.join('; '));
+    const at = (r: { path: string; line: number; column: number; isTest: boolean }) => `${r.path}:${r.line}:${r.column}${r.isTest ? ' test' : ''}`;
+    assert.deepEqual(a.rows.map(at).sort(), [
+      'examples/basic/main.ts:5:27',
+      'examples/server/src/legacy.js:4:49',
+      'examples/server/src/server.ts:20:15',
+      'packages/core/src/__tests__/client.spec.ts:7:13 test',
+      'packages/core/src/client.ts:16:9',
+      'packages/util/src/fetchAll.ts:5:48',
+      'scripts/seed.ts:6:11',
+      'test/e2e/client.e2e.ts:10:12 test',
+      'test/e2e/client.e2e.ts:15:14 test',
+      'test/e2e/client.e2e.ts:7:16 test',
+      'test/e2e/client.e2e.ts:8:16 test',
+      'test/integration/flow.ts:8:23 test',
+    ]);
+    assert.equal(a.counts.test, 6);
+    assert.equal(a.counts.production, 6);
+  });
+
+  it('top-level module code is a caller', async () => {
+    const a = await callsQuery(engine, { path: 'packages/core/src/client.ts', line: 25, column: 17 }, 'incoming', 1, 100, { deadlineAt: Date.now() + 20_000 });
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'precise');
+    const callers = a.edges.map((e) => `${e.caller.kind} ${e.caller.name}`).sort();
+    assert.ok(callers.includes('module examples/basic/main.ts'), callers.join(', '));
+    assert.ok(callers.includes('module test/e2e/client.e2e.ts'), callers.join(', '));
+    assert.ok(callers.includes('function legacyPing'), callers.join(', '));
+  });
+
+  it('a program left out by the cap makes the answer precise_partial, naming it', async () => {
+    const options = (semanticService(engine).tsPrograms! as unknown as { options: { maxPerQuestion: number | undefined } }).options;
+    const old = options.maxPerQuestion;
+    options.maxPerQuestion = 2;
+    try {
+      const a = await referencesQuery(engine, { path: 'packages/core/src/client.ts', line: 16, column: 9 }, { deadlineAt: Date.now() + 20_000 });
+      assert.ok(!('ambiguous' in a));
+      assert.equal(a.mode, 'precise_partial');
+      assert.match(a.gaps.join('; '), /TypeScript program\(s\) that may see it were not searched: .*tsconfig\.json \(cap: more than 2 programs\)/);
+    } finally {
+      options.maxPerQuestion = old;
+    }
+  });
+});
+
+const REAL = process.env.SEXTANT_TS_ORACLE_REPO;
+(REAL ? describe : describe.skip)(`TypeScript monorepo oracle on ${REAL ?? '$SEXTANT_TS_ORACLE_REPO'} (by hand)`, function () {
+  this.timeout(3_600_000);
+  it('first-pass answers agree with the oracle', async () => {
+    const root = fs.realpathSync(REAL!);
+    const engine = await Engine.open({ workspaceRoot: root, indexRoot: '', include: ['packages'] });
+    await engine.refresh();
+    const oracle = new TsOracle(root);
+    try {
+      const all = oracle.targets((p) => p.startsWith('packages/') && !/(^|\/)(test|tests|__tests__)\/|\.(test|spec)\./.test(p));
+      const n = Number(process.env.SEXTANT_TS_ORACLE_TARGETS ?? 40);
+      const step = Math.max(1, Math.floor(all.length / n));
+      const targets = all.filter((_, i) => i % step === 0).slice(0, n);
+      const qs = questions(oracle, targets);
+      console.log(`      ${oracle.programs.length} programs, ${all.length} candidate targets, ${targets.length} asked, ${qs.length} questions`);
+      const r = await compareWithOracle(engine, qs);
+      for (const l of formatReport(r)) console.log(`      ${l}`);
+      for (const m of r.misses.slice(0, 40)) console.log(`        ${m}`);
+      assertScores(r);
+    } finally {
+      oracle.dispose();
+      await disposeSemanticService(engine);
+      await engine.close();
+    }
+  });
+});
