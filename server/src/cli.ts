@@ -4,6 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseArgs as nodeParseArgs } from 'node:util';
 import { ToolError } from './core/errors';
 import { runEngineHost } from './engineHost';
 import { log, redirectConsoleToStderr } from './core/log';
@@ -23,31 +24,113 @@ interface Args {
   flags: Map<string, string | true>;
 }
 
-function parseArgs(argv: string[]): Args {
-  const [command = 'help', ...rest] = argv;
-  const flags = new Map<string, string | true>();
-  const positional: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i]!;
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      if (eq > 0) flags.set(a.slice(2, eq), a.slice(eq + 1));
-      else if (i + 1 < rest.length && !rest[i + 1]!.startsWith('--')) flags.set(a.slice(2), rest[++i]!);
-      else flags.set(a.slice(2), true);
-    } else positional.push(a);
-  }
-  return { command, positional, flags };
+type OptionSpec = { type: 'string' | 'boolean'; short?: string; value?: string; help: string };
+
+const ENGINE_OPTIONS: Record<string, OptionSpec> = {
+  'workspace-root': { type: 'string', value: 'D', help: 'the folder to index (default: the current folder)' },
+  'index-root': { type: 'string', value: 'D', help: 'folder of the index and server.json (default: <workspace>/.sextant)' },
+  exclude: { type: 'string', value: 'G,…', help: 'extra ignore globs, workspace-relative' },
+  include: { type: 'string', value: 'F,…', help: 're-admit default-excluded folders (e.g. packages,out)' },
+};
+
+interface CommandSpec {
+  summary: string;
+  /** Names of positional arguments (`query` takes TOOL); any other positional is refused. */
+  positionals?: string[];
+  options: Record<string, OptionSpec>;
 }
 
-const USAGE = `sextant — code navigation for AI agents over MCP
+/** Every command with its flags: the parser refuses anything else, and `--help` lists exactly these. */
+const COMMANDS: Record<string, CommandSpec> = {
+  index: { summary: 'index (incremental) and print a summary', options: { ...ENGINE_OPTIONS, json: { type: 'boolean', help: 'print the summary as one JSON line on stdout' } } },
+  mcp: { summary: 'serve MCP over stdio (or attach to the engine already serving this index)', options: ENGINE_OPTIONS },
+  serve: { summary: 'index, print attach snippets, serve MCP over HTTP and keep the index fresh', options: ENGINE_OPTIONS },
+  query: {
+    summary: 'run one tool, print its structuredContent as JSON (a tool error exits 2)',
+    positionals: ['TOOL'],
+    options: { ...ENGINE_OPTIONS, args: { type: 'string', value: 'JSON', help: "the tool's arguments, e.g. '{\"query\":\"Foo\"}'" } },
+  },
+  stats: { summary: 'index statistics as JSON', options: ENGINE_OPTIONS },
+  doctor: { summary: 'what is installed and available', options: { 'workspace-root': ENGINE_OPTIONS['workspace-root']!, 'index-root': ENGINE_OPTIONS['index-root']! } },
+};
 
-  sextant index  --workspace-root D [--index-root D] [--json]   index (incremental) and print a summary
-  sextant mcp    --workspace-root D [--index-root D]            serve MCP over stdio
-  sextant serve  --workspace-root D [--index-root D]            index, print attach snippets, serve MCP
-  sextant query  TOOL --workspace-root D [--args JSON]          run one tool, print structuredContent
-  sextant stats  --workspace-root D [--index-root D]            index statistics as JSON
-  sextant doctor [--workspace-root D]                           what is installed and available
-Options: --exclude a,b (extra ignore globs)  --include packages,out (re-admit default-excluded folders)`;
+function synopsis(name: string): string {
+  const c = COMMANDS[name]!;
+  const parts = [`sextant ${name}`, ...(c.positionals ?? [])];
+  for (const [flag, o] of Object.entries(c.options)) parts.push(`[--${flag}${o.type === 'string' ? ' ' + (o.value ?? 'V') : ''}]`);
+  return parts.join(' ');
+}
+
+function commandHelp(name: string): string {
+  const c = COMMANDS[name]!;
+  const lines = [`usage: ${synopsis(name)}`, `  ${c.summary}`];
+  for (const [flag, o] of Object.entries(c.options)) lines.push(`  --${(flag + (o.type === 'string' ? ' ' + (o.value ?? 'V') : '')).padEnd(22)} ${o.help}`);
+  return lines.join('\n');
+}
+
+const USAGE = [
+  'sextant — code navigation for AI agents over MCP',
+  '',
+  ...Object.keys(COMMANDS).map((n) => commandHelp(n) + '\n'),
+  'sextant --version | sextant --help | sextant COMMAND --help',
+].join('\n');
+
+/** The usage line printed with every refused command line. */
+function usageLine(command?: string): string {
+  return command && COMMANDS[command] ? `usage: ${synopsis(command)}` : `usage: sextant ${Object.keys(COMMANDS).join('|')} [options]  (sextant --help lists them)`;
+}
+
+/** A command line the CLI does not understand: exits 2 with the error and the usage line. */
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Strict parsing (node's util.parseArgs): an unknown flag, a flag without its value, a value for a
+ * switch, an empty value and a stray argument are refused, never ignored.
+ */
+export function parseCommandLine(argv: string[]): Args | { help: string } | { version: true } {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') return { help: USAGE };
+  if (command === '--version' || command === '-V' || command === 'version') return { version: true };
+  // Started by the VS Code extension (node IPC); vscode-languageclient adds flags of its own.
+  if (command === 'ipc') return { command, positional: [], flags: new Map() };
+  const spec = COMMANDS[command];
+  if (!spec) throw new UsageError(`Unknown command '${command}'`);
+  let parsed: ReturnType<typeof nodeParseArgs>;
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const [k, o] of Object.entries(spec.options)) options[k] = { type: o.type };
+  try {
+    parsed = nodeParseArgs({ args: rest, options, strict: true, allowPositionals: true });
+  } catch (e) {
+    throw new UsageError(parseErrorMessage(e as Error & { code?: string }), command);
+  }
+  if (parsed.values.help) return { help: commandHelp(command) };
+  const names = spec.positionals ?? [];
+  if (parsed.positionals.length > names.length) throw new UsageError(`Unexpected argument '${parsed.positionals[names.length]}'`, command);
+  const flags = new Map<string, string | true>();
+  for (const [k, v] of Object.entries(parsed.values)) {
+    if (v === undefined || v === false) continue;
+    if (v === '') throw new UsageError(`Option '--${k}' needs a value`, command);
+    flags.set(k, typeof v === 'string' ? v : true);
+  }
+  return { command, positional: parsed.positionals, flags };
+}
+
+/** util.parseArgs's message, cut to what went wrong (its advice about `--` does not apply here). */
+function parseErrorMessage(e: Error & { code?: string }): string {
+  const quoted = /'([^']*)'/.exec(e.message)?.[1] ?? '';
+  const opt = quoted.split(' ')[0];
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `Unknown option '${opt}'`;
+  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `Unexpected argument '${quoted}'`;
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return /does not take/.test(e.message) ? `Option '${opt}' takes no value` : `Option '${opt}' needs a value`;
+  return e.message.split('\n')[0]!;
+}
 
 function str(a: Args, name: string): string | undefined {
   const v = a.flags.get(name);
@@ -55,7 +138,7 @@ function str(a: Args, name: string): string | undefined {
 }
 
 function engineOptions(a: Args) {
-  const ws = str(a, 'workspace-root') ?? a.positional[0] ?? process.cwd();
+  const ws = str(a, 'workspace-root') ?? process.cwd();
   if (!fs.existsSync(ws) || !fs.statSync(ws).isDirectory()) {
     throw new ToolError('INVALID_ARGUMENT', `Workspace root '${ws}' is not a folder`, 'pass --workspace-root with an existing folder');
   }
@@ -190,17 +273,19 @@ async function cmdServe(a: Args): Promise<number> {
     printSummary(e, stats);
     e.watch();
     const cli = path.resolve(__dirname, '..', 'bin', 'sextant.js');
-    const ws = e.root;
+    const args = [cli, ...attachArgs(a, e)];
+    const attach = await checkAttach(args.slice(1));
     process.stderr.write(
       (shared ? `\nMCP over HTTP: ${shared.url} (bearer token in ${shared.serverJson}, owner-only)\n` : '') +
         `\nAttach an agent (stdio; attaches to this engine while it runs):\n` +
-        `  Claude Code:  claude mcp add sextant -- node ${cli} mcp --workspace-root ${ws}\n` +
+        `  Claude Code:  claude mcp add sextant -- node ${args.map(shellQuote).join(' ')}\n` +
         `  VS Code (.vscode/mcp.json):\n` +
-        JSON.stringify({ servers: { sextant: { type: 'stdio', command: 'node', args: [cli, 'mcp', '--workspace-root', ws] } } }, null, 2)
+        JSON.stringify({ servers: { sextant: { type: 'stdio', command: 'node', args } } }, null, 2)
           .split('\n')
           .map((l) => '    ' + l)
           .join('\n') +
-        `\n\nKeeping the index fresh while files change (Ctrl-C to stop).\n`,
+        `\n${attach}\n` +
+        `\nKeeping the index fresh while files change (Ctrl-C to stop).\n`,
     );
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());
@@ -214,9 +299,37 @@ async function cmdServe(a: Args): Promise<number> {
   return 0;
 }
 
+/** `mcp` arguments that reach the engine `serve` started: same workspace, same index root, same filters. */
+function attachArgs(a: Args, e: Engine): string[] {
+  const out = ['mcp', '--workspace-root', e.root];
+  if (str(a, 'index-root') !== undefined) out.push('--index-root', path.resolve(str(a, 'index-root')!));
+  for (const f of ['exclude', 'include']) if (str(a, f) !== undefined) out.push(`--${f}`, str(a, f)!);
+  return out;
+}
+
+/**
+ * Runs the snippet's argument list through the same parser and engine claim `sextant mcp` uses,
+ * and says whether it would attach to this process (it must: otherwise it would start a second
+ * engine with its own index).
+ */
+async function checkAttach(args: string[]): Promise<string> {
+  const p = parseCommandLine(args);
+  if (!('command' in p)) return 'Warning: the snippet above does not parse as `sextant mcp`.';
+  const claim = await claimEngineFor(engineOptions(p), 0);
+  if (claim.kind === 'attach' && claim.server.pid === process.pid) return `Checked: the snippet's command attaches to this engine (pid ${process.pid}).`;
+  claim.kind === 'owner' && claim.lock?.release();
+  const who = claim.kind === 'attach' ? `the engine of pid ${claim.server.pid}` : claim.kind === 'busy' ? `a busy index (pid ${claim.owner.pid})` : 'a new engine of its own';
+  return `Warning: the snippet's command would reach ${who}, not this engine (pid ${process.pid}).`;
+}
+
+/** Quotes an argument for a POSIX shell when it needs it. */
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
 async function cmdQuery(a: Args): Promise<number> {
   const tool = a.positional[0];
-  if (!tool) throw new ToolError('INVALID_ARGUMENT', 'No tool named', `sextant query TOOL --args JSON; tools: ${toolNames().join(', ')}`);
+  if (!tool) throw new UsageError(`No tool named (one of ${toolNames().join(', ')})`, 'query');
   let args: unknown = {};
   const raw = str(a, 'args');
   if (raw !== undefined) {
@@ -226,7 +339,7 @@ async function cmdQuery(a: Args): Promise<number> {
       throw new ToolError('INVALID_ARGUMENT', `--args is not valid JSON: ${(e as Error).message}`, `pass an object, e.g. --args '{"query":"Foo"}'`);
     }
   }
-  const opts = engineOptions({ ...a, positional: a.positional.slice(1) });
+  const opts = engineOptions(a);
   const claim = await claimEngineFor(opts, 0);
   if (claim.kind === 'attach') return printToolResult(await runToolRemote(claim.server, tool, args));
   if (claim.kind === 'busy') throw busyError(claim, indexRootFor(opts));
@@ -309,8 +422,17 @@ async function cmdDoctor(a: Args): Promise<number> {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const a = parseArgs(argv);
   try {
+    const p = parseCommandLine(argv);
+    if ('help' in p) {
+      process.stdout.write(p.help + '\n');
+      return 0;
+    }
+    if ('version' in p) {
+      process.stdout.write(`sextant ${SERVER_VERSION}\n`);
+      return 0;
+    }
+    const a = p;
     switch (a.command) {
       case 'index':
         return await cmdIndex(a);
@@ -324,18 +446,16 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdStats(a);
       case 'doctor':
         return await cmdDoctor(a);
-      case 'ipc': // started by the VS Code extension (vscode-languageclient, node IPC); options arrive in `initialize`
+      case 'ipc':
         return await runEngineHost();
-      case 'help':
-      case '--help':
-      case '-h':
-        process.stdout.write(USAGE + '\n');
-        return 0;
-      default:
-        process.stderr.write(`Error [INVALID_ARGUMENT]: Unknown command '${a.command}'. Hint: see sextant --help\n${USAGE}\n`);
-        return 2;
     }
+    throw new UsageError(`Unknown command '${a.command}'`);
   } catch (e) {
+    if (e instanceof UsageError) {
+      const hint = e.command ? `see sextant ${e.command} --help` : 'see sextant --help';
+      process.stderr.write(`Error [INVALID_ARGUMENT]: ${e.message}. Hint: ${hint}\n${usageLine(e.command)}\n`);
+      return 2;
+    }
     if (e instanceof ToolError) {
       process.stderr.write(e.render() + '\n');
       return 2;
