@@ -79,13 +79,16 @@ describe('MCP over stdio: foundation tools', function () {
     assert.deepEqual(g.items.map((i: { path: string }) => i.path), ['src/Billing/Application/Billing.Application.csproj']);
   });
 
-  it('search_text finds a literal with 1-based line/column and ranks source before tests and generated', async function () {
+  it('search_text finds a literal with 1-based line/column and ranks source before tests and generated, whole-token files first', async function () {
     const r = await call(c.client, 'search_text', { query: 'InvoiceService' });
     assert.equal(r.strategy, 'index');
-    const first = r.items[0];
-    assert.equal(first.path, 'src/Billing/Api/InvoicesController.cs');
-    assert.equal(first.line, 4);
-    assert.equal(first.column, 23); // "    private readonly IInvoiceService _svc;" — inside IInvoiceService
+    // Within the source class, the file holding the whole token comes before the one where it is
+    // only part of a longer identifier (IInvoiceService), though its path sorts later.
+    const paths = r.items.map((i: { path: string }) => i.path);
+    assert.ok(paths.indexOf('src/Billing/Application/InvoiceService.cs') < paths.indexOf('src/Billing/Api/InvoicesController.cs'), paths.join(', '));
+    const inner = r.items.find((i: { path: string }) => i.path === 'src/Billing/Api/InvoicesController.cs');
+    assert.equal(inner.line, 4);
+    assert.equal(inner.column, 23); // "    private readonly IInvoiceService _svc;" — inside IInvoiceService
     const classes = r.items.map((i: { fileClass: string }) => i.fileClass);
     assert.ok(classes.indexOf('test') > classes.lastIndexOf('source'), 'tests after source');
     assert.equal(classes[classes.length - 1], 'generated');

@@ -114,12 +114,19 @@ export const HTTP_SOCKET_IDLE_MS = 60_000;
 /** Open sockets at once (loopback only, but a local process can still open thousands). */
 export const HTTP_MAX_CONNECTIONS = 128;
 /**
- * After a search page is full, keep counting the total for at most this long, then report a lower
- * bound ("at least N"): an exact total for a token in 30,000 files is not worth 100 ms of an agent turn.
+ * search_text reads this many files in rank order before it asks the token index for candidates:
+ * an identifier with thousands of hits fills its page from the first few files (well under a
+ * millisecond), where the index lookup alone (substring expansion + FTS4) costs 5–50 ms.
  */
-export const COUNT_AFTER_PAGE_MS = 25;
-/** Above this many candidate files a search stops as soon as its page is full (total: a lower bound). */
-export const COUNT_ALL_MAX_CANDIDATES = 5_000;
+export const SEARCH_WALK_FIRST_FILES = 32;
+/**
+ * Once the page is full, search_text counts the rest for an exact total only when at most this
+ * many files are left to read (~50 µs each warm); otherwise the total is a labelled lower bound
+ * (`count: true`, or later pages, refine it).
+ */
+export const SEARCH_COUNT_CHEAP_FILES = 32;
+/** search_text walks (and regex scans) kept per engine for later pages and counts of the same query. */
+export const SEARCH_WALK_CACHE_ENTRIES = 32;
 /** Matches a ripgrep scan collects before it stops (then ranked and paged). */
 export const MAX_SCAN_MATCHES = 5_000;
 /** MSBuild project/props files above this size are reported as failed instead of parsed (generated monsters). */

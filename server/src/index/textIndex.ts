@@ -11,6 +11,11 @@ export function matchFiles(store: IndexStore, matchExpr: string): number[] {
   return rows.map((r) => r[0] as number);
 }
 
+/** Document ids (live or tombstone) matching an FTS4 MATCH expression; the caller maps them to files. */
+export function matchDocs(store: IndexStore, matchExpr: string): number[] {
+  return store.rows('SELECT docid FROM file_text WHERE file_text MATCH ?', [matchExpr]).map((r) => r[0] as number);
+}
+
 /** The next unused document id. */
 export function nextDocId(store: IndexStore): number {
   return Number(store.getMeta('next_doc_id') ?? '1');

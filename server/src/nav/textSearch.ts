@@ -4,17 +4,18 @@
  * narrow go to a bounded ripgrep scan. Every hit is verified now, on disk, so a stale index can
  * miss a file but never invent a match; files changed since indexing are added as candidates.
  */
+import * as crypto from 'node:crypto';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { ToolError } from '../core/errors';
-import { COUNT_AFTER_PAGE_MS, COUNT_ALL_MAX_CANDIDATES, MAX_MATCHES_PER_FILE, MAX_REGEX_CHARS, MAX_SCAN_MATCHES, MAX_TOKEN_EXPANSION, MAX_VERIFIED_FILES_PER_QUERY, PREVIEW_CHARS, TEXT_SCAN_DEADLINE_MS } from '../core/limits';
+import { MAX_REGEX_CHARS, MAX_SCAN_MATCHES, MAX_TOKEN_EXPANSION, MAX_VERIFIED_FILES_PER_QUERY, PREVIEW_CHARS, SEARCH_COUNT_CHEAP_FILES, SEARCH_WALK_CACHE_ENTRIES, SEARCH_WALK_FIRST_FILES, TEXT_SCAN_DEADLINE_MS } from '../core/limits';
 import { looksBinary } from '../core/paths';
-import { matchFiles } from '../index/textIndex';
-import { literalConstraints } from '../index/tokens';
+import { matchDocs } from '../index/textIndex';
+import { literalConstraints, type TokenConstraint } from '../index/tokens';
 import { CLASS_RANK, classify, type FileClass } from '../workspace/fileClass';
 import type { Engine } from './engine';
 import type { FileRow } from './fileCatalog';
-import { runRipgrep } from './ripgrep';
+import { runRipgrep, type RgMatch } from './ripgrep';
 
 /** Terms in one FTS4 MATCH expression (longer OR lists are split and unioned). */
 const FTS_TERMS_PER_MATCH = 200;
@@ -30,9 +31,14 @@ export interface TextQuery {
   classes?: readonly FileClass[] | undefined;
   /** Only these paths (e.g. the files of a project). */
   paths?: ReadonlySet<string> | undefined;
+  /** Names `paths` in the walk cache key (e.g. the project asked for); hashed from the set when absent. */
+  scopeKey?: string | undefined;
+  /** Position of the first hit to return in the total order (class, path, line, column). */
   offset: number;
   limit: number;
   deadlineAt: number;
+  /** Count every match (the total is exact unless the deadline stops it); else exact only when cheap. */
+  count?: boolean | undefined;
 }
 
 export interface TextHit {
@@ -50,16 +56,34 @@ export interface TextSearchResult {
   hits: TextHit[];
   /** Exact total when every candidate was verified; undefined when counting stopped early. */
   total: number | undefined;
+  /** Matches counted so far: the total when it is exact, else a lower bound. */
   totalAtLeast: number;
+  /** Files with a match among those verified so far. */
   filesWithHits: number;
   strategy: 'index' | 'scan';
   strategyReason: string;
-  candidates: number;
+  /** Candidate files from the token index; undefined while the page was filled without asking it. */
+  candidates: number | undefined;
+  /** Files verified against the disk for this query so far (across its pages). */
   verifiedFiles: number;
+  /**
+   * `limit`: the page is full and more rows may follow (nextCursor); `deadline`: the search stopped
+   * at its deadline; `cap`: the regex scan stopped at MAX_SCAN_MATCHES.
+   */
   truncated: 'limit' | 'deadline' | 'cap' | undefined;
   changedSinceIndex: number;
 }
 
+/**
+ * Literal and word search walk the files in rank order and verify each one against its live
+ * bytes, so the hits come in one total order. The rank: files whose indexed tokens include every
+ * fragment of the query as a whole token (one cheap FTS4 lookup of exact terms) come first, then
+ * the other candidate files (substring fragments expanded through the dictionary — the costly part,
+ * done only when the first tier runs out) and files changed since indexing; within a tier by class
+ * (source first), then path; within a file by line and column. A walk is kept per query and index
+ * snapshot (SEARCH_WALK_CACHE_ENTRIES), so a later page or a count resumes where the last one
+ * stopped and the page at offset n is exactly rows n.. of the unpaged answer.
+ */
 export async function searchText(engine: Engine, q: TextQuery): Promise<TextSearchResult> {
   if (q.query.length === 0) throw new ToolError('INVALID_ARGUMENT', 'The query is empty', 'pass the text to search for');
   const insensitive = q.caseMode === 'insensitive' || (q.caseMode === 'smart' && q.query === q.query.toLowerCase());
@@ -73,154 +97,406 @@ export async function searchText(engine: Engine, q: TextQuery): Promise<TextSear
     }
     return scan(engine, q, insensitive, admit, 'regex mode scans files with ripgrep (linear-time regex engine)');
   }
+  const walk = walkFor(engine, q, insensitive, admit);
+  const want = q.offset + q.limit;
+  walk.advance(engine, want, q.deadlineAt);
+  const hits = walk.page(engine, q.offset, q.limit);
+  // The total: exact when the rest is cheap (few files left) or asked for, else a lower bound.
+  if (!walk.done && (q.count || walk.remainingAtMost() <= SEARCH_COUNT_CHEAP_FILES)) walk.advance(engine, Infinity, q.deadlineAt, q.count ? MAX_VERIFIED_FILES_PER_QUERY : SEARCH_COUNT_CHEAP_FILES);
+  const deadline = !walk.done && walk.counted < want;
+  return {
+    hits,
+    total: walk.done ? walk.counted : undefined,
+    totalAtLeast: walk.counted,
+    filesWithHits: walk.hitFiles.length,
+    strategy: walk.all ? 'scan' : 'index',
+    strategyReason: walk.all
+      ? `${walk.allReason}: every file is read in rank order`
+      : `candidate files from the token index (whole-token matches first${walk.allReason ? `; ${walk.allReason}, so every other file is read too` : ''}), every hit verified against the file on disk now`,
+    candidates: walk.candidateCount(),
+    verifiedFiles: walk.verified,
+    truncated: deadline ? 'deadline' : walk.done && walk.counted <= q.offset + hits.length ? undefined : 'limit',
+    changedSinceIndex: walk.changedWithHits,
+  };
+}
 
-  const { constraints, unindexable } = literalConstraints(q.query, q.mode === 'word');
-  if (unindexable) return scan(engine, q, insensitive, admit, 'the query contains an identifier run longer than the indexed token length');
-  // Resolve each constraint to a set of terms; drop constraints that expand too far.
-  const groups: string[][] = [];
-  for (const c of constraints) {
-    const terms = engine.dict.expand(c, MAX_TOKEN_EXPANSION);
-    if (terms === undefined) continue;
-    groups.push(terms);
+interface CreatedEntry {
+  path: string;
+  fileClass: FileClass;
+  /** A file created since indexing has no catalog row. */
+  created: true;
+}
+type Entry = FileRow | CreatedEntry;
+const rowOf = (e: Entry): FileRow | undefined => ('created' in e ? undefined : e);
+const byRank = (a: Entry, b: Entry) => CLASS_RANK[a.fileClass] - CLASS_RANK[b.fileClass] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+interface HitFile {
+  path: string;
+  fileClass: FileClass;
+  count: number;
+  changed: boolean;
+}
+
+class Walk {
+  /**
+   * Tier 0: whole-token candidates; tier 1: the other candidates and the changed files (asked
+   * for lazily). Both in rank order; the walk takes class by class (source first), tier 0 then
+   * tier 1 within a class, so every source hit comes before any test hit.
+   */
+  private readonly l0: readonly Entry[];
+  private l1: readonly Entry[] | undefined;
+  private p0 = 0;
+  private p1 = 0;
+  /** The class being walked (CLASS_RANK). */
+  private cls = 0;
+  private finished = false;
+  counted = 0;
+  verified = 0;
+  changedWithHits = 0;
+  readonly hitFiles: HitFile[] = [];
+  /** Hits before hitFiles[k]. */
+  private readonly before: number[] = [];
+  /** The index cannot narrow the query: tier 0 is every file. */
+  all = false;
+  allReason = '';
+  /** Tier 0's file ids, and the size of tier 0 + 1 once tier 1 is known. */
+  private readonly exact: Set<number> = new Set();
+  private fullSize: number | undefined;
+  /** Whole-token constraints are the query's only constraints: tier 1 is just the changed files. */
+  private readonly exactIsFull: boolean;
+  private readonly matcher: LiteralMatcher;
+  private readonly constraints: TokenConstraint[];
+  /** Bytes of the files that had hits in the current call (the page reads them again). */
+  private recent = new Map<string, Buffer>();
+  private readonly catalogSize: number;
+
+  constructor(
+    engine: Engine,
+    q: TextQuery,
+    insensitive: boolean,
+    private readonly admit: (p: string, c: FileClass) => boolean,
+    private readonly pending: ReadonlySet<string>,
+  ) {
+    this.matcher = new LiteralMatcher(q.query, q.mode === 'word', insensitive);
+    const { constraints, unindexable } = literalConstraints(q.query, q.mode === 'word');
+    this.constraints = constraints;
+    this.exactIsFull = constraints.every((c) => c.kind === 'exact');
+    const catalog = engine.catalog();
+    this.catalogSize = catalog.size;
+    if (unindexable || constraints.length === 0) {
+      this.all = true;
+      this.allReason = unindexable ? 'the query contains an identifier run longer than the indexed token length' : 'the query has no identifier of 2+ characters to look up';
+      const created = this.created(engine);
+      this.l0 = created.length === 0 ? catalog.all() : [...catalog.all(), ...created].sort(byRank);
+      this.l1 = [];
+      return;
+    }
+    // Tier 0: files whose tokens include every fragment whole, unchanged since indexing.
+    const rows: FileRow[] = [];
+    for (const id of candidateFiles(engine, constraints.map((c) => [c.text]))) {
+      const row = catalog.get(id);
+      if (row && !pending.has(row.path)) {
+        this.exact.add(id);
+        rows.push(row);
+      }
+    }
+    this.l0 = sortByRank(engine, rows);
   }
-  if (groups.length === 0) {
-    return scan(engine, q, insensitive, admit, constraints.length === 0 ? 'the query has no identifier of 2+ characters to look up' : 'the query fragments match too many indexed tokens');
+
+  /** The next file to read, or undefined when the walk is done. */
+  private next(engine: Engine): Entry | undefined {
+    for (;;) {
+      const a = this.l0[this.p0];
+      if (a && CLASS_RANK[a.fileClass] === this.cls) {
+        this.p0++;
+        return a;
+      }
+      this.l1 ??= this.widen(engine);
+      const b = this.l1[this.p1];
+      if (b && CLASS_RANK[b.fileClass] === this.cls) {
+        this.p1++;
+        return b;
+      }
+      if (!a && !b) {
+        this.finished = true;
+        return undefined;
+      }
+      this.cls = Math.min(a ? CLASS_RANK[a.fileClass] : Infinity, b ? CLASS_RANK[b.fileClass] : Infinity);
+    }
   }
-  const catalog = engine.catalog();
-  let candidateIds: Set<number> | undefined;
-  groups.sort((a, b) => a.length - b.length);
-  if (groups.some((g) => g.length === 0)) {
-    candidateIds = new Set(); // a required fragment matches no indexed token
-  } else if (groups.reduce((n, g) => n + g.length, 0) <= FTS_TERMS_PER_MATCH) {
-    // One MATCH: FTS4 intersects the groups itself (AND of parenthesised ORs), so only the final
-    // candidates cross into JavaScript.
-    const expr = groups.map((g) => `(${g.map((t) => `"${t}"`).join(' OR ')})`).join(' ');
-    candidateIds = new Set(matchFiles(engine.store, expr));
+
+  private created(engine: Engine): CreatedEntry[] {
+    const catalog = engine.catalog();
+    const out: CreatedEntry[] = [];
+    for (const p of this.pending) if (!catalog.byRelPath(p)) out.push({ path: p, fileClass: classify(p), created: true });
+    return out;
   }
-  for (const terms of candidateIds ? [] : groups) {
-    const ids = new Set<number>();
-    if (terms.length > 0) {
-      for (let i = 0; i < terms.length; i += FTS_TERMS_PER_MATCH) {
-        const expr = terms.slice(i, i + FTS_TERMS_PER_MATCH).map((t) => `"${t}"`).join(' OR ');
-        for (const id of matchFiles(engine.store, expr)) {
-          if (!candidateIds || candidateIds.has(id)) ids.add(id);
+
+  /** Tier 1: the other candidates (every constraint expanded through the dictionary) and the changed files. */
+  private widen(engine: Engine): Entry[] {
+    const catalog = engine.catalog();
+    const out: Entry[] = this.created(engine);
+    for (const p of this.pending) {
+      const row = catalog.byRelPath(p);
+      if (row) out.push(row);
+    }
+    if (!this.exactIsFull) {
+      const groups: string[][] = [];
+      for (const c of this.constraints) {
+        const terms = engine.dict.expand(c, MAX_TOKEN_EXPANSION);
+        if (terms !== undefined) groups.push(terms);
+      }
+      if (groups.length === 0) {
+        // Too many tokens contain the fragments: every file is a candidate (still verified).
+        this.allReason = 'the query fragments match too many indexed tokens';
+        for (const row of catalog.all()) if (!this.exact.has(row.id) && !this.pending.has(row.path)) out.push(row);
+      } else {
+        for (const id of candidateFiles(engine, groups)) {
+          const row = catalog.get(id);
+          if (row && !this.exact.has(id) && !this.pending.has(row.path)) out.push(row);
         }
       }
     }
-    candidateIds = ids;
+    this.fullSize = this.exact.size + out.length;
+    return out.some((e) => 'created' in e) ? out.sort(byRank) : sortByRank(engine, out as FileRow[]);
+  }
+
+  get done(): boolean {
+    return this.finished;
+  }
+
+  candidateCount(): number | undefined {
+    if (this.all) return undefined;
+    return this.exactIsFull ? this.exact.size : this.fullSize;
+  }
+
+  /** Files left to read, at most. */
+  remainingAtMost(): number {
+    const left0 = this.l0.length - this.p0;
+    if (this.l1) return left0 + this.l1.length - this.p1;
+    return left0 + this.pending.size + (this.exactIsFull ? 0 : this.catalogSize);
+  }
+
+  /** Reads files in order until `want` hits are counted, the walk is done, the deadline or `maxFiles`. */
+  advance(engine: Engine, want: number, deadlineAt: number, maxFiles = Infinity): void {
+    this.recent = new Map();
+    let read = 0;
+    while (!this.finished && this.counted < want && read < maxFiles) {
+      if ((read & 7) === 7 && Date.now() > deadlineAt) return;
+      const e = this.next(engine);
+      if (!e) return;
+      const row = rowOf(e);
+      if (!this.admit(e.path, e.fileClass)) continue;
+      if (row?.binary && !this.pending.has(e.path)) continue;
+      let bytes: Buffer;
+      let mtimeMs: number;
+      try {
+        ({ bytes, mtimeMs } = engine.live.read(path.join(engine.root, e.path), e.path));
+      } catch {
+        continue; // deleted or unreadable since indexing: nothing to verify
+      }
+      this.verified++;
+      read++;
+      const n = this.matcher.count(bytes);
+      if (n === 0) continue;
+      const changed = !row || Math.floor(mtimeMs) !== row.mtimeMs || bytes.length !== row.size;
+      this.before.push(this.counted);
+      this.hitFiles.push({ path: e.path, fileClass: e.fileClass, count: n, changed });
+      this.counted += n;
+      if (changed) this.changedWithHits++;
+      if (this.recent.size < 64) this.recent.set(e.path, bytes);
+    }
+    // Nothing left in the lists: say so now (a page that ends exactly at the last hit is the last page).
+    if (!this.finished && this.counted >= want) this.peekEnd(engine);
+  }
+
+  /** Marks the walk finished when no file is left to read (without reading one). */
+  private peekEnd(engine: Engine): void {
+    if (this.p0 < this.l0.length) return;
+    if (!this.l1 && !this.exactIsFull) return; // unknown without the costly widening
+    this.l1 ??= this.widen(engine);
+    if (this.p1 >= this.l1.length) this.finished = true;
+  }
+
+  /** The hits at positions offset..offset+limit of the order (reads only the files they are in). */
+  page(engine: Engine, offset: number, limit: number): TextHit[] {
+    const out: TextHit[] = [];
+    if (limit <= 0 || offset >= this.counted) return out;
+    // The file holding hit `offset`: the last k with before[k] <= offset.
+    let lo = 0;
+    let hi = this.hitFiles.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.before[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    for (let k = lo; k < this.hitFiles.length && out.length < limit; k++) {
+      const f = this.hitFiles[k]!;
+      const skip = k === lo ? offset - this.before[k]! : 0;
+      let bytes = this.recent.get(f.path);
+      if (!bytes) {
+        try {
+          ({ bytes } = engine.live.read(path.join(engine.root, f.path), f.path));
+        } catch {
+          continue;
+        }
+      }
+      for (const h of this.matcher.hits(bytes, skip, Math.min(limit - out.length, f.count - skip))) {
+        out.push({ path: f.path, line: h.line, column: h.column, endColumn: h.column + h.length, preview: preview(h.lineText, h.column, h.length), fileClass: f.fileClass, changedSinceIndex: f.changed });
+      }
+    }
+    this.recent = new Map();
+    return out;
+  }
+}
+
+/** Catalog position of every file id (the catalog is in rank order), per snapshot. */
+const ranks = new WeakMap<Engine, { version: string; pos: Map<number, number> }>();
+
+/** Rows in rank order, sorted by catalog position (numbers, not path strings). */
+function sortByRank(engine: Engine, rows: FileRow[]): FileRow[] {
+  const version = engine.version;
+  let r = ranks.get(engine);
+  if (!r || r.version !== version) {
+    const pos = new Map<number, number>();
+    engine.catalog().all().forEach((row, i) => pos.set(row.id, i));
+    ranks.set(engine, (r = { version, pos }));
+  }
+  const pos = r.pos;
+  const keyed = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) keyed[i] = pos.get(rows[i]!.id)! * 2 ** 21 + i; // position, then input index
+  keyed.sort();
+  return Array.from(keyed, (k) => rows[k % 2 ** 21]!);
+}
+
+/** Walks by query and snapshot, most recently used last. */
+const walks = new WeakMap<Engine, Map<string, Walk>>();
+
+/** Drops the kept walks and scans of an engine (tests: page through a walk started cold). */
+export function forgetSearches(engine: Engine): void {
+  walks.delete(engine);
+  scans.delete(engine);
+}
+
+function walkFor(engine: Engine, q: TextQuery, insensitive: boolean, admit: (p: string, c: FileClass) => boolean): Walk {
+  const pending = engine.pendingPaths();
+  const key = JSON.stringify([
+    engine.version, q.query, q.mode, insensitive, q.pathGlob ?? '', [...(q.classes ?? [])].sort(),
+    q.paths ? (q.scopeKey ?? digest([...q.paths].sort().join('\0'))) : '',
+    pending.size <= 64 ? [...pending].sort() : digest([...pending].sort().join('\0')),
+  ]);
+  let cache = walks.get(engine);
+  if (!cache) walks.set(engine, (cache = new Map()));
+  let w = cache.get(key);
+  if (w) cache.delete(key);
+  else w = new Walk(engine, q, insensitive, admit, new Set(pending));
+  cache.set(key, w);
+  while (cache.size > SEARCH_WALK_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  return w;
+}
+
+function digest(s: string): string {
+  return crypto.createHash('sha1').update(s).digest('base64url');
+}
+
+/** File ids whose indexed document satisfies every group (a group: any one of its terms). */
+function candidateFiles(engine: Engine, groups: string[][]): Set<number> {
+  groups.sort((a, b) => a.length - b.length);
+  if (groups.some((g) => g.length === 0)) return new Set(); // a required fragment matches no indexed token
+  const docs = docFiles(engine);
+  const toFiles = (docIds: number[], keep?: Set<number>) => {
+    const out = new Set<number>();
+    for (const d of docIds) {
+      const id = docs.get(d);
+      if (id !== undefined && (!keep || keep.has(id))) out.add(id);
+    }
+    return out;
+  };
+  if (groups.reduce((n, g) => n + g.length, 0) <= FTS_TERMS_PER_MATCH) {
+    // One MATCH: FTS4 intersects the groups itself (AND of parenthesised ORs).
+    return toFiles(matchDocs(engine.store, groups.map((g) => `(${g.map((t) => `"${t}"`).join(' OR ')})`).join(' ')));
+  }
+  let ids: Set<number> | undefined;
+  for (const terms of groups) {
+    const next = new Set<number>();
+    for (let i = 0; i < terms.length; i += FTS_TERMS_PER_MATCH) {
+      for (const id of toFiles(matchDocs(engine.store, terms.slice(i, i + FTS_TERMS_PER_MATCH).map((t) => `"${t}"`).join(' OR ')), ids)) next.add(id);
+    }
+    ids = next;
     if (ids.size === 0) break;
   }
-  // Ranked order (class, then path): the catalog is kept in that order, so a large candidate set
-  // is collected by walking it instead of sorting; a small one is sorted below.
-  const ids = candidateIds ?? new Set<number>();
-  const candidates: FileRow[] = [];
-  const walkCatalog = ids.size > catalog.size / 8;
-  if (walkCatalog) {
-    for (const row of catalog.all()) if (ids.has(row.id) && admit(row.path, row.fileClass)) candidates.push(row);
-  } else {
-    for (const id of ids) {
-      const row = catalog.get(id);
-      if (row && admit(row.path, row.fileClass)) candidates.push(row);
-    }
-  }
-  // Files changed since indexing may now contain the text: verify them too.
-  const pending = engine.pendingPaths();
-  const extra: { path: string; fileClass: FileClass }[] = [];
-  for (const p of pending) {
-    const row = catalog.byRelPath(p);
-    if (row && candidateIds?.has(row.id)) continue;
-    const cls = row?.fileClass ?? classify(p);
-    if (admit(p, cls)) extra.push({ path: p, fileClass: cls });
-  }
-  if (!walkCatalog) candidates.sort((a, b) => CLASS_RANK[a.fileClass] - CLASS_RANK[b.fileClass] || (a.path < b.path ? -1 : 1));
+  return ids ?? new Set();
+}
 
-  const matcher = new LiteralMatcher(q.query, q.mode === 'word', insensitive);
-  const result: TextSearchResult = {
-    hits: [], total: 0, totalAtLeast: 0, filesWithHits: 0, strategy: 'index',
-    strategyReason: 'candidate files from the token index, every hit verified against the file on disk now',
-    candidates: candidates.length + extra.length, verifiedFiles: 0, truncated: undefined, changedSinceIndex: 0,
-  };
-  const want = q.offset + q.limit;
-  let pageFullAt = 0;
-  let count = 0;
-  const all = [...candidates.map((c) => ({ path: c.path, fileClass: c.fileClass, row: c as FileRow | undefined })), ...extra.map((e) => ({ ...e, row: undefined }))];
-  for (const c of all) {
-    const now = Date.now();
-    if (now > q.deadlineAt) {
-      result.truncated = 'deadline';
-      break;
-    }
-    if (pageFullAt && (all.length > COUNT_ALL_MAX_CANDIDATES || now - pageFullAt > COUNT_AFTER_PAGE_MS)) {
-      result.truncated = 'limit';
-      break;
-    }
-    if (result.verifiedFiles >= MAX_VERIFIED_FILES_PER_QUERY) {
-      result.truncated = 'cap';
-      break;
-    }
-    let bytes: Buffer;
-    let mtimeMs: number;
-    try {
-      ({ bytes, mtimeMs } = engine.live.read(path.join(engine.root, c.path), c.path));
-    } catch {
-      continue; // deleted or unreadable since indexing: nothing to verify
-    }
-    result.verifiedFiles++;
-    const changed = !c.row || Math.floor(mtimeMs) !== c.row.mtimeMs || bytes.length !== c.row.size;
-    const found = matcher.find(bytes, count < want ? want - count : 0);
-    if (found.count === 0) continue;
-    result.filesWithHits++;
-    if (changed) result.changedSinceIndex++;
-    for (const h of found.hits) {
-      if (count >= q.offset && result.hits.length < q.limit) {
-        result.hits.push({ path: c.path, line: h.line, column: h.column, endColumn: h.column + h.length, preview: preview(h.lineText, h.column, h.length), fileClass: c.fileClass, changedSinceIndex: changed });
-      }
-      count++;
-    }
-    count += found.count - found.hits.length;
-    if (!pageFullAt && count > want) pageFullAt = Date.now();
-  }
-  result.totalAtLeast = count;
-  result.total = result.truncated ? undefined : count;
-  return result;
+/** Current document id → file id, per snapshot (a tombstone document maps to nothing). */
+const docMaps = new WeakMap<Engine, { version: string; map: Map<number, number> }>();
+
+function docFiles(engine: Engine): Map<number, number> {
+  const version = engine.version;
+  const hit = docMaps.get(engine);
+  if (hit && hit.version === version) return hit.map;
+  const map = new Map<number, number>();
+  for (const r of engine.store.rows('SELECT doc_id, id FROM files WHERE doc_id IS NOT NULL')) map.set(r[0] as number, r[1] as number);
+  docMaps.set(engine, { version, map });
+  return map;
+}
+
+/** Regex scans by query and snapshot: page 2 pages the same scan, even one its match cap stopped. */
+const scans = new WeakMap<Engine, Map<string, { rows: ScanRow[]; stopped: 'cap' | 'deadline' | undefined; files: number }>>();
+
+interface ScanRow {
+  m: RgMatch;
+  cls: FileClass;
+  row: FileRow | undefined;
 }
 
 async function scan(engine: Engine, q: TextQuery, insensitive: boolean, admit: (p: string, c: FileClass) => boolean, reason: string): Promise<TextSearchResult> {
   const catalog = engine.catalog();
-  const globs = q.pathGlob ? [q.pathGlob] : [];
-  const rg = await runRipgrep({
-    cwd: engine.root,
-    pattern: q.query,
-    fixedStrings: q.mode !== 'regex',
-    caseInsensitive: insensitive,
-    wordRegexp: q.mode === 'word',
-    globs,
-    include: engine.opts.include ?? [],
-    maxMatches: MAX_SCAN_MATCHES,
-    deadlineMs: Math.max(100, Math.min(TEXT_SCAN_DEADLINE_MS, q.deadlineAt - Date.now())),
-  });
-  const rows = rg.matches
-    .map((m) => {
-      const row = catalog.byRelPath(m.path);
-      return { m, cls: row?.fileClass ?? classify(m.path), row };
-    })
-    .filter((x) => admit(x.m.path, x.cls));
-  rows.sort((a, b) => CLASS_RANK[a.cls] - CLASS_RANK[b.cls] || (a.m.path < b.m.path ? -1 : a.m.path > b.m.path ? 1 : a.m.line - b.m.line || a.m.column - b.m.column));
-  const files = new Set(rows.map((r) => r.m.path));
+  const key = JSON.stringify([engine.version, q.query, insensitive, q.pathGlob ?? '', [...(q.classes ?? [])].sort(), q.paths ? (q.scopeKey ?? digest([...q.paths].sort().join('\0'))) : '', engine.pendingPaths().size]);
+  let cache = scans.get(engine);
+  if (!cache) scans.set(engine, (cache = new Map()));
+  let s = cache.get(key);
+  if (s) cache.delete(key);
+  else {
+    const rg = await runRipgrep({
+      cwd: engine.root,
+      pattern: q.query,
+      fixedStrings: false,
+      caseInsensitive: insensitive,
+      wordRegexp: false,
+      globs: q.pathGlob ? [q.pathGlob] : [],
+      include: engine.opts.include ?? [],
+      maxMatches: MAX_SCAN_MATCHES,
+      deadlineMs: Math.max(100, Math.min(TEXT_SCAN_DEADLINE_MS, q.deadlineAt - Date.now())),
+    });
+    const rows = rg.matches
+      .map((m) => {
+        const row = catalog.byRelPath(m.path);
+        return { m, cls: row?.fileClass ?? classify(m.path), row };
+      })
+      .filter((x) => admit(x.m.path, x.cls));
+    // Total order: class, path, line, column.
+    rows.sort((a, b) => CLASS_RANK[a.cls] - CLASS_RANK[b.cls] || (a.m.path < b.m.path ? -1 : a.m.path > b.m.path ? 1 : a.m.line - b.m.line || a.m.column - b.m.column));
+    s = { rows, stopped: rg.stopped, files: new Set(rows.map((r) => r.m.path)).size };
+  }
+  cache.set(key, s);
+  while (cache.size > SEARCH_WALK_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
   const pending = engine.pendingPaths();
+  const end = q.offset + q.limit;
   return {
-    hits: rows.slice(q.offset, q.offset + q.limit).map(({ m, cls, row }) => ({
+    hits: s.rows.slice(q.offset, end).map(({ m, cls, row }) => ({
       path: m.path, line: m.line, column: m.column, endColumn: m.column + m.length, preview: preview(m.lineText, m.column, m.length), fileClass: cls,
       changedSinceIndex: !row || pending.has(m.path),
     })),
-    total: rg.stopped ? undefined : rows.length,
-    totalAtLeast: rows.length,
-    filesWithHits: files.size,
+    total: s.stopped ? undefined : s.rows.length,
+    totalAtLeast: s.rows.length,
+    filesWithHits: s.files,
     strategy: 'scan',
     strategyReason: reason,
-    candidates: catalog.size,
+    candidates: undefined,
     verifiedFiles: catalog.size,
-    truncated: rg.stopped === 'deadline' ? 'deadline' : rg.stopped === 'cap' ? 'cap' : undefined,
+    // The rows collected are paged to the end; what the cap or deadline left unscanned is said once.
+    truncated: end < s.rows.length ? 'limit' : s.stopped === 'deadline' ? 'deadline' : s.stopped === 'cap' ? 'cap' : undefined,
     changedSinceIndex: 0,
   };
 }
@@ -234,60 +510,80 @@ async function scan(engine: Engine, q: TextQuery, insensitive: boolean, admit: (
 export class LiteralMatcher {
   private readonly needle: Buffer;
   private readonly asciiFold: boolean;
+  private readonly needleText: string;
   private readonly fallback: RegExp | undefined;
 
   constructor(private readonly literal: string, private readonly word: boolean, insensitive: boolean) {
     const ascii = /^[\x00-\x7f]*$/.test(literal);
     this.asciiFold = insensitive && ascii;
     this.fallback = insensitive && !ascii ? buildRegExp(literal, word, true) : undefined;
-    this.needle = Buffer.from(this.asciiFold ? literal.toLowerCase() : literal, 'utf8');
+    this.needleText = this.asciiFold ? literal.toLowerCase() : literal;
+    this.needle = Buffer.from(this.needleText, 'utf8');
   }
 
-  find(bytes: Buffer, keep: number): { hits: RawHit[]; count: number } {
-    if (looksBinary(bytes)) return { hits: [], count: 0 };
-    if (this.fallback) return findAll(bytes.toString('utf8'), this.fallback, keep);
-    const hay = this.asciiFold ? asciiLower(bytes) : bytes;
-    const hits: RawHit[] = [];
+  /**
+   * Calls `visit` with the byte offset of every match, in order, until it returns false. An ASCII
+   * query searched case-insensitively runs over the file decoded as latin1 and lower-cased (one
+   * native pass; offsets stay byte offsets, and no ASCII byte changes case wrongly).
+   */
+  private each(bytes: Buffer, visit: (i: number) => boolean): void {
+    const n = this.needle.length;
+    if (this.asciiFold) {
+      const hay = bytes.toString('latin1').toLowerCase();
+      const needle = this.needleText;
+      for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + n)) {
+        if (this.word && (isWordByte(hay.charCodeAt(i - 1)) || isWordByte(hay.charCodeAt(i + n)))) continue;
+        if (!visit(i)) return;
+      }
+      return;
+    }
+    for (let i = bytes.indexOf(this.needle); i >= 0; i = bytes.indexOf(this.needle, i + n)) {
+      if (this.word && (isWordByte(bytes[i - 1]) || isWordByte(bytes[i + n]))) continue;
+      if (!visit(i)) return;
+    }
+  }
+
+  /** Every match in the file (no line or column is computed). */
+  count(bytes: Buffer): number {
+    if (looksBinary(bytes)) return 0;
+    if (this.fallback) return findAll(bytes.toString('utf8'), this.fallback, 0, 0).count;
     let count = 0;
+    this.each(bytes, () => {
+      count++;
+      return true;
+    });
+    return count;
+  }
+
+  /** Matches number skip+1 .. skip+keep of the file, in order, with line, column and line text. */
+  hits(bytes: Buffer, skip: number, keep: number): RawHit[] {
+    if (looksBinary(bytes) || keep <= 0) return [];
+    if (this.fallback) return findAll(bytes.toString('utf8'), this.fallback, skip, keep).hits;
+    const hits: RawHit[] = [];
+    let seen = 0;
     let line = 1;
     let lineStart = 0;
     let scanned = 0;
-    let lastLine = -1;
-    let perLine = 0;
-    const n = this.needle.length;
-    for (let i = hay.indexOf(this.needle); i >= 0; i = hay.indexOf(this.needle, i + n)) {
-      if (this.word && (isWordByte(hay[i - 1]) || isWordByte(hay[i + n]))) continue;
-      count++;
-      if (hits.length >= keep || count > MAX_MATCHES_PER_FILE) continue;
+    this.each(bytes, (i) => {
+      if (seen++ < skip) return true;
       for (let j = bytes.indexOf(10, scanned); j >= 0 && j < i; j = bytes.indexOf(10, j + 1)) {
         line++;
         lineStart = j + 1;
       }
       scanned = i;
-      perLine = line === lastLine ? perLine + 1 : 0;
-      lastLine = line;
-      if (perLine >= 5) continue;
       let end = bytes.indexOf(10, i);
       if (end < 0) end = bytes.length;
       const lineText = bytes.subarray(lineStart, end).toString('utf8').replace(/\r$/, '');
       const column = bytes.subarray(lineStart, i).toString('utf8').length + 1;
       hits.push({ line, column, length: Math.min(this.literal.length, Math.max(0, lineText.length - column + 1)), lineText });
-    }
-    return { hits, count };
+      return hits.length < keep;
+    });
+    return hits;
   }
 }
 
 function isWordByte(b: number | undefined): boolean {
   return b !== undefined && ((b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b === 95);
-}
-
-function asciiLower(b: Buffer): Buffer {
-  const out = Buffer.allocUnsafe(b.length);
-  for (let i = 0; i < b.length; i++) {
-    const c = b[i]!;
-    out[i] = c >= 65 && c <= 90 ? c + 32 : c;
-  }
-  return out;
 }
 
 export function buildRegExp(literal: string, word: boolean, insensitive: boolean): RegExp {
@@ -303,8 +599,8 @@ interface RawHit {
   lineText: string;
 }
 
-/** All matches of `re` in `text`; line/column computed for the first `keep` (the rest only counted). */
-export function findAll(text: string, re: RegExp, keep: number): { hits: RawHit[]; count: number } {
+/** All matches of `re` in `text`: counted, with line/column for matches skip+1..skip+keep. */
+export function findAll(text: string, re: RegExp, skip: number, keep: number): { hits: RawHit[]; count: number } {
   const hits: RawHit[] = [];
   let count = 0;
   let line = 1;
@@ -312,27 +608,22 @@ export function findAll(text: string, re: RegExp, keep: number): { hits: RawHit[
   let scanned = 0;
   re.lastIndex = 0;
   let m: RegExpExecArray | null;
-  let perLine = 0;
-  let lastLine = -1;
   while ((m = re.exec(text))) {
     if (m[0].length === 0) {
       re.lastIndex++;
       continue;
     }
     count++;
-    if (hits.length < keep && count <= MAX_MATCHES_PER_FILE) {
+    if (count > skip && hits.length < keep) {
       for (let i = text.indexOf('\n', scanned); i >= 0 && i < m.index; i = text.indexOf('\n', i + 1)) {
         line++;
         lineStart = i + 1;
       }
       scanned = m.index;
-      if (line === lastLine) perLine++;
-      else perLine = 0;
-      lastLine = line;
       let end = text.indexOf('\n', m.index);
       if (end < 0) end = text.length;
       const lineText = text.slice(lineStart, end).replace(/\r$/, '');
-      if (perLine < 5) hits.push({ line, column: m.index - lineStart + 1, length: Math.min(m[0].length, lineText.length - (m.index - lineStart)), lineText });
+      hits.push({ line, column: m.index - lineStart + 1, length: Math.min(m[0].length, lineText.length - (m.index - lineStart)), lineText });
     }
   }
   return { hits, count };

@@ -18,12 +18,14 @@ export const searchTextTool = defineTool({
     pathGlob: z.string().max(500).optional().describe('e.g. src/**/*.cs'),
     classes: z.array(fileClassEnum).max(7).optional(),
     project: z.string().min(1).max(MAX_QUERY_CHARS).optional().describe('Project path or name'),
+    count: z.boolean().optional().describe('Exact total (slower for common terms); default: exact when cheap, else totalAtLeast'),
     ...pagingArgs,
   }),
   item: z.object({ path: z.string(), line: z.number(), column: z.number(), endColumn: z.number(), preview: z.string(), fileClass: z.string(), changedSinceIndex: z.boolean(), projects: z.array(z.string()).optional().describe('Projects that compile or contain the file') }),
   extra: {
     strategy: z.enum(['index', 'scan']).describe('index: token index + live verification; scan: bounded ripgrep pass'),
-    filesWithHits: z.number(),
+    filesWithHits: z.number().describe('Files with a match among those verified so far'),
+    totalAtLeast: z.number().optional().describe('When the total is not exact: matches counted so far (pass count: true for the exact total)'),
     navigationLayer: z.literal('text'),
   },
   paged: true,
@@ -36,17 +38,19 @@ export const searchTextTool = defineTool({
       pathGlob: args.pathGlob,
       classes: args.classes,
       paths: args.project !== undefined ? filesOfProject(env.engine, args.project).paths : undefined,
+      scopeKey: args.project,
       offset: page.offset,
       limit: page.limit,
       deadlineAt: env.deadlineAt,
+      count: args.count,
     });
     const totalText = r.total !== undefined ? `${r.total}` : `at least ${r.totalAtLeast}`;
     const summary =
       r.totalAtLeast === 0 && r.total === 0
-        ? `No match for '${args.query}' (${r.strategy === 'index' ? `${r.candidates} candidate files checked` : 'scanned'}).`
+        ? `No match for '${args.query}' (${r.strategy === 'index' ? `${r.candidates ?? r.verifiedFiles} candidate files checked` : 'scanned'}).`
         : r.total !== undefined || r.strategy !== 'index'
           ? `${totalText} match${r.totalAtLeast === 1 ? '' : 'es'} in ${r.filesWithHits} file${r.filesWithHits === 1 ? '' : 's'} for '${args.query}'.`
-          : `${totalText} matches for '${args.query}' in the first ${r.verifiedFiles} of ${r.candidates} candidate files (counting stopped once the page was full; narrow with pathGlob/classes/project for an exact total).`;
+          : `${totalText} matches for '${args.query}' in the first ${r.verifiedFiles} files read${r.candidates !== undefined ? ` of ${r.candidates} candidate files` : ''} (counting stopped once the page was full; pass count: true for the exact total).`;
     const notes: string[] = [];
     if (r.changedSinceIndex > 0) notes.push(`${r.changedSinceIndex} file(s) with hits changed since indexing`);
     if (env.engine.meta().dirty > 0) notes.push(`${env.engine.meta().dirty} file(s) changed since indexing were checked live`);
@@ -60,7 +64,7 @@ export const searchTextTool = defineTool({
       offset: page.offset,
       truncated: r.truncated,
       partial: r.truncated === 'deadline' ? 'the search stopped at its deadline; totals are lower bounds' : notes.length ? notes.join('; ') : undefined,
-      extra: { strategy: r.strategy, filesWithHits: r.filesWithHits, navigationLayer: 'text' as const },
+      extra: { strategy: r.strategy, filesWithHits: r.filesWithHits, ...(r.total === undefined ? { totalAtLeast: r.totalAtLeast } : {}), navigationLayer: 'text' as const },
     };
   },
 });
