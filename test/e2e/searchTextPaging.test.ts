@@ -98,6 +98,6 @@ describe('MCP over stdio: search_text pages are exact (generated workspace)', fu
     const n = await call(c.client, 'search_text', { query: hot.name, mode: 'word', case: 'sensitive', count: true, limit: 1 });
     assert.equal(n.completeness.total, hot.mentions);
     const bad = await callError(c.client, 'search_text', { query: 'public', mode: 'word', case: 'insensitive', cursor: r.nextCursor });
-    assert.match(bad, /^Error \[INVALID_CURSOR\]: .* Hint: /);
+    assert.match(bad, /^Error \[STALE_CURSOR\]: .* Hint: /);
   });
 });
