@@ -67,46 +67,74 @@ describe('MCP over stdio: project tools', function () {
     assert.equal(p.targetFrameworks['net472'], 1);
   });
 
-  it('project_graph returns nodes and edges with package versions from central management', async function () {
-    const r = await call(c.client, 'project_graph', { project: 'Core.Tests', depth: 3, includePackages: true });
-    const ids = r.items.map((n: { id: string }) => n.id);
-    assert.deepEqual(r.starts, ['tests/Core.Tests/Core.Tests.csproj']);
-    for (const id of ['src/Core/Core.csproj', 'src/Multi/Multi.csproj', 'package:xunit', 'package:Newtonsoft.Json']) assert.ok(ids.includes(id), `missing node ${id}`);
-    const xunit = r.edges.find((e: { to: string }) => e.to === 'package:xunit');
-    assert.equal(xunit.version, '2.9.0');
-    const multiToCore = r.edges.find((e: { from: string; to: string }) => e.from === 'src/Multi/Multi.csproj' && e.to === 'src/Core/Core.csproj');
-    assert.deepEqual(multiToCore.targetFrameworks, ['net8.0'], 'the reference is conditional on the framework');
-    assert.deepEqual(r.cut, { nodes: 0, edges: 0, depthLimited: false });
+  /** Every page of a project_graph answer, as nodes by id and edges by endpoint ids. */
+  async function graphAll(args: Record<string, unknown>) {
+    const rows: any[] = [];
+    let first: any;
+    let cursor: string | undefined;
+    do {
+      const r = await call(c.client, 'project_graph', { ...args, ...(cursor ? { cursor } : {}) });
+      first ??= r;
+      rows.push(...r.items);
+      cursor = r.nextCursor;
+    } while (cursor);
+    const byKey = new Map(rows.map((n) => [n.n, n]));
+    assert.deepEqual(rows.map((n) => n.n), rows.map((_, i) => i), 'node keys are the positions, every page in order');
+    const edges = rows.flatMap((n) => (n.to ?? []).map((t: number) => ({ from: n.id, to: byKey.get(t)!.id, ...(n.via?.[String(t)] ?? {}) })));
+    return { first, nodes: rows, ids: rows.map((n) => n.id as string), edges };
+  }
+
+  it('project_graph returns one node table whose rows list their references, with package versions from central management', async function () {
+    const g = await graphAll({ project: 'Core.Tests', depth: 3, includePackages: true });
+    assert.deepEqual(g.nodes.filter((n) => n.d === 0).map((n) => n.id), ['tests/Core.Tests/Core.Tests.csproj']);
+    for (const id of ['src/Core/Core.csproj', 'src/Multi/Multi.csproj', 'package:xunit', 'package:Newtonsoft.Json']) assert.ok(g.ids.includes(id), `missing node ${id}`);
+    const xunit = g.edges.find((e) => e.to === 'package:xunit');
+    assert.equal(xunit.v, '2.9.0');
+    const pkg = g.nodes.find((n) => n.id === 'package:xunit');
+    assert.equal(pkg.kind, 'package');
+    assert.equal(pkg.name, undefined, 'a name derivable from the id is left out');
+    assert.equal(g.first.cut, undefined, 'nothing was cut');
+    // Multi -> Core is conditional on the framework; Multi is at distance 1 and Core too, so the
+    // edge among neighbours comes only with allEdges.
+    assert.ok(!g.edges.some((e) => e.from === 'src/Multi/Multi.csproj' && e.to === 'src/Core/Core.csproj'));
+    const all = await graphAll({ project: 'Core.Tests', depth: 3, includePackages: true, allEdges: true });
+    const multiToCore = all.edges.find((e) => e.from === 'src/Multi/Multi.csproj' && e.to === 'src/Core/Core.csproj');
+    assert.deepEqual(multiToCore.tf, ['net8.0'], 'the reference is conditional on the framework');
+    assert.ok(!JSON.stringify(g.first.items).includes('"kind":"csharp"'), 'the default kind is left out of rows');
   });
 
-  it('project_graph is bounded and says what it cut; dependents direction works', async function () {
+  it('project_graph depth 1 lists every direct neighbour, pages exactly, and says what it cut and why', async function () {
+    const shallow = await graphAll({ project: 'src/Core/Core.csproj', direction: 'dependents', depth: 1 });
+    assert.deepEqual([...shallow.ids].sort(), ['src/Core/Core.csproj', 'src/Legacy/Legacy.csproj', 'src/Multi/Multi.csproj', 'src/Web/Web.csproj', 'tests/Core.Tests/Core.Tests.csproj']);
+    assert.equal(shallow.first.cut, undefined, 'nothing new lies beyond depth 1');
+    assert.deepEqual(shallow.edges.map((e) => e.to), Array(4).fill('src/Core/Core.csproj'), 'only the edges to the start');
+    const paged = await graphAll({ project: 'src/Core/Core.csproj', direction: 'dependents', depth: 1, limit: 1 });
+    assert.deepEqual(paged.nodes, shallow.nodes, 'pages of one row concatenate to the one-page answer');
     const small = await call(c.client, 'project_graph', { project: 'src/Core/Core.csproj', direction: 'dependents', depth: 5, maxNodes: 2 });
     assert.equal(small.items.length, 2);
-    assert.ok(small.cut.nodes >= 3, JSON.stringify(small.cut));
-    assert.equal(small.completeness.truncated, true);
-    for (const e of small.edges) assert.ok(small.items.some((n: { id: string }) => n.id === e.from) && small.items.some((n: { id: string }) => n.id === e.to));
-    const shallow = await call(c.client, 'project_graph', { project: 'src/Core/Core.csproj', direction: 'dependents', depth: 1 });
-    assert.deepEqual(shallow.items.map((n: { id: string }) => n.id).sort(), ['src/Core/Core.csproj', 'src/Legacy/Legacy.csproj', 'src/Multi/Multi.csproj', 'src/Web/Web.csproj', 'tests/Core.Tests/Core.Tests.csproj']);
-    assert.equal(shallow.cut.depthLimited, false, 'nothing new lies beyond depth 1');
+    assert.ok(small.cut.maxNodes >= 3, JSON.stringify(small.cut));
+    assert.match(small.summary, /left out by maxNodes 2/);
     const cutByDepth = await call(c.client, 'project_graph', { project: 'Core.Tests', depth: 1, includePackages: true });
-    assert.equal(cutByDepth.cut.depthLimited, true, "Core's and Multi's packages lie at depth 2");
+    assert.equal(cutByDepth.cut.depth, true, "Core's and Multi's packages lie at depth 2");
     assert.ok(!cutByDepth.items.some((n: { id: string }) => n.id === 'package:Newtonsoft.Json'));
     const all = await call(c.client, 'project_graph', { prefix: '', maxNodes: 3 });
     assert.equal(all.items.length, 3, 'a prefix with more projects than the cap is cut too');
-    assert.ok(all.cut.nodes >= 8, JSON.stringify(all.cut));
+    assert.ok(all.cut.maxNodes >= 8, JSON.stringify(all.cut));
     const tight = await c.client.callTool({ name: 'project_graph', arguments: { prefix: 'src', direction: 'both', includePackages: true, maxBytes: 1024 } });
     assert.ok(Buffer.byteLength(JSON.stringify(tight.structuredContent)) <= 1024);
     assert.ok(Buffer.byteLength((tight.content as { text: string }[])[0]!.text) <= 1024);
+    const whole = await graphAll({ prefix: 'src', direction: 'both', includePackages: true });
+    const pagedTight = await graphAll({ prefix: 'src', direction: 'both', includePackages: true, maxBytes: 1024 });
+    assert.deepEqual(pagedTight.nodes, whole.nodes, 'budget-cut pages concatenate to the whole answer');
   });
 
   it('project_graph starts from a solution filter and adds solution membership on request', async function () {
-    const r = await call(c.client, 'project_graph', { project: 'Tricky.Core.slnf', depth: 1, includeSolutions: true });
-    assert.deepEqual(r.starts, ['src/Core/Core.csproj', 'tests/Core.Tests/Core.Tests.csproj']);
-    const solutions = r.items.filter((n: { kind: string }) => n.kind === 'solution').map((n: { id: string }) => n.id).sort();
+    const g = await graphAll({ project: 'Tricky.Core.slnf', depth: 1, includeSolutions: true });
+    assert.deepEqual(g.nodes.filter((n) => n.d === 0).map((n) => n.id), ['src/Core/Core.csproj', 'tests/Core.Tests/Core.Tests.csproj']);
+    const solutions = g.nodes.filter((n) => n.kind === 'solution').map((n) => n.id).sort();
     assert.deepEqual(solutions, ['Tricky.Core.slnf', 'Tricky.sln', 'Tricky.slnx']);
-    const membership = r.edges.filter((e: { kind: string }) => e.kind === 'solutionMembership');
-    assert.ok(membership.some((e: { from: string; to: string }) => e.from === 'Tricky.slnx' && e.to === 'src/Multi/Multi.csproj'));
-    assert.match(r.summary, /the 2 projects of Tricky\.Core\.slnf/);
+    assert.ok(g.edges.some((e) => e.from === 'Tricky.slnx' && e.to === 'src/Multi/Multi.csproj'));
+    assert.match(g.first.summary, /the 2 projects of Tricky\.Core\.slnf/);
   });
 
   it('projects_containing: linked, shared and conditionally compiled files', async function () {

@@ -239,7 +239,10 @@ export const ENGINE_ATTACH_WAIT_MS = 30_000;
 export const MAX_NAMESPACE_SCAN_HITS = 20_000;
 /** Text hits config_lookup examines (before structural filtering) before reporting a lower bound. */
 export const MAX_CONFIG_SCAN_HITS = 2_000;
-/** project_graph: default and maximum nodes and edges in one answer (the byte budget applies too). */
+/**
+ * project_graph: node rows per page when no `limit` is given (a project's direct neighbours fit one
+ * default 8 KiB answer), and the node cap of the walk (default and maximum of `maxNodes`).
+ */
 export const DEFAULT_GRAPH_NODES = 60;
 export const MAX_GRAPH_NODES = 500;
 /** dependency_path: shortest paths returned at most. */

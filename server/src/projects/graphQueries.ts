@@ -17,6 +17,12 @@ export interface GraphAroundOptions {
   maxEdges: number;
   /** Add the solutions that list returned projects, with solutionMembership edges (within the caps). */
   includeSolutions?: boolean;
+  /**
+   * induced (default): every edge among returned nodes. walk: only the edges the walk followed
+   * (from distance k to k+1 in the walk's direction) and edges between two start nodes — depth 1
+   * around one project is then exactly its direct references, without the edges among them.
+   */
+  edges?: 'induced' | 'walk';
 }
 
 export interface GraphNodeRef {
@@ -183,6 +189,8 @@ export function graphAround(g: ProjectGraph, starts: string[], opts: GraphAround
   for (const k of kept) keptMark[k] = 1;
   let reachedEdges = 0;
   const edges: ProjectEdge[] = [];
+  const walkOnly = opts.edges === 'walk';
+  const walked = (v: number, w: number) => (dist[v] === 0 && dist[w] === 0) || (down && dist[w] === dist[v]! + 1) || (up && dist[v] === dist[w]! + 1);
   for (const v of order) {
     if (ix.isPackage[v]) continue;
     const es = ix.outE[v]!;
@@ -190,6 +198,7 @@ export function graphAround(g: ProjectGraph, starts: string[], opts: GraphAround
     for (let i = 0; i < es.length; i++) {
       const w = ns[i]!;
       if (dist[w] === -1 || !follow(es[i]!)) continue;
+      if (walkOnly && !walked(v, w)) continue;
       reachedEdges++;
       if (edges.length < opts.maxEdges && keptMark[v] && keptMark[w]) edges.push(es[i]!);
     }

@@ -28,57 +28,74 @@ const projectRowSchema = z.object({
   files: z.number().describe('Files the project compiles or contains'),
 });
 
-const edgeSchema = z.object({
-  kind: z.enum(['projectReference', 'packageReference', 'solutionMembership']),
-  from: z.string(),
-  to: z.string().describe("Project id, or 'package:<name>'"),
-  version: z.string().optional(),
-  targetFrameworks: z.array(z.string()).optional().describe('Only under these frameworks'),
-  missing: z.boolean().optional(),
-  shared: z.boolean().optional().describe('A shared project imported through its .projitems'),
+const edgeAttrSchema = z.object({
+  tf: z.array(z.string()).optional().describe('Only under these target frameworks'),
+  v: z.string().optional().describe('Package version'),
+  missing: z.literal(true).optional().describe('The referenced project file does not exist'),
+  shared: z.literal(true).optional().describe('A shared project imported through its .projitems'),
+});
+type EdgeAttr = z.infer<typeof edgeAttrSchema>;
+
+/**
+ * One row per node; `n` is the node's key (its position in the whole answer, stable over pages).
+ * Edges are the node's own `to` list (node keys; the target may be on a later page), so the answer
+ * has one edge list, paged with its nodes, and nothing repeated. Defaults are left out: kind csharp,
+ * name = file name without extension, status complete.
+ */
+const graphNodeSchema = z.object({
+  n: z.number().int(),
+  id: z.string().describe('Project path, package:<name> or solution path'),
+  name: z.string().optional(),
+  kind: z.string().optional(),
+  d: z.number().int().describe('Hops from the nearest start (0 = start)'),
+  test: z.literal(true).optional(),
+  status: z.string().optional(),
+  to: z.array(z.number().int()).optional().describe('Keys of the nodes this one references (or lists, for a solution)'),
+  via: z.record(z.string(), edgeAttrSchema).optional().describe('Edge attributes by target key, for edges that are conditional, versioned, missing or shared'),
+});
+type GraphNodeRow = z.infer<typeof graphNodeSchema>;
+
+const graphCutSchema = z.object({
+  maxNodes: z.number().int().optional().describe('Nodes reached but left out by the node cap'),
+  maxEdges: z.number().int().optional().describe('Edges left out by the edge cap'),
+  depth: z.literal(true).optional().describe('More nodes lie beyond depth'),
 });
 
-interface NodeRow {
-  id: string;
-  kind: string;
-  name: string;
-  distance: number;
-  isTest?: boolean;
-  status?: string;
-  dependsOn: string[];
-}
+const KIND_DEFAULT = 'csharp';
+const baseName = (id: string) => id.slice(id.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
 
 export const projectGraphTool = defineTool({
   name: 'project_graph',
   title: 'Project graph',
   description:
-    'Project references around a project, a solution or a folder prefix: a node table and an edge list, from project files without building. Depth 1 lists every direct neighbour; cut says what was left out.',
+    'Project references around a project, a solution or a folder prefix, from project files (no build): one node table whose rows list their references. Depth 1 lists every direct neighbour; cut says what was left out and why.',
   input: z.strictObject({
     project: projectArg.optional().describe('Project path or name, or a .sln/.slnx/.slnf'),
     prefix: z.string().max(MAX_QUERY_CHARS).optional().describe('Instead of project: every project under this folder'),
     direction: z.enum(['dependencies', 'dependents', 'both']).optional().describe('Default dependencies'),
     depth: z.number().int().min(1).max(20).optional().describe('Default 2'),
-    includePackages: z.boolean().optional().describe('Add package edges'),
-    includeSolutions: z.boolean().optional().describe('Add solution-membership edges'),
-    maxNodes: z.number().int().min(1).max(MAX_GRAPH_NODES).optional().describe(`Default ${DEFAULT_GRAPH_NODES}`),
-    maxBytes: pagingArgs.maxBytes,
+    includePackages: z.boolean().optional().describe('Add package nodes'),
+    includeSolutions: z.boolean().optional().describe('Add solutions listing the nodes'),
+    allEdges: z.boolean().optional().describe('Also edges among non-start nodes (default: only edges the walk followed)'),
+    maxNodes: z.number().int().min(1).max(MAX_GRAPH_NODES).optional().describe(`Default ${MAX_GRAPH_NODES}`),
+    ...pagingArgs,
   }),
-  item: z.object({ id: z.string(), kind: z.string(), name: z.string(), distance: z.number(), isTest: z.boolean().optional(), status: z.string().optional(), dependsOn: z.array(z.string()) }),
-  // Optional only because an answer that cannot fit even one node drops them (completeness.partial says so).
-  extra: {
-    edges: z.array(edgeSchema).optional(),
-    starts: z.array(z.string()).optional(),
-    cut: z.object({ nodes: z.number(), edges: z.number(), depthLimited: z.boolean() }).optional().describe('What the bounds left out'),
+  item: graphNodeSchema,
+  extra: { cut: graphCutSchema.optional() },
+  paged: true,
+  row: (r: GraphNodeRow) => {
+    const tags = [r.kind, r.test ? 'test' : undefined, r.status].filter(Boolean).join(', ');
+    const to = (r.to ?? []).map((k) => {
+      const a = r.via?.[String(k)];
+      const notes = a ? [a.tf ? a.tf.join(';') : '', a.v ?? '', a.missing ? 'missing' : '', a.shared ? 'shared' : ''].filter(Boolean).join(' ') : '';
+      return `#${k}${notes ? ` (${notes})` : ''}`;
+    });
+    return `#${r.n} ${r.id}${r.name ? ` "${r.name}"` : ''}${tags ? ` [${tags}]` : ''} d${r.d}${to.length ? ` → ${to.join(', ')}` : ''}`;
   },
-  paged: false,
-  row: (n: NodeRow) => `${n.id} [${n.kind}${n.isTest ? ', test' : ''}${n.status && n.status !== 'complete' ? `, ${n.status}` : ''}] d=${n.distance}${n.dependsOn.length ? ` → ${n.dependsOn.join(', ')}` : ''}`,
   async handle(env, args, page) {
     if ((args.project === undefined) === (args.prefix === undefined)) {
       throw new ToolError('INVALID_ARGUMENT', 'Pass exactly one of project or prefix', 'e.g. {"project": "src/App/App.csproj"} or {"prefix": "src/Billing"}');
     }
-    // Nodes appear in the JSON and the text, edges in the JSON; keep room for the envelope (~600 bytes).
-    const budget = Math.max(200, Math.floor((page.maxBytes ?? DEFAULT_RESPONSE_BYTES) * 0.45) - 600);
-    let maxNodes = args.maxNodes ?? DEFAULT_GRAPH_NODES;
     const q = {
       project: args.project,
       prefix: args.prefix,
@@ -86,46 +103,57 @@ export const projectGraphTool = defineTool({
       direction: args.direction ?? ('dependencies' as const),
       includePackages: args.includePackages ?? false,
       includeSolutions: args.includeSolutions ?? false,
-      maxEdges: MAX_GRAPH_NODES * 4,
+      edges: args.allEdges ? ('induced' as const) : ('walk' as const),
+      maxNodes: args.maxNodes ?? MAX_GRAPH_NODES,
+      maxEdges: MAX_GRAPH_NODES * 8,
     };
-    // Shrink the node cap until nodes and edges fit the byte budget, so edges never dangle.
-    for (;;) {
-      const r = graphQuery(env.engine, { ...q, maxNodes });
-      const deps = new Map<string, string[]>();
-      for (const e of r.edges) {
-        const l = deps.get(e.from) ?? [];
-        l.push(e.to);
-        deps.set(e.from, l);
-      }
-      const nodes: NodeRow[] = r.nodes.map((n) => {
-        const row: NodeRow = { id: n.id, kind: n.kind, name: n.name, distance: n.distance, dependsOn: deps.get(n.id) ?? [] };
-        if (n.isTest) row.isTest = true;
-        if (n.status && n.status !== 'complete') row.status = n.status;
-        return row;
-      });
-      const edges = r.edges.map((e) => {
-        const o: z.infer<typeof edgeSchema> = { kind: e.kind, from: e.from, to: e.to };
-        if (e.version) o.version = e.version;
-        if (e.targetFrameworks) o.targetFrameworks = e.targetFrameworks;
-        if (e.missing) o.missing = true;
-        if (e.shared) o.shared = true;
-        return o;
-      });
-      const size = Buffer.byteLength(JSON.stringify({ nodes, edges }), 'utf8');
-      if (size > budget && maxNodes > 1) {
-        maxNodes = Math.max(1, Math.floor(maxNodes * Math.min(0.8, budget / size)));
-        continue;
-      }
-      const start = r.starts.length === 1 ? r.starts[0]! : args.prefix !== undefined ? `${r.starts.length} projects under '${args.prefix}'` : `the ${r.starts.length} projects of ${args.project}`;
-      const cutText = r.cut.nodes || r.cut.edges || r.cut.depthLimited ? ` (cut: ${r.cut.nodes} nodes, ${r.cut.edges} edges${r.cut.depthLimited ? ', more beyond depth' : ''})` : '';
-      return {
-        summary: `${nodes.length} nodes, ${edges.length} edges around ${start}, ${q.direction}, depth ${q.depth}${cutText}.`,
-        items: nodes,
-        total: nodes.length + r.cut.nodes,
-        truncated: r.cut.nodes > 0 || r.cut.edges > 0 ? ('cap' as const) : undefined,
-        extra: { edges, starts: r.starts, cut: r.cut },
-      };
+    const r = graphQuery(env.engine, q);
+    // A total order: starts first, then by distance, then by id.
+    const nodes = [...r.nodes].sort((a, b) => a.distance - b.distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const key = new Map(nodes.map((n, i) => [n.id, i]));
+    const out = new Map<string, { to: number; attr?: EdgeAttr }[]>();
+    for (const e of r.edges) {
+      const t = key.get(e.to);
+      if (t === undefined || !key.has(e.from)) continue;
+      const attr: EdgeAttr = {};
+      if (e.targetFrameworks) attr.tf = e.targetFrameworks;
+      if (e.version) attr.v = e.version;
+      if (e.missing) attr.missing = true;
+      if (e.shared) attr.shared = true;
+      const l = out.get(e.from) ?? out.set(e.from, []).get(e.from)!;
+      l.push(Object.keys(attr).length ? { to: t, attr } : { to: t });
     }
+    const rows: GraphNodeRow[] = nodes.map((n, i) => {
+      const row: GraphNodeRow = { n: i, id: n.id, d: n.distance };
+      const derived = n.kind === 'package' ? n.id.slice('package:'.length) : baseName(n.id);
+      if (n.name !== derived && n.name !== n.id.slice(n.id.lastIndexOf('/') + 1)) row.name = n.name;
+      if (n.kind !== KIND_DEFAULT) row.kind = n.kind;
+      if (n.isTest) row.test = true;
+      if (n.status && n.status !== 'complete') row.status = n.status;
+      const es = (out.get(n.id) ?? []).sort((a, b) => a.to - b.to);
+      if (es.length) row.to = es.map((e) => e.to);
+      for (const e of es) if (e.attr) (row.via ??= {})[String(e.to)] = e.attr;
+      return row;
+    });
+    const limit = args.limit ?? DEFAULT_GRAPH_NODES;
+    const cut: z.infer<typeof graphCutSchema> = {};
+    if (r.cut.nodes) cut.maxNodes = r.cut.nodes;
+    if (r.cut.edges) cut.maxEdges = r.cut.edges;
+    if (r.cut.depthLimited) cut.depth = true;
+    const why = [cut.maxNodes ? `${cut.maxNodes} nodes left out by maxNodes ${q.maxNodes}` : '', cut.maxEdges ? `${cut.maxEdges} edges left out by the edge cap` : '', cut.depth ? `more lie beyond depth ${q.depth}` : '']
+      .filter(Boolean)
+      .join('; ');
+    const starts = r.starts.length === 1 ? r.starts[0]! : args.prefix !== undefined ? `${r.starts.length} projects under '${args.prefix}'` : `the ${r.starts.length} projects of ${args.project}`;
+    const edgeCount = rows.reduce((k, x) => k + (x.to?.length ?? 0), 0);
+    return {
+      summary: `${rows.length} nodes, ${edgeCount} edges around ${starts}, ${q.direction}, depth ${q.depth}${why ? ` (cut: ${why})` : ''}.`,
+      items: rows.slice(page.offset, page.offset + limit),
+      total: rows.length,
+      offset: page.offset,
+      // Not `truncated: cap`: the node list is still paged exactly; what the caps left out is coverage.
+      partial: cut.maxNodes || cut.maxEdges ? why : undefined,
+      extra: Object.keys(cut).length ? { cut } : {},
+    };
   },
 });
 
