@@ -108,7 +108,7 @@ export async function callTool(engine: Engine, tools: readonly AnyTool[], tool: 
       throw new ToolError('INVALID_ARGUMENT', `Invalid arguments for ${tool.name}: ${issues}`, 'check the tool input schema (tools/list); unknown fields are rejected');
     }
     const args = parsed.data as Record<string, unknown>;
-    const limit = typeof args.limit === 'number' ? args.limit : (defaults.limit ?? DEFAULT_ITEM_LIMIT);
+    const limit = typeof args.limit === 'number' ? args.limit : (tool.defaultLimit ?? defaults.limit ?? DEFAULT_ITEM_LIMIT);
     const maxBytes = typeof args.maxBytes === 'number' ? args.maxBytes : (defaults.maxBytes ?? DEFAULT_RESPONSE_BYTES);
     const version = engine.version;
     const pos: CursorPosition = typeof args.cursor === 'string' ? decodeCursor(args.cursor, tool.name, version, args) : { offset: 0 };

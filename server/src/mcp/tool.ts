@@ -69,6 +69,8 @@ export interface ToolDef<S extends z.ZodRawShape = z.ZodRawShape> {
   extra?: z.ZodRawShape;
   /** Whether answers can be paged with `cursor`. */
   paged: boolean;
+  /** Rows per page when the call gives no `limit` (a tool whose common answer is longer than the general default). */
+  defaultLimit?: number;
   /** Renders one row for the markdown text. */
   row(item: never): string;
   handle(env: ToolEnv, args: z.infer<z.ZodObject<S>>, page: PageRequest): Promise<ToolResult>;

@@ -172,5 +172,6 @@ describe('projects: project_graph depth 1 agrees with dotnet msbuild -getItem:Pr
     if (f.disagreements.length) console.log(f.disagreements.slice(0, 30).map((d) => `        ${d}`).join('\n'));
     if (f.msbuildErrors.length) console.log(f.msbuildErrors.slice(0, 5).map((d) => `        msbuild: ${d}`).join('\n'));
     assert.deepEqual(f.disagreements, []);
+    assert.ok(f.projects > 0, 'MSBuild evaluated no project of the repository (an MSBuild SDK from NuGet needs a restore, e.g. Arcade)');
   });
 });

@@ -83,6 +83,7 @@ export const projectGraphTool = defineTool({
   item: graphNodeSchema,
   extra: { cut: graphCutSchema.optional() },
   paged: true,
+  defaultLimit: DEFAULT_GRAPH_NODES,
   row: (r: GraphNodeRow) => {
     const tags = [r.kind, r.test ? 'test' : undefined, r.status].filter(Boolean).join(', ');
     const to = (r.to ?? []).map((k) => {
@@ -135,7 +136,6 @@ export const projectGraphTool = defineTool({
       for (const e of es) if (e.attr) (row.via ??= {})[String(e.to)] = e.attr;
       return row;
     });
-    const limit = args.limit ?? DEFAULT_GRAPH_NODES;
     const cut: z.infer<typeof graphCutSchema> = {};
     if (r.cut.nodes) cut.maxNodes = r.cut.nodes;
     if (r.cut.edges) cut.maxEdges = r.cut.edges;
@@ -147,7 +147,7 @@ export const projectGraphTool = defineTool({
     const edgeCount = rows.reduce((k, x) => k + (x.to?.length ?? 0), 0);
     return {
       summary: `${rows.length} nodes, ${edgeCount} edges around ${starts}, ${q.direction}, depth ${q.depth}${why ? ` (cut: ${why})` : ''}.`,
-      items: rows.slice(page.offset, page.offset + limit),
+      items: rows.slice(page.offset, page.offset + page.limit),
       total: rows.length,
       offset: page.offset,
       // Not `truncated: cap`: the node list is still paged exactly; what the caps left out is coverage.
