@@ -12,11 +12,13 @@
  * is loaded whole instead. A use question whose projects could not all be loaded is
  * `precise_partial`, naming what is missing.
  */
+import * as path from 'node:path';
 import { CSHARP_GENERATED_SOLUTION_MAX_PROJECTS, CSHARP_WHOLE_SOLUTION_MAX_PROJECTS, SEMANTIC_DEADLINE_MS, SEMANTIC_WAIT_FOR_READY_MS } from '../core/limits';
 import { matchFiles } from '../index/textIndex';
 import type { ProjectGraph } from '../projects/ProjectGraph';
 import { HeuristicProvider } from '../semantic/heuristic/heuristicProvider';
 import type { ServerDoctorRow } from '../semantic/lsp/doctor';
+import { csharpOutputOverrides } from '../semantic/lsp/csharpReadOnly';
 import { LspProvider, type FileCoverage } from '../semantic/lsp/lspProvider';
 import { parseServerOverride } from '../semantic/lsp/serverSpec';
 import type { OpArgs, OpResult, SemanticOp, SemanticProvider } from '../semantic/provider';
@@ -68,7 +70,7 @@ export class SemanticService {
       this.registry.register(this.tsPrograms, 'lsp');
     }
     if (!options.noLsp) {
-      this.lsp = new LspProvider({ root: engine.root, servers, coverage: (language, p) => this.coverage(language, p) });
+      this.lsp = new LspProvider({ root: engine.root, servers, coverage: (language, p) => this.coverage(language, p), csharpWriteRisk: () => this.csharpWriteRisk() });
       this.registry.register(this.lsp, 'lsp');
     }
     this.heuristic = new HeuristicProvider({ store: engine.store, root: engine.root });
@@ -115,6 +117,40 @@ export class SemanticService {
     }
     return answer;
   }
+
+  /**
+   * Read-only guard for csharp-ls (semantic/lsp/csharpReadOnly.ts): its design-time builds are
+   * redirected out of the tree, except where a project file or a Directory.Build file sets its own
+   * output paths — then it is not started, and this says why. Checked once per project graph.
+   */
+  private csharpWriteRisk(): string | undefined {
+    const g = projectGraph(this.engine);
+    if (!g) return undefined;
+    if (this.writeRisk?.graph === g) return this.writeRisk.reason;
+    const files = new Set<string>();
+    for (const p of g.projects) {
+      if (p.kind !== 'csharp') continue;
+      files.add(p.path);
+      // Directory.Build.props/targets from the project's folder up to the root.
+      for (let dir = path.posix.dirname(p.path); ; dir = path.posix.dirname(dir)) {
+        for (const f of ['Directory.Build.props', 'Directory.Build.targets']) files.add(dir === '.' ? f : `${dir}/${f}`);
+        if (dir === '.' || dir === '/' || dir === '') break;
+      }
+    }
+    const found = csharpOutputOverrides([...files], (rel) => {
+      try {
+        return this.engine.policy.readFile(rel).bytes.toString('utf8');
+      } catch {
+        return undefined; // missing (most Directory.Build candidates) or unreadable
+      }
+    });
+    const reason = found.length
+      ? `${found.slice(0, 3).join(', ')}${found.length > 3 ? ` and ${found.length - 3} more` : ''} set their own build output paths, and csharp-ls's design-time builds would write there, inside the workspace (Sextant never writes to the workspace)`
+      : undefined;
+    this.writeRisk = { graph: g, reason };
+    return reason;
+  }
+  private writeRisk: { graph: ProjectGraph; reason: string | undefined } | undefined;
 
   /** Projects csharp-ls has loaded, their references included (undefined: it chose itself). */
   loadedCSharpProjects(): ReadonlySet<string> | undefined {

@@ -27,6 +27,7 @@ import { fromHierarchyItem, toHierarchyItem, toLocations, toSpan, toWorkspaceSym
 import { doctorRows, type ServerDoctorRow } from './doctor';
 import { csharpImplementations, csharpIncomingCallsGap, csharpReferences } from './csharpWorkarounds';
 import { LanguageServer, ServerExitedError, type ServerStatus } from './languageServer';
+import { csharpReadOnlyEnv } from './csharpReadOnly';
 import { csharpLsSpec, typescriptLanguageServerSpec, type LanguageServerSpec } from './serverSpec';
 import { Session } from './session';
 
@@ -55,6 +56,11 @@ export interface LspProviderOptions {
   csharpExtraArgs?: string[];
   idleStopMs?: number;
   coverage?: (language: string, path: string) => FileCoverage;
+  /**
+   * Why the C# server must not be started on this tree (it would write build output into the
+   * workspace that the read-only redirect does not cover), or undefined when it may.
+   */
+  csharpWriteRisk?: () => string | undefined;
 }
 
 /** Operations a server cannot serve at all, by server name (checked before starting it). */
@@ -138,6 +144,10 @@ export class LspProvider implements SemanticProvider {
     const spec = this.specFor(language);
     if (!spec) return { kind: 'unavailable', state: 'unsupported', reason: `no language server configured for ${language}` };
     if (!this.supports(language, op)) return { kind: 'unavailable', state: 'unsupported', reason: `${spec.name} does not support ${op}` };
+    if (spec.languages.includes('csharp')) {
+      const risk = this.options.csharpWriteRisk?.();
+      if (risk) return { kind: 'unavailable', state: 'failed', reason: `${spec.name} is not started on this workspace: ${risk}` };
+    }
     const server = this.serverFor(spec);
     const acquired = await server.acquire(ctx.waitForReadyMs, ctx.signal);
     if (!acquired.ok) return { kind: 'unavailable', state: acquired.state, reason: acquired.reason };
@@ -314,6 +324,8 @@ export class LspProvider implements SemanticProvider {
       return merged;
     });
     this.specs = [...completed, ...builtIn.filter((b) => !b.languages.some((l) => taken.has(l)))];
+    // Whatever C# server runs, its design-time builds write outside the workspace (csharpReadOnly.ts).
+    for (const spec of this.specs) if (spec.languages.includes('csharp')) spec.env = { ...spec.env, ...csharpReadOnlyEnv(this.tempDir()) };
     for (const s of custom) Object.assign(this.extensions, s.extensions ?? {});
   }
 
@@ -324,12 +336,17 @@ export class LspProvider implements SemanticProvider {
     return {};
   }
 
+  /** This provider's folder in the temp folder (generated solutions, csharp-ls's build output); removed on dispose. */
+  private tempDir(): string {
+    if (!this.generatedDir) this.generatedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-sln-'));
+    return this.generatedDir;
+  }
+
   /** Writes a .slnx listing the projects (absolute paths) outside the workspace: tools never write there. */
   private generateSolution(projects: string[]): string {
-    if (!this.generatedDir) this.generatedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-sln-'));
     const abs = projects.map((p) => path.resolve(this.root, p));
     const hash = crypto.createHash('sha1').update(abs.join('\n')).digest('hex').slice(0, 12);
-    const file = path.join(this.generatedDir, `sextant-${hash}.slnx`);
+    const file = path.join(this.tempDir(), `sextant-${hash}.slnx`);
     const body = ['<Solution>', ...abs.map((p) => `  <Project Path="${escapeXml(p)}" />`), '</Solution>', ''].join('\n');
     fs.writeFileSync(file, body, { mode: 0o600 });
     return file;
