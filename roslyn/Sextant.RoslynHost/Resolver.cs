@@ -141,7 +141,24 @@ public sealed class Resolver
     }
 
     /// Reference assemblies of one targeting pack (Microsoft.NETCore.App, Microsoft.AspNetCore.App, …) for a TFM.
+    readonly Dictionary<(string, string, bool), Resolution> packMemo = new();
+
+    /// Same as AddPackUncached, memoised per (pack, TFM): thousands of projects share a handful of answers.
     void AddPack(string name, Tfm tfm, Resolution r, bool required)
+    {
+        var key = (name, tfm.Raw, required);
+        if (!packMemo.TryGetValue(key, out var m))
+        {
+            m = new Resolution();
+            AddPackUncached(name, tfm, m, required);
+            packMemo[key] = m;
+        }
+        r.Paths.AddRange(m.Paths);
+        r.Unresolved.AddRange(m.Unresolved.Select(u => new Unresolved { Kind = u.Kind, Name = u.Name, Reason = u.Reason }));
+        r.Substitutions.AddRange(m.Substitutions.Select(u => new Substitution { Kind = u.Kind, Name = u.Name, Wanted = u.Wanted, Used = u.Used, Reason = u.Reason }));
+    }
+
+    void AddPackUncached(string name, Tfm tfm, Resolution r, bool required)
     {
         var packs = Packs.Where(p => p.Name == name).OrderByDescending(p => Ver(p.Version)).ToList();
         if (packs.Count == 0)

@@ -10,10 +10,14 @@ using Microsoft.CodeAnalysis.Text;
 
 namespace Sextant.RoslynHost;
 
+/// The one live workspace (never replaced; its solution snapshots are forked in place).
 public sealed class HostWorkspace : Workspace
 {
     public HostWorkspace() : base(MefHostServices.DefaultHost, "Sextant") { }
-    public void Set(Solution s) => SetCurrentSolution(s);
+    public void Set(Solution s) { if (!ReferenceEquals(s, CurrentSolution)) SetCurrentSolution(s); }
+    /// Solution.AddProject forks the compilation trackers of every project (adding 3,000 one by one
+    /// took 20-70 s); a snapshot built from one SolutionInfo takes well under a second.
+    public void Rebuild(IEnumerable<ProjectInfo> all) { ClearSolution(); OnSolutionAdded(SolutionInfo.Create(SolutionId.CreateNewId(), VersionStamp.Create(), projects: all)); }
 }
 
 public sealed class KnownProject
@@ -26,6 +30,7 @@ public sealed class KnownProject
     /// A query has touched it (its compilation may be built and held).
     public bool Touched;
     public HashSet<string> GeneratedPaths = new(StringComparer.Ordinal);
+    public ProjectInfo? Info;
 }
 
 public sealed class HostState
@@ -115,6 +120,8 @@ public sealed class HostState
         return false;
     }
 
+    ProjectInfo InfoOf(KnownProject kp) => kp.Info ??= BuildInfo(kp);
+
     ProjectInfo BuildInfo(KnownProject kp)
     {
         var d = kp.Desc;
@@ -174,6 +181,7 @@ public sealed class HostState
         var results = new List<EnsureResult>();
         var toAdd = new List<KnownProject>();
         var toReplace = new List<KnownProject>();
+        var swr = Stopwatch.StartNew();
         foreach (var d in descs)
         {
             if (string.IsNullOrEmpty(d.Key)) { results.Add(new EnsureResult { Key = "", Status = "failed", Error = "Error [BAD_DESCRIPTION]: a project description has no key. Hint: give every description a key." }); continue; }
@@ -184,6 +192,7 @@ public sealed class HostState
                 continue;
             }
             var kp = new KnownProject { Desc = d, Id = IdFor(d.Key) };
+            topo = null;
             try
             {
                 kp.Res = Resolver!.Resolve(d, Abs);
@@ -201,23 +210,26 @@ public sealed class HostState
             Known[d.Key] = kp;
             results.Add(kp.Result);
         }
+        var resolveMs = swr.ElapsedMilliseconds;
         // unresolved project references (keys never ensured)
         foreach (var kp in toAdd.Concat(toReplace))
             foreach (var r in kp.Desc.ProjectReferences)
                 if (!Known.ContainsKey(r))
                     kp.Res.Unresolved.Add(new Unresolved { Kind = "project", Name = r, Reason = "referenced project not ensured (its symbols are missing until it is)" });
         var sol = Workspace.CurrentSolution;
+        var swb = Stopwatch.StartNew();
         foreach (var kp in toReplace) if (sol.ContainsProject(kp.Id)) sol = sol.RemoveProject(kp.Id);
         var infos = new List<ProjectInfo>();
         foreach (var kp in toAdd.Concat(toReplace))
         {
-            var info = BuildInfo(kp);
+            var info = InfoOf(kp);
             kp.Result.Documents = info.Documents.Count;
             infos.Add(info);
             IndexDocs(kp);
         }
-        if (infos.Count > 0) foreach (var info in infos) sol = sol.AddProject(info);
-        Workspace.Set(sol);
+        var buildMs = swb.ElapsedMilliseconds;
+        if (infos.Count > 0) AddInfos(sol, infos);
+        Log($"ensure: resolve {resolveMs} ms, infos {buildMs} ms, add {swb.ElapsedMilliseconds - buildMs} ms");
         loadedCount = infos.Count;
         if (infos.Count > 0) topo = null;
         return results;
@@ -252,11 +264,35 @@ public sealed class HostState
             n++;
             if (forget) { UnindexDocs(kp); Known.Remove(k); topo = null; continue; }
             kp.Touched = false;
-            infos.Add(BuildInfo(kp));
+            infos.Add(InfoOf(kp));
         }
-        if (infos.Count > 0) foreach (var info in infos) sol = sol.AddProject(info);
-        Workspace.Set(sol);
+        AddInfos(sol, infos);
         return n;
+    }
+
+    /// Adds projects to the live solution: one by one while few, else a fresh snapshot of every
+    /// known project (the projects a query already compiled then recompile on their next use).
+    void AddInfos(Solution sol, List<ProjectInfo> infos)
+    {
+        if (infos.Count <= RebuildThreshold)
+        {
+            foreach (var info in TopoSorted(infos)) sol = sol.AddProject(info);
+            Workspace.Set(sol);
+            return;
+        }
+        foreach (var kp in Known.Values) kp.Touched = false;
+        Workspace.Rebuild(Known.Values.Select(InfoOf).ToList());
+        Log($"solution rebuilt: {Workspace.CurrentSolution.ProjectIds.Count} projects, {Workspace.CurrentSolution.Projects.Sum(p => p.DocumentIds.Count)} documents");
+    }
+
+    /// Above this many projects in one change the solution is rebuilt from one SolutionInfo.
+    const int RebuildThreshold = 48;
+
+    IEnumerable<ProjectInfo> TopoSorted(List<ProjectInfo> infos)
+    {
+        var byId = infos.ToDictionary(i => i.Id);
+        var order = TopoOrder();
+        return order.Select(k => Known[k].Id).Where(byId.ContainsKey).Select(id => byId[id]).Concat(infos.Where(i => KeyOf(i.Id) is not string k || !Known.ContainsKey(k)));
     }
 
     public HashSet<string> Closure(IEnumerable<string> keys)

@@ -36,6 +36,25 @@ function tfmDefines(tfm: string): string[] {
 
 const IMPLICIT = ['System', 'System.Collections.Generic', 'System.IO', 'System.Linq', 'System.Net.Http', 'System.Threading', 'System.Threading.Tasks'];
 
+/** <Using Include> items of the project file and the Directory.Build.props above it (smoke approximation). */
+function usingItems(root: string, projectRel: string): { name: string; static?: boolean; alias?: string }[] {
+  const files = [path.join(root, projectRel)];
+  for (let dir = path.dirname(path.join(root, projectRel)); dir.startsWith(root); dir = path.dirname(dir)) {
+    const props = path.join(dir, 'Directory.Build.props');
+    if (fs.existsSync(props)) files.push(props);
+    if (dir === root) break;
+  }
+  const out: { name: string; static?: boolean; alias?: string }[] = [];
+  for (const f of files) {
+    for (const m of fs.readFileSync(f, 'utf8').matchAll(/<Using\s+Include="([^"]+)"([^>]*)\/?>/g)) {
+      const attrs = m[2] ?? '';
+      const alias = /Alias="([^"]+)"/.exec(attrs)?.[1];
+      out.push({ name: m[1]!, ...(/Static="true"/i.test(attrs) ? { static: true } : {}), ...(alias ? { alias } : {}) });
+    }
+  }
+  return out;
+}
+
 const [root0, out, queriesFile] = process.argv.slice(2);
 if (!root0 || !out) throw new Error('usage: describe.ts <root> <out.json> [queries.json]');
 const root = path.resolve(root0);
@@ -69,7 +88,7 @@ const projects = cs.map((p) => {
     langVersion: 'latest',
     nullable: 'enable',
     defines: tfmDefines(tfm),
-    globalUsings: IMPLICIT.map((name) => ({ name })),
+    globalUsings: [...IMPLICIT.map((name) => ({ name })), ...usingItems(root, p.path)],
     documents: docs.get(p.id) ?? [],
     projectReferences: edges.filter((e) => e.kind === 'projectReference' && keyOf.has(e.to)).map((e) => keyOf.get(e.to)!),
     packageReferences: edges.filter((e) => e.kind === 'packageReference').map((e) => ({ id: e.to.replace(/^package:/, ''), ...(e.version ? { version: e.version } : {}) })),

@@ -43,6 +43,26 @@ try {
   setTimeout(() => src.cancel(), 5);
   try { await p; check(true, 'cancelled request finished before the cancel arrived (allowed)'); }
   catch (e) { check(e.code === -32800, `cancelled request answers -32800 (${e.code})`); }
+  // documents/changed: a saved edit shows in the next answer (only when SMOKE_EDIT names a file of the
+  // fixture copy that may be edited, e.g. one in the same project as the references query's target)
+  const editRel = process.env.SMOKE_EDIT;
+  if (editRel) {
+    const abs = path.join(input.workspaceRoot, editRel);
+    const before = fs.readFileSync(abs, 'utf8');
+    const q = input.queries[1];
+    const r0 = await conn.sendRequest('query', q);
+    try {
+      fs.writeFileSync(abs, before + `\nnamespace SmokeEdit { class SmokeUse { ${r0.symbol.display}? a; ${r0.symbol.display}? b; } }\n`);
+      await conn.sendRequest('documents/changed', { changes: [{ path: editRel, kind: 'changed' }] });
+      const r1 = await conn.sendRequest('query', q);
+      check(r1.items.length === r0.items.length + 2, `an edited file shows in the next references answer (${r0.items.length} -> ${r1.items.length})`);
+    } finally {
+      fs.writeFileSync(abs, before);
+    }
+    await conn.sendRequest('documents/changed', { changes: [{ path: editRel, kind: 'changed' }] });
+    const r2 = await conn.sendRequest('query', q);
+    check(r2.items.length === r0.items.length, `restored file: back to ${r0.items.length} (${r2.items.length})`);
+  }
   const st = await conn.sendRequest('status', {});
   log('status', st);
   check(st.knownProjects === input.projects.length, 'status counts the known projects');
