@@ -307,5 +307,10 @@ export const TS_PROGRAMS_MAX_PER_QUESTION = 48;
  * one is synchronous and cannot be interrupted), so the answer can still be assembled.
  */
 export const TS_PROGRAMS_DEADLINE_MARGIN_MS = 400;
+/**
+ * Pause between two programs built in the background after the first TS/JS question (each build
+ * blocks the event loop while it runs; the pause lets waiting requests in).
+ */
+export const TS_PROGRAMS_WARM_PAUSE_MS = 50;
 /** Test labelling: bytes read from the head of a TS/JS file to look for a test framework import. */
 export const TEST_IMPORT_SCAN_BYTES = 16 * 1024;

@@ -23,6 +23,7 @@ import { LspProvider, type FileCoverage } from '../semantic/lsp/lspProvider';
 import { parseServerOverride } from '../semantic/lsp/serverSpec';
 import type { OpArgs, OpResult, SemanticOp, SemanticProvider } from '../semantic/provider';
 import { SemanticRegistry, type SemanticAnswer } from '../semantic/registry';
+import { MERGED_OPS, mergeAnswers } from '../semantic/tsprograms/mergeAnswers';
 import { TsProgramsProvider } from '../semantic/tsprograms/tsProgramsProvider';
 import type { Engine } from './engine';
 import { projectGraph } from './projects';
@@ -115,6 +116,9 @@ export class SemanticService {
       const gap = `${missing.length} project(s) that may use it were not loaded (more than ${CSHARP_GENERATED_SOLUTION_MAX_PROJECTS} needed): ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}`;
       return { ...answer, mode: 'precise_partial', gaps: [...answer.gaps, gap] };
     }
+    if (answer.provider === 'editor' && answer.value !== undefined && this.tsPrograms?.supports(language, op) && MERGED_OPS.has(op)) {
+      return this.withOtherPrograms(op, language, args, answer, o.deadlineAt ?? Date.now() + SEMANTIC_DEADLINE_MS);
+    }
     return answer;
   }
 
@@ -151,6 +155,33 @@ export class SemanticService {
     return reason;
   }
   private writeRisk: { graph: ProjectGraph; reason: string | undefined } | undefined;
+
+  /**
+   * VS Code's TypeScript service answers a use question from the programs of the files it has
+   * open: the engine's own host adds every other program that can see the symbol, or the answer
+   * says they were not searched.
+   */
+  private async withOtherPrograms<K extends SemanticOp>(op: K, language: string, args: OpArgs<K>, answer: SemanticAnswer<OpResult<K>>, deadlineAt: number): Promise<SemanticAnswer<OpResult<K>>> {
+    const deadline = Math.max(Date.now() + 200, deadlineAt - 300);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error('deadline')), deadline - Date.now());
+    let reason: string;
+    try {
+      const r = await this.tsPrograms!.requestOtherPrograms(op, language, args, { signal: controller.signal, deadline, waitForReadyMs: 0 });
+      if (r.others === 0) return answer;
+      if (r.outcome.kind === 'ok') {
+        const gaps = [...answer.gaps, ...(r.outcome.gaps ?? [])];
+        return { ...answer, value: mergeAnswers(op, answer.value!, r.outcome.value), gaps, mode: gaps.length ? 'precise_partial' : answer.mode, elapsedMs: answer.elapsedMs + r.elapsedMs };
+      }
+      reason = r.outcome.reason;
+    } catch (e) {
+      reason = e instanceof Error ? e.message : String(e);
+    } finally {
+      clearTimeout(timer);
+    }
+    const gap = `the editor's TypeScript service searched only the programs of open files; the other tsconfig programs that may see it were not searched (${reason})`;
+    return { ...answer, mode: 'precise_partial', gaps: [...answer.gaps, gap] };
+  }
 
   /** Projects csharp-ls has loaded, their references included (undefined: it chose itself). */
   loadedCSharpProjects(): ReadonlySet<string> | undefined {

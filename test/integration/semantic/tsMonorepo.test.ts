@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { Engine } from '../../../server/src/nav/engine';
 import { callsQuery, referencesQuery } from '../../../server/src/nav/semanticQueries';
 import { disposeSemanticService, semanticService } from '../../../server/src/nav/semanticService';
+import type { OpResult, ProviderOutcome, SemanticOp, SemanticProvider } from '../../../server/src/semantic/provider';
 import { FIXTURES, removeDir } from './fixture';
 import { compareWithOracle, formatReport, questions, TsOracle, type OracleReport } from './tsOracle';
 
@@ -90,6 +91,40 @@ describe('TypeScript monorepo: every program is searched (oracle: the TypeScript
     assert.ok(callers.includes('module examples/basic/main.ts'), callers.join(', '));
     assert.ok(callers.includes('module test/e2e/client.e2e.ts'), callers.join(', '));
     assert.ok(callers.includes('function legacyPing'), callers.join(', '));
+  });
+
+  it('inside VS Code, the editor answer (its open programs only) is merged with the other programs', async () => {
+    const decl = { path: 'packages/core/src/client.ts', line: 16, column: 9, endLine: 16, endColumn: 16 };
+    // The editor's TypeScript service, as it answers with only packages/core open: its own program.
+    const editor: SemanticProvider = {
+      id: 'editor',
+      precision: 'precise',
+      supports: (l) => l === 'typescript',
+      availability: () => ({ state: 'ready', detail: 'test editor', started: true }),
+      async request<K extends SemanticOp>(op: K): Promise<ProviderOutcome<OpResult<K>>> {
+        if (op !== 'references') return { kind: 'unavailable', state: 'unsupported', reason: 'references only' };
+        return { kind: 'ok', value: [{ ...decl, isDeclaration: true }, { path: 'packages/core/src/__tests__/client.spec.ts', line: 7, column: 13, endLine: 7, endColumn: 20 }] as OpResult<K> };
+      },
+      dispose: async () => undefined,
+    };
+    const remove = semanticService(engine).registerEditor(editor);
+    try {
+      const a = await referencesQuery(engine, decl, { deadlineAt: Date.now() + 20_000 });
+      assert.ok(!('ambiguous' in a));
+      assert.equal(a.provider, 'editor');
+      assert.equal(a.mode, 'precise', a.gaps.join('; '));
+      assert.equal(a.rows.length, 12, a.rows.map((r) => r.path).join(', '));
+      assert.ok(a.rows.some((r) => r.path === 'test/e2e/client.e2e.ts'));
+      // No time left for the other programs: partial, saying what was not searched.
+      const late = await referencesQuery(engine, decl, { deadlineAt: Date.now() + 150 });
+      assert.ok(!('ambiguous' in late));
+      if (late.provider === 'editor') {
+        assert.equal(late.mode, 'precise_partial');
+        assert.match(late.gaps.join('; '), /not searched/);
+      }
+    } finally {
+      remove();
+    }
   });
 
   it('a program left out by the cap makes the answer precise_partial, naming it', async () => {

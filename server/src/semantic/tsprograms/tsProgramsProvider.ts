@@ -16,7 +16,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as TS from 'typescript';
-import { TS_PROGRAMS_DEADLINE_MARGIN_MS, TS_PROGRAMS_MAX_LOADED, TS_PROGRAMS_MAX_PER_QUESTION } from '../../core/limits';
+import { TS_PROGRAMS_DEADLINE_MARGIN_MS, TS_PROGRAMS_MAX_LOADED, TS_PROGRAMS_MAX_PER_QUESTION, TS_PROGRAMS_WARM_PAUSE_MS } from '../../core/limits';
 import { log } from '../../core/log';
 import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
 import type { HierarchyItem, IncomingCall, OutgoingCall, ReferenceLocation, SemanticLocation, Span, SymbolKindName } from '../types';
@@ -67,6 +67,10 @@ export class TsProgramsProvider implements SemanticProvider {
   private programs: TsPrograms | undefined;
   /** What the last question searched (tests, doctor). */
   lastCoverage: Coverage | undefined;
+  /** Questions in progress (the background warm-up waits for none). */
+  private busy = 0;
+  private warming: NodeJS.Timeout | undefined;
+  private readonly warmFailed = new Set<string>();
 
   constructor(private readonly options: TsProgramsProviderOptions) {
     this.ts = options.typescript === null ? undefined : (options.typescript ?? loadTypeScript());
@@ -90,6 +94,26 @@ export class TsProgramsProvider implements SemanticProvider {
   }
 
   async request<K extends SemanticOp>(op: K, language: string, args: OpArgs<K>, ctx: CallContext): Promise<ProviderOutcome<OpResult<K>>> {
+    return (await this.ask(op, language, args, ctx, false)).outcome;
+  }
+
+  /**
+   * A use question over every candidate program but the nearest config of the target's file (the
+   * one an editor's TypeScript service answers from); `others` is how many programs that left.
+   */
+  async requestOtherPrograms<K extends SemanticOp>(op: K, language: string, args: OpArgs<K>, ctx: CallContext): Promise<{ outcome: ProviderOutcome<OpResult<K>>; others: number; elapsedMs: number }> {
+    const t0 = Date.now();
+    return { ...(await this.ask(op, language, args, ctx, true)), elapsedMs: Date.now() - t0 };
+  }
+
+  private async ask<K extends SemanticOp>(op: K, language: string, args: OpArgs<K>, ctx: CallContext, skipNearest: boolean): Promise<{ outcome: ProviderOutcome<OpResult<K>>; others: number }> {
+    const outcome = await this.answer(op, language, args, ctx, skipNearest);
+    const c = this.lastCoverage;
+    return { outcome, others: c ? c.searched.length + c.skipped.length : 0 };
+  }
+
+  private async answer<K extends SemanticOp>(op: K, language: string, args: OpArgs<K>, ctx: CallContext, skipNearest: boolean): Promise<ProviderOutcome<OpResult<K>>> {
+    this.lastCoverage = undefined;
     if (!this.supports(language, op)) return { kind: 'unavailable', state: 'unsupported', reason: `the TypeScript service does not serve ${op} for ${language}` };
     const cfg = this.options.configs();
     if (!cfg) return { kind: 'unavailable', state: 'loading', reason: 'the TypeScript programs are chosen from the project model, which is not built yet' };
@@ -98,8 +122,9 @@ export class TsProgramsProvider implements SemanticProvider {
     this.programs ??= new TsPrograms(this.ts!, this.options.root, this.options.maxLoaded ?? TS_PROGRAMS_MAX_LOADED);
     const programs = this.programs;
     programs.begin(() => ctx.signal.aborted || Date.now() > ctx.deadline);
+    this.busy++;
     try {
-      const q = new Question(this.ts!, programs, programs.configs(cfg.paths, cfg.key), this.options.mentions, a, ctx, this.options.maxPerQuestion ?? TS_PROGRAMS_MAX_PER_QUESTION);
+      const q = new Question(this.ts!, programs, programs.configs(cfg.paths, cfg.key), this.options.mentions, a, ctx, this.options.maxPerQuestion ?? TS_PROGRAMS_MAX_PER_QUESTION, skipNearest);
       const out = await this.run(op, q, args, a.name);
       this.lastCoverage = q.coverage;
       if (out.kind === 'ok' && q.coverage.skipped.length > 0) return { ...out, gaps: [...(out.gaps ?? []), q.gap()] };
@@ -107,10 +132,48 @@ export class TsProgramsProvider implements SemanticProvider {
     } catch (e) {
       if (e instanceof ProgramsCancelled) return { kind: 'unavailable', state: 'loading', reason: 'the TypeScript programs did not load within the deadline' };
       throw e;
+    } finally {
+      this.busy--;
+      this.warmUp();
     }
   }
 
+  /**
+   * After the first question, the other programs are built in the background, one at a time
+   * between questions (at most `TS_PROGRAMS_MAX_LOADED`), so later questions — and questions that
+   * ran into their deadline — find them loaded. Building one blocks the event loop for its
+   * duration (the TypeScript service is synchronous); the pause between programs lets requests in.
+   */
+  private warmUp(): void {
+    if (this.warming || !this.programs) return;
+    const step = () => {
+      this.warming = undefined;
+      const programs = this.programs;
+      const cfg = this.options.configs();
+      if (!programs || !cfg) return;
+      if (this.busy > 0) {
+        this.warming = setTimeout(step, TS_PROGRAMS_WARM_PAUSE_MS).unref();
+        return;
+      }
+      const loaded = new Set(programs.loadedIds());
+      if (loaded.size >= (this.options.maxLoaded ?? TS_PROGRAMS_MAX_LOADED)) return;
+      const next = programs.configs(cfg.paths, cfg.key).configs.find((c) => !c.error && c.roots.size > 0 && !loaded.has(c.id) && !this.warmFailed.has(c.id));
+      if (!next) return;
+      programs.begin(() => this.busy > 0);
+      try {
+        programs.load(next);
+      } catch (e) {
+        this.warmFailed.add(next.id);
+        log.warn('TypeScript program failed to load', { program: next.id, error: message(e) });
+      }
+      this.warming = setTimeout(step, TS_PROGRAMS_WARM_PAUSE_MS).unref();
+    };
+    this.warming = setTimeout(step, TS_PROGRAMS_WARM_PAUSE_MS).unref();
+  }
+
   async dispose(): Promise<void> {
+    if (this.warming) clearTimeout(this.warming);
+    this.warming = undefined;
     this.programs?.dispose();
     this.programs = undefined;
   }
@@ -243,6 +306,8 @@ class Question {
     target: { path: string; line: number; column: number },
     private readonly ctx: CallContext,
     private readonly maxPrograms: number,
+    /** Leave out the nearest config of the target's file (an editor answered from it). */
+    private readonly skipNearest = false,
   ) {
     this.rel = target.path;
     this.line = target.line;
@@ -285,8 +350,8 @@ class Question {
    */
   async eachUseProgram<T>(name: string | undefined, search: (lp: LoadedProgram, pos: number) => void): Promise<ProviderOutcome<T> | undefined> {
     const mentions = name ? this.mentions(name) : undefined;
-    const candidates: ProgramConfig[] = [...this.ownConfigs];
-    const seen = new Set(candidates.map((c) => c.id));
+    const candidates: ProgramConfig[] = this.skipNearest ? this.ownConfigs.slice(1) : [...this.ownConfigs];
+    const seen = new Set(this.ownConfigs.map((c) => c.id));
     for (const c of this.parsed.configs) {
       if (seen.has(c.id)) continue;
       if (c.error || mentions === undefined || [...c.roots].some((f) => mentions.has(f))) {
@@ -296,8 +361,11 @@ class Question {
         seen.add(c.id);
       }
     }
-    const loose = [...(mentions ?? [])].filter((f) => SOURCE.test(f) && !this.parsed.byFile.has(f) && !f.split('/').includes('node_modules'));
-    if (this.ownConfigs.length === 0 && !loose.includes(this.rel)) loose.push(this.rel);
+    // Files no config includes: one inferred program (with the target's file when it is loose too;
+    // unless an editor already answered from the target's own inferred program).
+    const editorHadIt = this.skipNearest && this.ownConfigs.length === 0;
+    const loose = [...(mentions ?? [])].filter((f) => SOURCE.test(f) && !this.parsed.byFile.has(f) && !f.split('/').includes('node_modules') && !(editorHadIt && f === this.rel));
+    if (this.ownConfigs.length === 0 && !editorHadIt && !loose.includes(this.rel)) loose.push(this.rel);
     if (loose.length > 0) candidates.push(this.programs.inferred(loose));
     let index = 0;
     for (; index < candidates.length; index++) {
@@ -333,7 +401,7 @@ class Question {
       const why = this.coverage.searched.length >= this.maxPrograms ? `cap: more than ${this.maxPrograms} programs` : 'deadline';
       this.coverage.skipped.push({ id: c.id, why });
     }
-    if (this.coverage.searched.length === 0) {
+    if (this.coverage.searched.length === 0 && !(this.skipNearest && candidates.length === 0)) {
       const first = this.coverage.skipped[0];
       if (first?.why === 'deadline') return { kind: 'unavailable', state: 'loading', reason: `no TypeScript program of ${this.rel} loaded within the deadline` };
       return { kind: 'unavailable', state: 'failed', reason: `no TypeScript program could load ${this.rel}${first ? ` (${first.id}: ${first.why})` : ''}` };
