@@ -201,6 +201,7 @@ public sealed class Queries
     {
         var sw = Stopwatch.StartNew();
         var res = new QueryResult();
+        var touchedBefore = h.Known.Values.Count(k => k.Touched);
         var maxItems = q.Options?.MaxItems ?? 5000;
         h.Queries++;
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
@@ -247,6 +248,7 @@ public sealed class Queries
                 throw new HostError(-32602, $"Error [UNKNOWN_OP]: query op '{q.Op}' is not one of definition, references, implementations, callers, callees, typeHierarchy, symbolInfo, documentation, diagnostics. Hint: see roslyn/PROTOCOL.md.");
         }
         if (res.Items.Count > maxItems) { res.Items = res.Items.Take(maxItems).ToList(); res.Truncated = true; }
+        res.Stats.ProjectsLoaded = Math.Max(0, h.Known.Values.Count(k => k.Touched) - touchedBefore + res.Stats.ProjectsEvicted);
         Finish(res, sw, loadMs);
         return res;
     }
@@ -428,8 +430,13 @@ public sealed class Queries
             var callers = await SymbolFinder.FindCallersAsync(target, sol, docs, ct);
             foreach (var c in callers)
             {
-                // FindCallers cascades; keep only calls that bind to the target itself (the cascade is covered by the explicit targets)
-                if (!E.Equals(c.CalledSymbol.OriginalDefinition, target.OriginalDefinition)) continue;
+                // FindCallers cascades (IsDirect false for calls bound to a related member); the
+                // interface / base members are asked for explicitly, so keep direct calls only
+                if (!c.IsDirect) continue;
+                var sites = c.Locations.Where(l => l.IsInSource).ToList();
+                // base.M() is a non-virtual call: it never reaches an override
+                if (via == "base") sites = sites.Where(l => !IsBaseCall(l)).ToList();
+                if (sites.Count == 0) continue;
                 var from = c.CallingSymbol;
                 var fromRef = Ref(from, sol);
                 var key = (fromRef.DocId ?? fromRef.Display + "@" + string.Join(",", fromRef.Locations.Select(LocKey))) + "|" + via;
@@ -438,13 +445,20 @@ public sealed class Queries
                     row = new CallRow { From = fromRef, Via = via, ViaSymbol = via != null ? DocId(target) : null };
                     rows[key] = row;
                 }
-                foreach (var l in c.Locations.Where(l => l.IsInSource))
+                foreach (var l in sites)
                 {
                     var loc = ToLoc(l, sol);
                     if (!row.Sites.Any(x => LocKey(x) == LocKey(loc))) row.Sites.Add(loc);
                 }
             }
         }
+    }
+
+    static bool IsBaseCall(Location l)
+    {
+        var root = l.SourceTree?.GetRoot();
+        var node = root?.FindNode(l.SourceSpan, getInnermostNodeForTie: true);
+        return node?.Parent is MemberAccessExpressionSyntax { Expression: BaseExpressionSyntax };
     }
 
     // ---------- implementations / type hierarchy (one pass over the scope) ----------
