@@ -49,21 +49,21 @@ describe('MCP over stdio: C# symbol ids on a generated workspace (real csharp-ls
     const s = await call(c.client, 'search_symbol', { query: 'Guard', kinds: ['class'] });
     assert.equal(s.items[0].symbolId, GUARD_NET8);
     assert.equal(s.items[0].path, 'src/Common/Acme.Common/Guard.cs');
-    const o = await call(c.client, 'outline', { path: 'src/Common/Acme.Common/Guard.cs', kinds: ['class'] });
+    const o = await call(c.client, 'outline', { path: 'src/Common/Acme.Common/Guard.cs', kinds: ['class'], ids: true });
     assert.deepEqual(o.file.compilations, ['Acme.Common|net8.0', 'Acme.Common|net10.0']);
-    assert.deepEqual(o.items.map((i: any) => `${i.line} ${i.symbolId}`), [`11 ${GUARD_NET8}`]);
+    assert.deepEqual(o.items.map((i: any) => `${i.line} ${i.id}`), [`11 ${GUARD_NET8}`]);
     const at = await call(c.client, 'symbol_at', { path: 'src/Common/Acme.Common/Guard.cs', line: 13 });
     assert.match(at.items[0].symbolId, /^M:Acme\.Common\.Guard\.NotNull``1\(``0,System\.String\)@Acme\.Common\|net8\.0$/);
     assert.equal(at.containers[1].symbolId, GUARD_NET8);
   });
 
   it('a linked file has one id per project that compiles it; each resolves to the same declaration', async () => {
-    const o = await call(c.client, 'outline', { path: 'shared/AcmeBuildInfo.cs', kinds: ['class'] });
+    const o = await call(c.client, 'outline', { path: 'shared/AcmeBuildInfo.cs', kinds: ['class'], ids: true });
     const projects = (o.file.compilations as string[]).map((x) => x.split('|')[0]!);
     assert.deepEqual([...new Set(projects)].sort(), linkedProjects);
     assert.ok(linkedProjects.length >= 2, linkedProjects.join(', '));
     const [first] = o.file.compilations as string[];
-    assert.equal(o.items[0].symbolId, `T:Acme.Shared.AcmeBuildInfo@${first}`);
+    assert.equal(o.items[0].id, `T:Acme.Shared.AcmeBuildInfo@${first}`);
     const other = (o.file.compilations as string[]).find((x) => !x.startsWith(projects[0]! + '|'))!;
     const d = await call(c.client, 'definition', { target: { symbolId: `T:Acme.Shared.AcmeBuildInfo@${other}` }, waitMs: 0 });
     assert.equal(d.target_selection.status, 'resolved');

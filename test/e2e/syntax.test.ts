@@ -72,30 +72,45 @@ describe('MCP over stdio: syntax tools', function () {
   });
 
   it('outline lists namespaces, types and members with spans and signatures, from the index', async function () {
-    const r = await call(c.client, 'outline', { path: 'src/csharp.cs', limit: 100 });
+    const r = await call(c.client, 'outline', { path: 'src/csharp.cs', limit: 100, ids: true });
     assert.equal(r.file.source, 'index');
     assert.equal(r.file.language, 'csharp');
-    const convert = r.items.find((i: { name: string }) => i.name === 'Convert');
+    assert.equal(r.form, 'signatures');
+    const convert = r.items.find((i: { sig: string }) => i.sig.includes(' Convert<'));
     assert.equal(convert.kind, 'method');
     assert.equal(convert.line, 28);
-    assert.equal(convert.endLine, 33);
-    assert.equal(convert.signature, 'public T Convert<T>(Func<TLine, T> map, ref int count, out bool done, params object[] rest)');
-    assert.equal(convert.symbolId, 'M:Acme.Orders.Order`1.Convert``1(Func{`0,``0},System.Int32@,System.Boolean@,System.Object[])');
-    const ext = r.items.find((i: { name: string }) => i.name === 'IsEmpty');
-    assert.equal(ext.extendedType, 'string?');
+    assert.equal(convert.end, 33);
+    assert.equal(convert.sig, 'public T Convert<T>(Func<TLine, T> map, ref int count, out bool done, params object[] rest)');
+    assert.equal(convert.id, 'M:Acme.Orders.Order`1.Convert``1(Func{`0,``0},System.Int32@,System.Boolean@,System.Object[])');
+    const ext = r.items.find((i: { sig: string }) => i.sig.includes('IsEmpty'));
+    assert.equal(ext.ext, 'string?');
+    const plain = await call(c.client, 'outline', { path: 'src/csharp.cs', limit: 100 });
+    assert.ok(plain.items.every((i: { id?: string }) => i.id === undefined), 'ids only on request');
+    assert.ok(plain.items.every((i: { depth?: number }) => i.depth !== 0), 'depth 0 is left out');
+    const text = ((await c.client.callTool({ name: 'outline', arguments: { path: 'src/csharp.cs' } })).content as { text: string }[])[0]!.text;
+    assert.ok(!/\b(namespace|class|interface|struct|record|enum) \1\b/.test(text), `a kind word is doubled:\n${text}`);
     const shallow = await call(c.client, 'outline', { path: 'src/csharp.cs', depth: 1 });
-    assert.ok(shallow.items.every((i: { depth: number }) => i.depth <= 1));
+    assert.ok(shallow.items.every((i: { depth?: number }) => (i.depth ?? 0) <= 1));
     assert.ok(shallow.deeper > 0);
   });
 
-  it('outline of a 5,000-line file fits the budget, pages with a cursor and says the file is large', async function () {
-    const r = await call(c.client, 'outline', { path: 'src/Big.cs', limit: 200 });
+  it('outline of a 5,000-declaration file is the names form within the budget, pages with a cursor, drops nothing and says the file is large', async function () {
+    const r = await call(c.client, 'outline', { path: 'src/Big.cs' });
     assert.equal(r.file.isLarge, true);
-    assert.equal(r.completeness.total, 5002);
+    assert.equal(r.form, 'names');
+    assert.match(r.summary, /5002 declarations/);
     assert.ok(Buffer.byteLength(JSON.stringify(r)) <= 8 * 1024);
     assert.ok(r.nextCursor);
-    const next = await call(c.client, 'outline', { path: 'src/Big.cs', limit: 200, cursor: r.nextCursor });
-    assert.ok(next.items[0].line > r.items[r.items.length - 1].line);
+    const rows = [...r.items];
+    for (let cur = r.nextCursor; cur; ) {
+      const next = await call(c.client, 'outline', { path: 'src/Big.cs', cursor: cur });
+      assert.ok(Buffer.byteLength(JSON.stringify(next)) <= 8 * 1024);
+      rows.push(...next.items);
+      cur = next.nextCursor;
+    }
+    // Every declaration is on some row: containers as rows, members by name on them.
+    const members = rows.reduce((n, row) => n + Object.values(row.members ?? {}).reduce((k: number, v) => k + String(v).split(', ').length, 0), 0);
+    assert.equal(rows.filter((x) => !x.more).length + members, 5002);
   });
 
   it('outline answers live for a file changed since indexing, and reports #if re-parses', async function () {
@@ -106,7 +121,7 @@ describe('MCP over stdio: syntax tools', function () {
     fs.appendFileSync(p, '\nexport function addedLater(): void {}\n');
     const live = await call(c.client, 'outline', { path: 'src/typescript.ts', limit: 100 });
     assert.equal(live.file.source, 'parse');
-    assert.ok(live.items.some((i: { name: string }) => i.name === 'addedLater'));
+    assert.ok(live.items.some((i: { sig: string }) => i.sig.includes('addedLater')));
   });
 
   it('search_symbol: exact, camelCase, partial types with several spans, and ranking of production before tests', async function () {

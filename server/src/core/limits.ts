@@ -314,3 +314,10 @@ export const TS_PROGRAMS_DEADLINE_MARGIN_MS = 400;
 export const TS_PROGRAMS_WARM_PAUSE_MS = 50;
 /** Test labelling: bytes read from the head of a TS/JS file to look for a test framework import. */
 export const TEST_IMPORT_SCAN_BYTES = 16 * 1024;
+/**
+ * outline: a file whose signature rows (JSON) exceed this is outlined in the names form (one row
+ * per type, members by name and span), so a 3,000-line file's whole map fits one 8 KiB answer.
+ */
+export const OUTLINE_SIGNATURES_MAX_BYTES = 6 * 1024;
+/** outline names form: members listed on one row before the container continues on the next (one row stays ~2.5 KB). */
+export const OUTLINE_MEMBERS_PER_ROW = 100;

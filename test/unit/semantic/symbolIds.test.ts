@@ -118,8 +118,8 @@ describe('symbol ids in tool answers (engine, index and project model; heuristic
   }
 
   it('outline, symbol_at and search_symbol show ids with project and framework', async () => {
-    const o = await tool('outline', { path: 'src/Core/Guard.cs' });
-    assert.deepEqual(o.items.map((i: any) => i.symbolId), ['N:Core@Core|net8.0', 'T:Core.Guard@Core|net8.0', 'M:Core.Guard.NotNull(System.Object)@Core|net8.0']);
+    const o = await tool('outline', { path: 'src/Core/Guard.cs', ids: true });
+    assert.deepEqual(o.items.map((i: any) => i.id), ['N:Core@Core|net8.0', 'T:Core.Guard@Core|net8.0', 'M:Core.Guard.NotNull(System.Object)@Core|net8.0']);
     assert.deepEqual(o.file.compilations, ['Core|net8.0', 'Core|net10.0']);
     const at = await tool('symbol_at', { path: 'src/Core/Guard.cs', line: 5 });
     assert.equal(at.items[0].symbolId, 'M:Core.Guard.NotNull(System.Object)@Core|net8.0');
@@ -137,9 +137,9 @@ describe('symbol ids in tool answers (engine, index and project model; heuristic
   });
 
   it('a linked file compiled by two projects has one id per project; each resolves', async () => {
-    const o = await tool('outline', { path: 'shared/BuildInfo.cs' });
+    const o = await tool('outline', { path: 'shared/BuildInfo.cs', ids: true });
     assert.deepEqual(o.file.compilations, ['App|net10.0', 'Tool|net10.0']);
-    assert.equal(o.items[1].symbolId, 'T:App.BuildInfo@App|net10.0');
+    assert.equal(o.items[1].id, 'T:App.BuildInfo@App|net10.0');
     for (const id of ['T:App.BuildInfo@App|net10.0', 'T:App.BuildInfo@Tool|net10.0']) {
       const d = await tool('definition', { target: { symbolId: id } });
       assert.equal(d.target_selection.symbol.symbolId, id);

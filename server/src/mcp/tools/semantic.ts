@@ -71,7 +71,7 @@ function toTarget(t: TargetArg): TargetInput {
 }
 
 const waitArg = {
-  waitMs: z.number().int().min(0).max(TOOL_DEADLINE_MS).optional().describe('ms to wait for a starting language server (default 2000)').meta({ published: { type: 'integer' } }),
+  waitMs: z.number().int().min(0).max(TOOL_DEADLINE_MS).optional().describe('Language server wait, default 2000 ms').meta({ published: { type: 'integer' } }),
 };
 
 const targetRefSchema = z.object({
@@ -184,7 +184,7 @@ export const referencesTool = defineTool({
   name: 'references',
   title: 'Find references',
   description:
-    'Every reference to a symbol, before changing its behaviour: counts per project (production/test, generated), every group with sample locations. C#: uses through interface/base members only with include_related.',
+    'Every reference to a symbol, before changing its behaviour: every project group with its count and locations. C#: uses via interface/base members only with include_related.',
   input: z.strictObject({
     target: targetSchema,
     group_by: z.enum(['project', 'file', 'kind', 'none']).optional().describe('Default project'),

@@ -25,9 +25,9 @@ const fileInfo = z.object({
   lines: z.number(),
   isLarge: z.boolean().describe('Above the large-file threshold: read spans, not the whole file'),
   source: z.enum(['index', 'parse']).describe('index: stored outline of the unchanged file; parse: parsed now'),
-  hasErrors: z.boolean().describe('Syntax errors in the text the outline parsed (declarations; C# member bodies are skipped, so errors inside them are not seen); declarations were still extracted'),
-  errorLines: z.array(z.number()),
-  reparsedWith: z.array(z.string()).describe('What a re-parse did to get past errors (inactive #if branches blanked, repairs)'),
+  hasErrors: z.boolean().optional().describe('Syntax errors in the text the outline parsed (declarations; C# member bodies are skipped, so errors inside them are not seen); declarations were still extracted'),
+  errorLines: z.array(z.number()).optional(),
+  reparsedWith: z.array(z.string()).optional().describe('What a re-parse did to get past errors (inactive #if branches blanked, repairs)'),
   compilations: z
     .array(z.string())
     .optional()
@@ -58,46 +58,144 @@ function outlineRow(s: OutlineSymbol, symbolId: string): OutlineItem {
   return o;
 }
 
+/** Kinds that hold members: in the names form their members are listed on their row. */
+const CONTAINER_KINDS = new Set(['namespace', 'module', 'package', 'class', 'struct', 'interface', 'record', 'enum', 'trait', 'impl', 'testSuite']);
+
+/**
+ * One outline row. Signature form: one row per declaration. Names form (a file whose signatures do
+ * not fit OUTLINE_SIGNATURES_MAX_BYTES): one row per namespace/type, its members listed by kind as
+ * "Name line-end" (overloads repeat the name). `depth` and `end` are left out when 0 / one line.
+ */
+const compactOutlineItem = z.object({
+  line: z.number().int(),
+  end: z.number().int().optional().describe('Last line, when not the first'),
+  kind: z.string(),
+  sig: z.string().describe('The declaration without its body'),
+  depth: z.number().int().optional().describe('Nesting level, when not 0'),
+  id: z.string().optional().describe('Symbol id (with ids: true)'),
+  members: z.record(z.string(), z.string()).optional().describe('Names form: members by kind, "Name line-end, …"'),
+  more: z.literal(true).optional().describe('Names form: this row continues the members of the row before'),
+  test: z.literal(true).optional(),
+  generated: z.literal(true).optional(),
+  recovered: z.literal(true).optional().describe('Found by the tolerant scan of a region with syntax errors'),
+  ext: z.string().optional().describe('Extended type of an extension method'),
+});
+type CompactOutlineItem = z.infer<typeof compactOutlineItem>;
+
+const span = (s: { line: number; endLine: number }) => (s.endLine !== s.line ? `${s.line}-${s.endLine}` : `${s.line}`);
+
+/** A row's text: the signature, with the kind in front only when the signature does not say it. */
+function outlineText(kind: string, sig: string): string {
+  return sig === '' ? kind : new RegExp(`(^|\\s)${kind}(\\s|$)`).test(sig) ? sig : `${kind} ${sig}`;
+}
+
+function compactRow(s: OutlineSymbol): CompactOutlineItem {
+  const o: CompactOutlineItem = { line: s.line, kind: s.kind, sig: s.signature || s.name };
+  if (s.endLine !== s.line) o.end = s.endLine;
+  if (s.depth) o.depth = s.depth;
+  if (s.isTest) o.test = true;
+  if (s.isGenerated) o.generated = true;
+  if (s.recovered) o.recovered = true;
+  if (s.extendedType) o.ext = s.extendedType;
+  return o;
+}
+
+/**
+ * Rows of the names form: containers carry their direct non-container members; a container with
+ * more than OUTLINE_MEMBERS_PER_ROW members continues on further rows (`more: true`, same span),
+ * so every row fits a small budget and pages stay exact.
+ */
+function namesRows(listed: OutlineSymbol[]): CompactOutlineItem[] {
+  const rows: CompactOutlineItem[] = [];
+  const stack: { depth: number; sym?: OutlineSymbol; row?: CompactOutlineItem; count: number }[] = [];
+  for (const s of listed) {
+    while (stack.length && stack[stack.length - 1]!.depth >= s.depth) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (!CONTAINER_KINDS.has(s.kind) && parent?.row && parent.depth === s.depth - 1) {
+      if (parent.count === L.OUTLINE_MEMBERS_PER_ROW) {
+        // Continue on a new row; later members of this container go there.
+        const cont = compactRow(parent.sym!);
+        cont.more = true;
+        const at = rows.lastIndexOf(parent.row);
+        rows.splice(at + 1, 0, cont);
+        parent.row = cont;
+        parent.count = 0;
+      }
+      const m = (parent.row.members ??= {});
+      const entry = `${s.name} ${span(s)}`;
+      m[s.kind] = m[s.kind] ? `${m[s.kind]}, ${entry}` : entry;
+      parent.count++;
+      stack.push({ depth: s.depth, count: 0 });
+      continue;
+    }
+    const row = compactRow(s);
+    rows.push(row);
+    stack.push({ depth: s.depth, sym: s, row, count: 0 });
+  }
+  return rows;
+}
+
 export const outlineTool = defineTool({
   name: 'outline',
   title: 'File outline',
   description:
-    'The declaration map of one file (kinds, line spans, signatures; no bodies). Call it before reading any large file, then read spans with source_context.',
+    'The declaration map of a file: kinds, spans, signatures (large files: types with members by name). Call it before reading any large file; then source_context.',
   input: z.strictObject({
     path: pathArg,
     depth: z.number().int().min(0).max(L.MAX_OUTLINE_DEPTH).optional().describe(`Deepest level listed, 0 = top (default ${DEFAULT_OUTLINE_DEPTH})`),
     kinds: kindsArg.describe('e.g. ["class","method"]'),
+    form: z.enum(['auto', 'signatures', 'names']).optional().describe('Default auto: signatures if they fit'),
+    ids: z.boolean().optional(),
     ...pagingArgs,
   }),
-  item: outlineItem,
-  extra: { file: fileInfo, navigationLayer: z.literal('syntax'), deeper: z.number().describe('Declarations below the depth limit, not listed') },
+  item: compactOutlineItem,
+  extra: {
+    file: fileInfo,
+    form: z.enum(['signatures', 'names']),
+    deeper: z.number().optional().describe('Declarations below the depth limit, not listed'),
+  },
   paged: true,
-  row: (i: OutlineItem) => `${'  '.repeat(i.depth)}${i.kind} ${i.signature || i.name}  L${i.line}-${i.endLine}${i.isTest ? ' [test]' : ''}${i.recovered ? ' [recovered]' : ''}`,
+  defaultLimit: L.MAX_ITEM_LIMIT,
+  row: (i: CompactOutlineItem) =>
+    `${'  '.repeat(i.depth ?? 0)}${i.more ? '(continued) ' : ''}${outlineText(i.kind, i.sig)}  L${i.line}${i.end ? `-${i.end}` : ''}${i.test ? ' [test]' : ''}${i.recovered ? ' [recovered]' : ''}${i.id ? `  ${i.id}` : ''}` +
+    Object.entries(i.members ?? {})
+      .map(([k, v]) => `\n${'  '.repeat((i.depth ?? 0) + 1)}${k}: ${v}`)
+      .join(''),
   async handle(env, args, page) {
     // Kept for the cursor: a file changed on disk is parsed live, and pages slice one parse.
     const o = await env.once('outline', () => fileOutline(env.engine, args.path));
     const ids = symbolIds(env.engine);
     const compilations = ids.compilationLabels(o.path);
     const depth = args.depth ?? DEFAULT_OUTLINE_DEPTH;
-    const all = o.symbols.filter((s) => s.depth <= depth && (!args.kinds || args.kinds.includes(s.kind)));
+    const listed = o.symbols.filter((s) => s.depth <= depth && (!args.kinds || args.kinds.includes(s.kind)));
     const deeper = o.symbols.filter((s) => s.depth > depth).length;
+    // The form depends on the file and the arguments only (never on the page or byte budget), so pages agree.
+    const sigRows = listed.map((s) => {
+      const r = compactRow(s);
+      if (args.ids) r.id = ids.idFor(s.id, o.path);
+      return r;
+    });
+    const wanted = args.ids ? 'signatures' : (args.form ?? 'auto');
+    const form = wanted === 'auto' ? (Buffer.byteLength(JSON.stringify(sigRows)) <= L.OUTLINE_SIGNATURES_MAX_BYTES ? 'signatures' : 'names') : wanted;
+    const rows = form === 'signatures' ? sigRows : namesRows(listed);
     const notes: string[] = [];
     if (o.hasErrors) notes.push(`syntax errors at line${o.errorLines.length === 1 ? '' : 's'} ${o.errorLines.join(', ')}`);
     if (o.reparsedWith.length) notes.push(`re-parsed (${o.reparsedWith.join('; ')})`);
     if (o.recoveredDeclarations) notes.push(`${o.recoveredDeclarations} declaration(s) recovered from error regions`);
     if (deeper) notes.push(`${deeper} deeper declaration(s) not listed (raise depth)`);
+    if (form === 'names') notes.push('members by name (form: "signatures" or source_context for signatures)');
     if (o.isLarge) notes.push('large file: read spans with source_context');
+    const file: Record<string, unknown> = { path: o.path, language: o.language, lines: o.lines, isLarge: o.isLarge, source: o.source };
+    if (o.hasErrors) Object.assign(file, { hasErrors: true, errorLines: o.errorLines });
+    if (o.reparsedWith.length) file.reparsedWith = o.reparsedWith;
+    if (compilations.length > 1) file.compilations = compilations;
     return {
-      summary: `${o.path}: ${all.length} declaration${all.length === 1 ? '' : 's'} in ${o.lines} lines (${o.language})${notes.length ? '; ' + notes.join('; ') : ''}.`,
-      items: all.slice(page.offset, page.offset + page.limit).map((s) => outlineRow(s, ids.idFor(s.id, o.path))),
-      total: all.length,
+      summary: `${o.path}: ${listed.length} declaration${listed.length === 1 ? '' : 's'} in ${o.lines} lines (${o.language})${notes.length ? '; ' + notes.join('; ') : ''}.`,
+      items: rows.slice(page.offset, page.offset + page.limit),
+      total: rows.length,
       offset: page.offset,
       partial: o.depthTruncated ? `declarations nested deeper than ${L.MAX_OUTLINE_DEPTH} levels are not extracted` : undefined,
-      extra: {
-        file: { path: o.path, language: o.language, lines: o.lines, isLarge: o.isLarge, source: o.source, hasErrors: o.hasErrors, errorLines: o.errorLines, reparsedWith: o.reparsedWith, ...(compilations.length > 1 ? { compilations } : {}) },
-        navigationLayer: 'syntax' as const,
-        deeper,
-      },
+      extra: { file, form, ...(deeper ? { deeper } : {}) },
     };
   },
 });
@@ -124,7 +222,7 @@ export const searchSymbolTool = defineTool({
   name: 'search_symbol',
   title: 'Search symbols',
   description:
-    'Where is X: declarations by name, camelCase initials ("GRS"), fuzzy, regex or qualified name ("Ns.Type.Member", C# "M:…" ids). Types first, then the I-interface, members, fields; production before tests.',
+    'Where is X: declarations by name, camelCase ("GRS"), fuzzy, regex or qualified name ("Ns.Type.Member", C# ids). Types, then I-interfaces, members, fields; production first.',
   input: z.strictObject({
     query: z.string().min(1).max(L.MAX_QUERY_CHARS),
     match: z.enum(['exact', 'prefix', 'substring', 'camelCase', 'fuzzy', 'regex', 'qualified']).optional().describe('Default: exact+prefix+camelCase; qualified if dotted'),
