@@ -24,10 +24,23 @@ fs.mkdirSync(path.join(root, 'dist', 'bin'), { recursive: true });
 fs.copyFileSync(rg, path.join(root, 'dist', 'bin', rgName));
 fs.chmodSync(path.join(root, 'dist', 'bin', rgName), 0o755);
 
+// Sextant's Roslyn host, framework-dependent (runs on the user's dotnet): built if needed, copied to
+// dist/roslyn-host/ (the engine looks there first; server/src/semantic/roslyn/roslynHost.ts). A
+// machine without the .NET 10 SDK packages without it, and says so: C# then falls back to csharp-ls.
+execFileSync(process.execPath, [path.join(root, 'scripts', 'build-roslyn-host.mjs')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+const hostOut = path.join(root, 'roslyn', 'out', 'host');
+const hostDist = path.join(root, 'dist', 'roslyn-host');
+fs.rmSync(hostDist, { recursive: true, force: true });
+const hostBuilt = fs.existsSync(path.join(hostOut, 'Sextant.RoslynHost.dll'));
+if (hostBuilt) {
+  fs.mkdirSync(hostDist, { recursive: true });
+  fs.cpSync(hostOut, hostDist, { recursive: true, filter: (src) => !src.endsWith('.pdb') });
+} else console.error('package: the Roslyn host is not built; the .vsix will serve C# through csharp-ls only');
+
 const flags = ['--no-dependencies', '--allow-missing-repository', '--skip-license', '--target', target];
 const listing = run(process.execPath, [vsce, 'ls', '--no-dependencies']).trim().split('\n').sort();
 console.log(`vsce ls (${listing.length} files):\n  ${listing.join('\n  ')}`);
-const required = ['package.json', 'dist/extension.js', 'dist/cli.js', 'dist/wasm/sql-wasm.wasm', `dist/bin/${rgName}`, 'media/graph/out/graph.js', 'media/icon.png'];
+const required = ['package.json', 'dist/extension.js', 'dist/cli.js', 'dist/wasm/sql-wasm.wasm', `dist/bin/${rgName}`, 'media/graph/out/graph.js', 'media/icon.png', ...(hostBuilt ? ['dist/roslyn-host/Sextant.RoslynHost.dll', 'dist/roslyn-host/Sextant.RoslynHost.runtimeconfig.json'] : [])];
 const missing = required.filter((f) => !listing.includes(f));
 const unexpected = listing.filter((f) => /(^|\/)node_modules\/|\.map$|\.ts$|^src\/|^server\/|^test\//.test(f));
 if (missing.length || unexpected.length) {

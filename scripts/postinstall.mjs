@@ -6,6 +6,8 @@
 //
 //   csharp-ls   the C# language server, pinned in .config/dotnet-tools.json, installed with
 //               `dotnet tool install --tool-path .tools/csharp-ls` (the engine looks there first).
+//   roslyn-host Sextant's own Roslyn host, `dotnet build -c Release` of roslyn/ into roslyn/out/host/
+//               (scripts/build-roslyn-host.mjs).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -48,7 +50,15 @@ function csharpLs() {
   say(`csharp-ls ${version} installed in ${path.relative(root, dir)}/`);
 }
 
-const STEPS = [['csharp-ls', csharpLs]];
+/** Sextant's Roslyn host (roslyn/ → roslyn/out/host/); says what C# lacks when it cannot be built. */
+function roslynHost() {
+  run(process.execPath, [path.join(root, 'scripts', 'build-roslyn-host.mjs')], { stdio: 'inherit' });
+}
+
+const STEPS = [
+  ['csharp-ls', csharpLs],
+  ['roslyn-host', roslynHost],
+];
 
 for (const [name, step] of STEPS) {
   try {

@@ -16,6 +16,9 @@ import { startSharedEndpoint } from './mcp/transport/sharedEndpoint';
 import { Engine, indexRootFor } from './nav/engine';
 import { ripgrepPath } from './nav/ripgrep';
 import { LspProvider } from './semantic/lsp/lspProvider';
+import { probeVersion } from './semantic/lsp/doctor';
+import { locateRoslynHost } from './semantic/roslyn/roslynHost';
+import { chooseCSharpProvider } from './nav/semanticService';
 import { readGitState } from './workspace/gitState';
 
 interface Args {
@@ -31,6 +34,7 @@ const ENGINE_OPTIONS: Record<string, OptionSpec> = {
   'index-root': { type: 'string', value: 'D', help: 'folder of the index and server.json (default: <workspace>/.sextant)' },
   exclude: { type: 'string', value: 'G,…', help: 'extra ignore globs, workspace-relative' },
   include: { type: 'string', value: 'F,…', help: 're-admit default-excluded folders (e.g. packages,out)' },
+  'csharp-provider': { type: 'string', value: 'P', help: 'headless C# backend: roslyn (default when the Roslyn host is built) or csharp-ls; env SEXTANT_CSHARP_PROVIDER' },
 };
 
 interface CommandSpec {
@@ -149,6 +153,12 @@ function engineOptions(a: Args) {
   if (ex) o.exclude = ex.split(',').filter(Boolean);
   const inc = str(a, 'include');
   if (inc) o.include = inc.split(',').filter(Boolean);
+  const cs = str(a, 'csharp-provider');
+  if (cs !== undefined) {
+    if (cs !== 'roslyn' && cs !== 'csharp-ls') throw new ToolError('INVALID_ARGUMENT', `--csharp-provider '${cs}' is not known`, 'use roslyn (the default when the Roslyn host is built) or csharp-ls');
+    // Read by the semantic service when it is created (nav/semanticService.ts).
+    process.env.SEXTANT_CSHARP_PROVIDER = cs;
+  }
   return o;
 }
 
@@ -417,8 +427,15 @@ async function cmdDoctor(a: Args): Promise<number> {
     const detail = s.found ? `${s.version ?? 'version unknown'} (${s.executable}) for ${s.languages.join(', ')}` : `not found: ${s.languages.join(', ')} answers are heuristic (run npm install in the Sextant checkout)`;
     checks.push({ name: s.name, ok: s.found, detail });
   }
+  // Sextant's Roslyn host (never started here): built, its version, the dotnet that runs it, who serves C#.
+  const host = locateRoslynHost();
+  const csharp = chooseCSharpProvider();
+  if (host.ok) {
+    const [version, dotnetVersion] = await Promise.all([probeVersion(host.command.dotnet, [host.command.dll, '--version']), probeVersion(host.command.dotnet, ['--version'])]);
+    checks.push({ name: 'roslyn-host', ok: true, detail: `${version} (${host.command.dll}; dotnet ${dotnetVersion} at ${host.command.dotnet}); C#: ${csharp.choice}` });
+  } else checks.push({ name: 'roslyn-host', ok: false, detail: `${host.reason}; C# is served by csharp-ls when installed, else heuristic` });
   for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'MISS'} ${c.name.padEnd(10)} ${c.detail}\n`);
-  return checks.every((c) => c.ok || c.name === 'index' || c.name === 'git' || servers.some((s) => s.name === c.name)) ? 0 : 1;
+  return checks.every((c) => c.ok || c.name === 'index' || c.name === 'git' || c.name === 'roslyn-host' || servers.some((s) => s.name === c.name)) ? 0 : 1;
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -24,7 +24,8 @@ describe('MCP over stdio: semantic tools (real csharp-ls) @e2e', function () {
     restoreCSharp(dir);
     indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-sem-e2e-idx-'));
     connectedAt = Date.now();
-    c = await connectStdio(dir, indexRoot);
+    // csharp-ls behaviour is what these tests pin (the Roslyn host has its own: test/integration/semantic/roslynProvider.test.ts).
+    c = await connectStdio(dir, indexRoot, ['--csharp-provider', 'csharp-ls']);
   });
 
   after(async function () {

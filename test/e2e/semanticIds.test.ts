@@ -27,7 +27,8 @@ describe('MCP over stdio: C# symbol ids on a generated workspace (real csharp-ls
     dir = restoredGeneratedCopy(w.root);
     linkedProjects = w.manifest.projects.filter((p) => p.linkedFiles.some((f) => f.endsWith('AcmeBuildInfo.cs'))).map((p) => p.name).sort();
     indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-ids-e2e-idx-'));
-    c = await connectStdio(dir, indexRoot);
+    // csharp-ls behaviour is what these tests pin (the Roslyn host has its own: test/integration/semantic/roslynProvider.test.ts).
+    c = await connectStdio(dir, indexRoot, ['--csharp-provider', 'csharp-ls']);
     // The syntax index and the project graph first (ids come from both).
     for (let i = 0; i < 600; i++) {
       const s = await call(c.client, 'search_symbol', { query: 'Guard', kinds: ['class'] });

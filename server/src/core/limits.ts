@@ -203,6 +203,44 @@ export const CSHARP_WHOLE_SOLUTION_MAX_PROJECTS = 12;
 export const CSHARP_GENERATED_SOLUTION_MAX_PROJECTS = 300;
 /** Type-hierarchy nodes visited when deriving overrides (csharp-ls's implementation misses them). */
 export const TYPE_HIERARCHY_MAX_NODES = 500;
+// ---- Sextant's Roslyn host (server/src/semantic/roslyn/) ----
+/**
+ * Working-set cap handed to the Roslyn host; beyond it the host evicts least-recently-used
+ * projects. Default sized for a 24 GiB machine (leaves room for the engine, the editor and a
+ * build); `SEXTANT_ROSLYN_MEMORY_MB` overrides it.
+ */
+export const ROSLYN_HOST_MEMORY_CAP_MB = 8_192;
+/** The host's `initialize` must answer within this (the .NET runtime start is ~0.3 s; a busy machine is slower). */
+export const ROSLYN_HOST_INITIALIZE_TIMEOUT_MS = 30_000;
+/**
+ * A host request running this long past its caller's deadline means the host is stuck: it is
+ * killed and restarted (a cancelled request that still answers in time keeps the host).
+ */
+export const ROSLYN_HOST_HANG_GRACE_MS = 60_000;
+/** Restart backoff after a crash or a hang: base, doubled per crash in the window, capped. */
+export const ROSLYN_HOST_BACKOFF_BASE_MS = 250;
+export const ROSLYN_HOST_BACKOFF_MAX_MS = 30_000;
+/** More crashes than this within the window and the host is left failed until the window passes. */
+export const ROSLYN_HOST_MAX_RESTARTS_PER_WINDOW = 5;
+export const ROSLYN_HOST_RESTART_WINDOW_MS = 10 * 60 * 1000;
+/** shutdown gets this long before the host is killed. */
+export const ROSLYN_HOST_SHUTDOWN_GRACE_MS = 2_000;
+/** Project descriptions sent in one projects/ensure (larger sets go in batches, so progress and deadlines are seen). */
+export const ROSLYN_ENSURE_BATCH_PROJECTS = 64;
+/**
+ * Candidate projects one use question (references, implementations, callers, subtypes) loads at
+ * most; beyond it the answer is precise_partial with the counts. Far above the 400 dependents of
+ * a bottom-layer type in the generated 3,000-project workspace.
+ */
+export const ROSLYN_MAX_CANDIDATE_PROJECTS = 3_500;
+/** Generated files (under obj/…/generated, and *.g.cs) listed per project; a project with more keeps the first ones and says so. */
+export const ROSLYN_GENERATED_FILES_MAX_PER_PROJECT = 2_000;
+/** Folders visited while listing one project's intermediate output folder for generated files. */
+export const ROSLYN_GENERATED_DIRS_MAX_PER_PROJECT = 500;
+/** Implementations of an interface member asked for their own overrides, at most (one host query each). */
+export const ROSLYN_OVERRIDE_WALK_MAX_MEMBERS = 50;
+/** Time the host gets to answer `status` for doctor. */
+export const ROSLYN_HOST_STATUS_TIMEOUT_MS = 5_000;
 /** `--version` of a language server must answer within this (doctor). */
 export const LSP_VERSION_PROBE_TIMEOUT_MS = 10_000;
 /**

@@ -86,6 +86,7 @@ export class Engine {
   private rerunRequested = false;
   private readonly pending = new Set<string>();
   private watcher: fs.FSWatcher | undefined;
+  private readonly changeListeners: ((rel: string) => void)[] = [];
   private watchTimer: NodeJS.Timeout | undefined;
   private hooks: IndexHook[];
   private recoveryNote: string | undefined;
@@ -250,6 +251,7 @@ export class Engine {
         const rel = String(filename).split(path.sep).join('/');
         if (rel.startsWith('.git/') || rel.startsWith('.sextant/') || (this.indexRoot && path.join(this.root, rel).startsWith(this.indexRoot))) return;
         this.pending.add(rel);
+        for (const l of this.changeListeners) l(rel);
         if (this.watchTimer) clearTimeout(this.watchTimer);
         this.watchTimer = setTimeout(() => {
           void this.refresh().catch((e) => log.error('refresh after change failed', { error: (e as Error).message }));
@@ -263,6 +265,11 @@ export class Engine {
     } catch (e) {
       log.warn('cannot watch the workspace; index freshness relies on explicit refresh', { error: (e as Error).message });
     }
+  }
+
+  /** Calls `fn` with each workspace-relative path the watcher sees change (semantic backends re-read them). */
+  onFileChanged(fn: (rel: string) => void): void {
+    this.changeListeners.push(fn);
   }
 
   /** Registers a cleanup that `close()` runs (language servers, caches owned by other modules). */

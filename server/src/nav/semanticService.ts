@@ -11,6 +11,11 @@
  * question waits or is answered heuristically meanwhile). A small solution containing the target
  * is loaded whole instead. A use question whose projects could not all be loaded is
  * `precise_partial`, naming what is missing.
+ *
+ * That is the fallback. The headless C# slot is taken by Sextant's own Roslyn host
+ * (semantic/roslyn/) whenever it is built and dotnet is found: one live workspace grown by need
+ * from the project model, never restarted. `SEXTANT_CSHARP_PROVIDER=csharp-ls` (or the
+ * `csharpProvider` option) selects csharp-ls instead; without a built host csharp-ls serves C#.
  */
 import * as path from 'node:path';
 import { CSHARP_GENERATED_SOLUTION_MAX_PROJECTS, CSHARP_WHOLE_SOLUTION_MAX_PROJECTS, SEMANTIC_DEADLINE_MS, SEMANTIC_WAIT_FOR_READY_MS } from '../core/limits';
@@ -25,6 +30,9 @@ import type { OpArgs, OpResult, SemanticOp, SemanticProvider } from '../semantic
 import { SemanticRegistry, type SemanticAnswer } from '../semantic/registry';
 import { MERGED_OPS, mergeAnswers } from '../semantic/tsprograms/mergeAnswers';
 import { TsProgramsProvider } from '../semantic/tsprograms/tsProgramsProvider';
+import { ProjectDescriber } from '../semantic/roslyn/projectDescriptions';
+import { RoslynProvider, type RoslynWorkspaceModel } from '../semantic/roslyn/roslynProvider';
+import { locateRoslynHost } from '../semantic/roslyn/roslynHost';
 import type { Engine } from './engine';
 import { projectGraph } from './projects';
 
@@ -46,6 +54,22 @@ export interface SemanticServiceOptions {
   noLsp?: boolean;
   /** Skip the engine's own TypeScript host (typescript-language-server answers TS/JS instead). */
   noTsPrograms?: boolean;
+  /**
+   * Which headless backend serves C#: `roslyn` (Sextant's Roslyn host; the default when it is
+   * built) or `csharp-ls`. Env `SEXTANT_CSHARP_PROVIDER` when not given.
+   */
+  csharpProvider?: CSharpProviderChoice;
+}
+
+export type CSharpProviderChoice = 'roslyn' | 'csharp-ls';
+
+/** The C# backend to use and why (for doctor and answers). */
+export function chooseCSharpProvider(wanted?: string): { choice: CSharpProviderChoice; why: string } {
+  const w = (wanted ?? process.env.SEXTANT_CSHARP_PROVIDER ?? '').trim().toLowerCase();
+  if (w === 'csharp-ls' || w === 'lsp') return { choice: 'csharp-ls', why: 'csharp-ls selected (SEXTANT_CSHARP_PROVIDER / option)' };
+  const host = locateRoslynHost();
+  if (host.ok) return { choice: 'roslyn', why: `Roslyn host ${host.command.dll}` };
+  return { choice: 'csharp-ls', why: `csharp-ls serves C# because ${host.reason}` };
 }
 
 export class SemanticService {
@@ -53,7 +77,13 @@ export class SemanticService {
   readonly lsp: LspProvider | undefined;
   /** TS/JS: every tsconfig program that can see the target (semantic/tsprograms/). */
   readonly tsPrograms: TsProgramsProvider | undefined;
+  /** Sextant's Roslyn host provider, when it serves C#. */
+  readonly roslyn: RoslynProvider | undefined;
+  /** Why C# is served the way it is. */
+  readonly csharpBackend: { choice: CSharpProviderChoice; why: string };
   readonly heuristic: HeuristicProvider;
+  private describers = new WeakMap<ProjectGraph, ProjectDescriber>();
+  private dependentsCache = new WeakMap<ProjectGraph, Map<string, Set<string>>>();
   /** The projects listed in csharp-ls's solution (undefined: it chose itself, or nothing chosen yet). */
   private loadedCSharp: Set<string> | undefined;
   /** Those and every project they reference (loaded with them). */
@@ -70,8 +100,16 @@ export class SemanticService {
       this.tsPrograms = new TsProgramsProvider({ root: engine.root, configs: () => this.tsConfigs(), mentions: (name) => this.filesMentioning(name) });
       this.registry.register(this.tsPrograms, 'lsp');
     }
+    this.csharpBackend = options.noLsp ? { choice: 'csharp-ls', why: 'no headless servers' } : chooseCSharpProvider(options.csharpProvider);
     if (!options.noLsp) {
-      this.lsp = new LspProvider({ root: engine.root, servers, coverage: (language, p) => this.coverage(language, p), csharpWriteRisk: () => this.csharpWriteRisk() });
+      if (this.csharpBackend.choice === 'roslyn') {
+        this.roslyn = new RoslynProvider({ root: engine.root, model: this.roslynModel() });
+        this.registry.register(this.roslyn, 'lsp');
+        const roslyn = this.roslyn;
+        engine.onFileChanged((rel) => roslyn.filesChanged([rel]));
+        this.csharpScope = 'Roslyn host: projects loaded by need';
+      }
+      this.lsp = new LspProvider({ root: engine.root, servers, coverage: (language, p) => this.coverage(language, p), csharpWriteRisk: () => this.csharpWriteRisk(), ...(this.roslyn ? { noCSharp: true } : {}) });
       this.registry.register(this.lsp, 'lsp');
     }
     this.heuristic = new HeuristicProvider({ store: engine.store, root: engine.root });
@@ -92,7 +130,11 @@ export class SemanticService {
   ): Promise<SemanticAnswer<OpResult<K>>> {
     let missing: string[] = [];
     const holdBack: { provider: string; reason: string }[] = [];
-    if (language === 'csharp' && this.lsp && !projectGraph(this.engine) && (this.engine.meta().status === 'building' || this.engine.symbolsPending() > 0)) {
+    if (language === 'csharp' && this.roslyn) {
+      if (!projectGraph(this.engine) && (this.engine.meta().status === 'building' || this.engine.symbolsPending() > 0)) {
+        holdBack.push({ provider: this.roslyn.id, reason: 'the Roslyn host starts once the project model is built (the index is being built)' });
+      }
+    } else if (language === 'csharp' && this.lsp && !projectGraph(this.engine) && (this.engine.meta().status === 'building' || this.engine.symbolsPending() > 0)) {
       // Without the project model csharp-ls would load the biggest solution (then restart on the
       // chosen projects): wait for it. The graph is stored beside the first refresh's parse phase.
       holdBack.push({ provider: this.lsp.id, reason: 'csharp-ls starts once the project model is built (the index is being built)' });
@@ -181,6 +223,40 @@ export class SemanticService {
     }
     const gap = `the editor's TypeScript service searched only the programs of open files; the other tsconfig programs that may see it were not searched (${reason})`;
     return { ...answer, mode: 'precise_partial', gaps: [...answer.gaps, gap] };
+  }
+
+  /** The project model as the Roslyn provider reads it (describers per graph version, dependents, text-index mentions). */
+  private roslynModel(): RoslynWorkspaceModel {
+    return {
+      describer: () => {
+        const g = projectGraph(this.engine);
+        if (!g) return undefined;
+        let d = this.describers.get(g);
+        if (!d) {
+          d = new ProjectDescriber({ root: this.engine.root, graph: g, files: this.engine.catalog().all().map((r) => r.path), policy: this.engine.policy });
+          this.describers.set(g, d);
+        }
+        return d;
+      },
+      dependents: (project) => {
+        const g = projectGraph(this.engine);
+        if (!g) return new Set();
+        let m = this.dependentsCache.get(g);
+        if (!m) this.dependentsCache.set(g, (m = new Map()));
+        let set = m.get(project);
+        if (!set) {
+          set = walk(projectRefs(g).up, [project]);
+          set.delete(project);
+          m.set(project, set);
+        }
+        return set;
+      },
+      projectsMentioning: (name) => {
+        const g = projectGraph(this.engine);
+        return g ? this.projectsMentioning(g, name) : undefined;
+      },
+      pendingPaths: () => this.engine.pendingPaths(),
+    };
   }
 
   /** Projects csharp-ls has loaded, their references included (undefined: it chose itself). */

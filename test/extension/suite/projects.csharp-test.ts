@@ -59,7 +59,7 @@ describe('C# solution: Projects view, Index view, project graph', () => {
       const r = api.index.describe();
       return r.find((l) => /^ {2}csharp: /.test(l));
     });
-    assert.match(rows, /^ {2}csharp: (lsp|heuristic) · (ready|loading|absent)$/);
+    assert.match(rows, /^ {2}csharp: (roslyn|lsp|heuristic) · (ready|loading|absent)$/);
     assert.ok(api.index.describe().some((l) => /^Projects: 3\/3 ready$/.test(l)), api.index.describe().join('\n'));
   });
 

@@ -28,6 +28,8 @@ describe('csharp-ls loads the projects a question needs (generated workspace, re
     dir = restoredGeneratedCopy(w.root);
     engine = await Engine.open({ workspaceRoot: dir, indexRoot: '' });
     await engine.refresh();
+    // These tests pin csharp-ls's project selection (the Roslyn host grows one workspace instead).
+    semanticService(engine, { csharpProvider: 'csharp-ls' });
   });
 
   after(async () => {

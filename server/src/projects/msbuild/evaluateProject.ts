@@ -23,6 +23,11 @@ export interface EvaluationContext {
   readXml(rel: string): XmlParse;
   /** Include+Exclude results shared by the evaluations of one graph build (per-framework builds repeat them). */
   includeCache?: Map<string, EvaluatedItem[]>;
+  /**
+   * Item types to evaluate besides the tracked ones (lower-case; e.g. `using`, `frameworkreference`
+   * for a compilation's description). Their problems never make the project partial.
+   */
+  extraItemTypes?: readonly string[];
 }
 
 export interface EvaluatedItem {
@@ -447,7 +452,7 @@ class ProjectEvaluator {
 
   /** Tracked item types plus every type they reach through @(...) (other items are not evaluated). */
   private neededItemTypes(): Set<string> {
-    const needed = new Set(TRACKED_ITEMS);
+    const needed = new Set([...TRACKED_ITEMS, ...(this.ctx.extraItemTypes ?? [])]);
     const refs = /@\(\s*([A-Za-z_](?:\w|-(?!>))*)/g;
     for (let changed = true; changed; ) {
       changed = false;

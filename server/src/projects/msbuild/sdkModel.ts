@@ -3,7 +3,8 @@
  * as small MSBuild files that the same evaluator reads. It covers the parts that decide compile
  * items, references and target frameworks: Directory.Build.props/targets and
  * Directory.Packages.props lookup, Configuration/Platform/AssemblyName/RootNamespace defaults,
- * target framework inference, default Compile globbing and its excludes. Everything lives under
+ * target framework inference, default Compile globbing and its excludes, and the implicit global
+ * usings each SDK adds (`Using` items; read only when a compilation is described). Everything lives under
  * the virtual folder TOOLSET_ROOT; nothing here reads the real SDK.
  */
 import { TOOLSET_ROOT } from './expression';
@@ -109,6 +110,40 @@ const SDK_PROPS = `<Project>
   </PropertyGroup>
   <ItemGroup Condition="'$(EnableDefaultItems)' == 'true'">
     <Compile Include="**/*$(DefaultLanguageSourceExtension)" Exclude="$(DefaultItemExcludes);$(DefaultExcludesInProjectFolder)" Condition="'$(EnableDefaultCompileItems)' == 'true'" />
+  </ItemGroup>
+  <ItemGroup Condition="'$(Language)' == 'C#' and ('$(ImplicitUsings)' == 'true' or '$(ImplicitUsings)' == 'enable')">
+    <Using Include="System" />
+    <Using Include="System.Collections.Generic" />
+    <Using Include="System.IO" />
+    <Using Include="System.Linq" />
+    <Using Include="System.Net.Http" />
+    <Using Include="System.Threading" />
+    <Using Include="System.Threading.Tasks" />
+  </ItemGroup>
+  <ItemGroup Condition="'$(Language)' == 'C#' and ('$(ImplicitUsings)' == 'true' or '$(ImplicitUsings)' == 'enable') and '$(UsingMicrosoftNETSdkWeb)' == 'true'">
+    <Using Include="System.Net.Http.Json" />
+    <Using Include="Microsoft.AspNetCore.Builder" />
+    <Using Include="Microsoft.AspNetCore.Hosting" />
+    <Using Include="Microsoft.AspNetCore.Http" />
+    <Using Include="Microsoft.AspNetCore.Routing" />
+    <Using Include="Microsoft.Extensions.Configuration" />
+    <Using Include="Microsoft.Extensions.DependencyInjection" />
+    <Using Include="Microsoft.Extensions.Hosting" />
+    <Using Include="Microsoft.Extensions.Logging" />
+  </ItemGroup>
+  <ItemGroup Condition="'$(Language)' == 'C#' and ('$(ImplicitUsings)' == 'true' or '$(ImplicitUsings)' == 'enable') and '$(UsingMicrosoftNETSdkWorker)' == 'true'">
+    <Using Include="Microsoft.Extensions.Configuration" />
+    <Using Include="Microsoft.Extensions.DependencyInjection" />
+    <Using Include="Microsoft.Extensions.Hosting" />
+    <Using Include="Microsoft.Extensions.Logging" />
+  </ItemGroup>
+  <ItemGroup Condition="'$(Language)' == 'C#' and ('$(ImplicitUsings)' == 'true' or '$(ImplicitUsings)' == 'enable') and '$(UseWindowsForms)' == 'true'">
+    <Using Include="System.Drawing" />
+    <Using Include="System.Windows.Forms" />
+  </ItemGroup>
+  <ItemGroup Condition="'$(Language)' == 'C#' and ('$(ImplicitUsings)' == 'true' or '$(ImplicitUsings)' == 'enable') and '$(UseWPF)' == 'true' and '$(UseWindowsForms)' != 'true'">
+    <Using Remove="System.IO" />
+    <Using Remove="System.Net.Http" />
   </ItemGroup>
   <ItemGroup Condition="'$(UsingMicrosoftNETSdkWeb)' == 'true' and '$(EnableDefaultItems)' == 'true' and '$(EnableDefaultCompileItems)' == 'true' and '$(EnableDefaultContentItems)' != 'false' and '$(EnableDefaultNoneItems)' != 'false' and '$(AppDesignerFolder)' != ''">
     <Compile Remove="$(AppDesignerFolder)/launchSettings*.json;$(AppDesignerFolder)/serviceDependencies*.json;$(AppDesignerFolder)/ServiceDependencies/**;$(AppDesignerFolder)/PublishProfiles/**" />

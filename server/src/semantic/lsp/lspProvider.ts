@@ -61,6 +61,8 @@ export interface LspProviderOptions {
    * workspace that the read-only redirect does not cover), or undefined when it may.
    */
   csharpWriteRisk?: () => string | undefined;
+  /** Leave out the built-in csharp-ls (C# is served by the Roslyn host provider). */
+  noCSharp?: boolean;
 }
 
 /** Operations a server cannot serve at all, by server name (checked before starting it). */
@@ -310,7 +312,9 @@ export class LspProvider implements SemanticProvider {
 
   private rebuildSpecs(): void {
     const custom = this.options.servers ?? [];
-    const builtIn = this.options.noDefaults ? [] : [csharpLsSpec({ ...this.csharpSolution(), extraArgs: this.options.csharpExtraArgs ?? [] }), typescriptLanguageServerSpec()];
+    const builtIn = this.options.noDefaults
+      ? []
+      : [...(this.options.noCSharp ? [] : [csharpLsSpec({ ...this.csharpSolution(), extraArgs: this.options.csharpExtraArgs ?? [] })]), typescriptLanguageServerSpec()];
     const taken = new Set(custom.flatMap((s) => s.languages));
     // A configured command for a known server (same executable name) keeps the built-in settings.
     const known = [csharpLsSpec(), typescriptLanguageServerSpec()];

@@ -1,0 +1,262 @@
+/**
+ * The TypeScript mirror of roslyn/PROTOCOL.md (authoritative; owner roslyn-host): JSON-RPC 2.0
+ * between the engine and Sextant's own Roslyn host, LSP-style `Content-Length:` framing over the
+ * host's stdin/stdout; stderr is log only. Request paths may be workspace-relative POSIX or
+ * absolute; answer paths under the root are workspace-relative POSIX, others absolute with
+ * `external: true`. Lines and columns 1-based, columns in UTF-16 units, spans end-exclusive.
+ * Every method goes engine → host. Keep this file in step with PROTOCOL.md (protocolVersion).
+ */
+
+/** The protocol version this mirror was written against. */
+export const HOST_PROTOCOL_VERSION = 1;
+
+/** A project key: `<workspace-relative project path>|<target framework>` (opaque to the host). */
+export type ProjectKey = string;
+
+export interface Span {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export interface HostLocation extends Span {
+  path: string;
+  external?: boolean;
+  /** The whole declaration (declarations only). */
+  fullSpan?: Span;
+  /** A document labelled generated, or one under obj/. */
+  generated?: boolean;
+}
+
+export interface SymbolRef {
+  name: string;
+  kind: string;
+  /** C# signature, e.g. "Task<int> Ns.Foo.Bar(string s)". */
+  display?: string;
+  docId: string | null;
+  containerName?: string;
+  /** Declaring project, when in source. */
+  projectKey?: string;
+  /** Declaring assembly, when from metadata. */
+  assembly?: string;
+  /** Source declarations: every partial part; [] for metadata. */
+  locations: HostLocation[];
+}
+
+export type NotSearchedReason = 'unknownProject' | 'loadFailed' | 'deadline' | 'memoryCap' | 'error';
+
+export interface Coverage {
+  searched: ProjectKey[];
+  notSearched: { key: ProjectKey; reason: NotSearchedReason; detail?: string }[];
+  unresolvedInScope?: { projects: number; references: number };
+}
+
+export interface Stats {
+  loadMs: number;
+  searchMs: number;
+  projectsLoaded: number;
+  projectsEvicted: number;
+  workingSetMb: number;
+  gcHeapMb: number;
+}
+
+// ─── initialize ──────────────────────────────────────────────────────────────
+
+export interface InitializeParams {
+  workspaceRoot: string;
+  memoryCapMb?: number;
+  parentPid?: number;
+  nugetPackagesFolder?: string;
+}
+
+export interface InitializeResult {
+  protocolVersion: number;
+  hostVersion: string;
+  roslynVersion?: string;
+  runtimeVersion?: string;
+  dotnetRoot: string | null;
+  sdkVersions?: string[];
+  referencePacks?: { name: string; version: string; path: string }[];
+  memoryCapMb?: number;
+}
+
+// ─── projects ────────────────────────────────────────────────────────────────
+
+export interface GlobalUsing {
+  name: string;
+  alias?: string;
+  static?: boolean;
+}
+
+export interface DocumentDescription {
+  path: string;
+  linkPath?: string;
+  generated?: boolean;
+}
+
+/** What one project compiles for one target framework, from Sextant's own project model. */
+export interface ProjectDescription {
+  key: ProjectKey;
+  projectPath: string;
+  name: string;
+  assemblyName: string;
+  targetFramework: string;
+  outputKind?: 'library' | 'exe' | 'winexe';
+  langVersion?: string;
+  nullable?: string;
+  allowUnsafe?: boolean;
+  checkForOverflow?: boolean;
+  /** Final preprocessor symbols: the SDK's framework defines plus DefineConstants. */
+  defines: string[];
+  /** Implicit usings of the SDK (when enabled) and the project's <Using> items. */
+  globalUsings: GlobalUsing[];
+  /** Compile items (linked files included) and generated files present under obj/. */
+  documents: DocumentDescription[];
+  projectReferences: ProjectKey[];
+  packageReferences: { id: string; version?: string }[];
+  frameworkReferences: string[];
+  /** <Reference HintPath> dll paths (absolute). */
+  references: string[];
+  /** Analyzer dll paths (absolute); the host reports missing ones. */
+  analyzers: string[];
+  assetsFile?: string;
+  hash: string;
+}
+
+export interface Unresolved {
+  kind: 'package' | 'framework' | 'analyzer' | 'reference' | 'project';
+  name: string;
+  reason: string;
+}
+
+export interface EnsureResultRow {
+  key: ProjectKey;
+  status: 'loaded' | 'updated' | 'unchanged' | 'failed';
+  documents: number;
+  metadataReferences?: number;
+  unresolved: Unresolved[];
+  substitutions?: { kind: 'framework' | 'package'; name: string; wanted: string; used: string; reason: string }[];
+  error?: string;
+}
+
+export interface EnsureResult {
+  results: EnsureResultRow[];
+  evicted: ProjectKey[];
+  stats?: Stats;
+}
+
+export interface DocumentsChangedParams {
+  changes: { path: string; kind: 'changed' | 'created' | 'deleted' }[];
+}
+
+// ─── query ───────────────────────────────────────────────────────────────────
+
+export type QueryOp =
+  | 'definition'
+  | 'references'
+  | 'implementations'
+  | 'callers'
+  | 'callees'
+  | 'typeHierarchy'
+  | 'symbolInfo'
+  | 'documentation'
+  | 'diagnostics';
+
+export interface QueryParams {
+  op: QueryOp;
+  position?: { path: string; line: number; column: number; projectKey?: ProjectKey };
+  symbol?: { docId: string; projectKey: ProjectKey };
+  scope?: ProjectKey[];
+  options?: {
+    includeDeclaration?: boolean;
+    includeRelated?: boolean;
+    direction?: 'supertypes' | 'subtypes' | 'both';
+    transitive?: boolean;
+    deadlineMs?: number;
+    maxItems?: number;
+  };
+}
+
+export interface DefinitionRow extends HostLocation {
+  projectKey?: ProjectKey;
+  partialPart?: boolean;
+}
+
+export interface ReferenceRow extends HostLocation {
+  definition: string | null;
+  related?: boolean;
+  relation?: 'override' | 'overridden' | 'implementation' | 'implemented' | 'other';
+  isDeclaration?: boolean;
+  isImplicit?: boolean;
+  isCandidate?: boolean;
+  projectKey?: ProjectKey;
+}
+
+export interface ImplementationRow extends SymbolRef {
+  relation: 'implementation' | 'override' | 'derivedClass' | 'derivedInterface';
+}
+
+export interface CallerRow {
+  from: SymbolRef;
+  sites: HostLocation[];
+  via?: 'interface' | 'base';
+  viaSymbol?: string;
+}
+
+export interface CalleeRow {
+  to: SymbolRef;
+  sites: HostLocation[];
+  callKind?: 'call' | 'construct' | 'property' | 'event' | 'methodReference';
+  virtual?: boolean;
+}
+
+export interface TypeHierarchyRow extends SymbolRef {
+  direction: 'supertype' | 'subtype';
+  relation: 'base' | 'interface' | 'derivedClass' | 'derivedInterface' | 'implementation';
+  depth: number;
+}
+
+export interface QueryResult<Row = unknown> extends Coverage {
+  symbol: SymbolRef | null;
+  /** Why `symbol` is null (e.g. "no symbol at position"). */
+  reason?: string;
+  items: Row[];
+  truncated?: boolean;
+  stats?: Stats;
+}
+
+export interface StatusResult {
+  knownProjects: number;
+  loadedProjects: number;
+  documents: number;
+  workingSetMb: number;
+  gcHeapMb: number;
+  memoryCapMb: number;
+  evictions: number;
+  uptimeMs: number;
+  queries: number;
+}
+
+/** JSON-RPC error codes of the host. */
+export const HostErrorCodes = {
+  cancelled: -32800,
+  notInitialized: -32002,
+  documentNotInWorkspace: -32010,
+  documentMissing: -32011,
+  unknownProject: -32012,
+  symbolNotFound: -32013,
+  internal: -32603,
+} as const;
+
+/** Method names. */
+export const HostMethods = {
+  initialize: 'initialize',
+  ensure: 'projects/ensure',
+  evict: 'projects/evict',
+  documentsChanged: 'documents/changed',
+  query: 'query',
+  status: 'status',
+  shutdown: 'shutdown',
+  exit: 'exit',
+} as const;

@@ -1,0 +1,494 @@
+/**
+ * The Roslyn host process of one engine: `dotnet <host dll> --parent-pid <engine pid>`, started on
+ * the first C# question, JSON-RPC over its stdin/stdout (vscode-jsonrpc framing), stderr to the
+ * engine log. One live workspace per process, grown with projects/ensure; the process is never
+ * restarted to grow it. A crash, or a request stuck well past its deadline, kills it; the next
+ * request starts it again after an exponential backoff (and re-sends the projects it needs: the
+ * provider re-ensures after every new `generation`). The process is killed when the engine exits
+ * (exit hook) and exits by itself when the engine's pid is gone (`--parent-pid`).
+ */
+import * as cp from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CancellationTokenSource, createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  ROSLYN_HOST_BACKOFF_BASE_MS,
+  ROSLYN_HOST_BACKOFF_MAX_MS,
+  ROSLYN_HOST_HANG_GRACE_MS,
+  ROSLYN_HOST_INITIALIZE_TIMEOUT_MS,
+  ROSLYN_HOST_MAX_RESTARTS_PER_WINDOW,
+  ROSLYN_HOST_MEMORY_CAP_MB,
+  ROSLYN_HOST_RESTART_WINDOW_MS,
+  ROSLYN_HOST_SHUTDOWN_GRACE_MS,
+  LSP_STDERR_TAIL_LINES,
+} from '../../core/limits';
+import { log } from '../../core/log';
+import { HostMethods, type InitializeParams, type InitializeResult } from './hostProtocol';
+
+export type HostState = 'stopped' | 'starting' | 'ready' | 'crashed' | 'failed' | 'absent';
+
+/** Where the host comes from: `dotnet` and the built host assembly. */
+export interface HostCommand {
+  dotnet: string;
+  /** The host's entry assembly (`…/Sextant.RoslynHost.dll`). */
+  dll: string;
+}
+
+export interface HostStatus {
+  state: HostState;
+  detail: string;
+  pid?: number;
+  /** Process generation: bumped at every start (a new process has an empty workspace). */
+  generation: number;
+  restarts: number;
+  hostVersion?: string;
+  roslynVersion?: string;
+  sdkVersion?: string;
+  dotnetRoot?: string;
+  readyAfterMs?: number;
+  command?: HostCommand;
+  stderrTail: string[];
+}
+
+/** The host process is gone (crashed, killed for a hang, or stopped) while a request was in flight. */
+export class HostExitedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HostExitedError';
+  }
+}
+
+/** A request that ran past its deadline (the host may still be working; it is cancelled). */
+export class HostDeadlineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HostDeadlineError';
+  }
+}
+
+const live = new Set<RoslynHost>();
+let exitHookInstalled = false;
+
+/** Kills every Roslyn host this engine started (synchronous; safe in an exit hook). */
+export function killAllRoslynHosts(): void {
+  for (const h of live) h.kill();
+}
+
+/** The folders a built host may be in, first match wins (dist/ when bundled, the repo's dist/ from source). */
+function hostDirs(): string[] {
+  const out: string[] = [];
+  const env = process.env.SEXTANT_ROSLYN_HOST;
+  if (env) out.push(fs.existsSync(env) && fs.statSync(env).isFile() ? path.dirname(env) : env);
+  out.push(
+    path.join(__dirname, 'roslyn-host'),
+    path.join(__dirname, '..', 'roslyn-host'),
+    path.resolve(__dirname, '../../../../dist/roslyn-host'),
+    // A repository checkout: the host's own build output (roslyn/PROTOCOL.md).
+    path.resolve(__dirname, '../roslyn/out/host'),
+    path.resolve(__dirname, '../../../../roslyn/out/host'),
+  );
+  return out;
+}
+
+/** The host assembly in a folder: the one with a `.runtimeconfig.json` beside it (an app, not a library). */
+function hostDllIn(dir: string): string | undefined {
+  const env = process.env.SEXTANT_ROSLYN_HOST;
+  if (env && env.endsWith('.dll') && fs.existsSync(env)) return env;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  const config = names.filter((n) => n.endsWith('.runtimeconfig.json')).sort();
+  for (const c of config) {
+    const dll = path.join(dir, c.replace(/\.runtimeconfig\.json$/, '.dll'));
+    if (fs.existsSync(dll)) return dll;
+  }
+  return undefined;
+}
+
+/** `dotnet` from DOTNET_ROOT or PATH. */
+export function findDotnet(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const exe = process.platform === 'win32' ? 'dotnet.exe' : 'dotnet';
+  const dirs = [env.DOTNET_ROOT, ...(env.PATH ?? '').split(path.delimiter)].filter((d): d is string => !!d);
+  for (const d of dirs) {
+    const p = path.join(d, exe);
+    try {
+      if (fs.statSync(p).isFile()) return p;
+    } catch {
+      /* next */
+    }
+  }
+  return undefined;
+}
+
+/** The host command, or why there is none (one line for doctor and answers). */
+export function locateRoslynHost(): { ok: true; command: HostCommand } | { ok: false; reason: string } {
+  const dotnet = findDotnet();
+  let dll: string | undefined;
+  for (const d of hostDirs()) {
+    dll = hostDllIn(d);
+    if (dll) break;
+  }
+  if (!dll) return { ok: false, reason: `the Roslyn host is not built (no dist/roslyn-host; \`npm install\` builds it when the .NET SDK is installed)` };
+  if (!dotnet) return { ok: false, reason: `dotnet not found on PATH or in DOTNET_ROOT (the Roslyn host needs the .NET runtime)` };
+  return { ok: true, command: { dotnet, dll } };
+}
+
+export interface RoslynHostOptions {
+  /** Canonical absolute workspace root. */
+  root: string;
+  memoryCapMb?: number;
+  /** Replaces the located host (tests: a scripted fake host). */
+  command?: HostCommand | { argv: string[] };
+  /** Overrides ROSLYN_HOST_HANG_GRACE_MS (tests). */
+  hangGraceMs?: number;
+}
+
+export class RoslynHost {
+  private state: HostState = 'stopped';
+  private detail = 'not started; starts on the first C# question';
+  private child: cp.ChildProcess | undefined;
+  private connection: MessageConnection | undefined;
+  private starting: Promise<void> | undefined;
+  private stopping = false;
+  private exited: Promise<never> | undefined;
+  private generation = 0;
+  private restarts = 0;
+  private crashTimes: number[] = [];
+  private restartAt = 0;
+  private spawnedAt = 0;
+  private readyAfterMs: number | undefined;
+  private info: InitializeResult | undefined;
+  private command: HostCommand | undefined;
+  private readonly stderrTail: string[] = [];
+  private readonly waiters = new Set<() => void>();
+
+  constructor(private readonly options: RoslynHostOptions) {
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      process.once('exit', killAllRoslynHosts);
+    }
+  }
+
+  status(): HostStatus {
+    const s: HostStatus = { state: this.state, detail: this.detail, generation: this.generation, restarts: this.restarts, stderrTail: [...this.stderrTail] };
+    if (this.child?.pid !== undefined && this.child.exitCode === null) s.pid = this.child.pid;
+    if (this.info?.hostVersion) s.hostVersion = this.info.hostVersion;
+    if (this.info?.sdkVersions?.length) s.sdkVersion = this.info.sdkVersions.join(', ');
+    if (this.info?.roslynVersion) s.roslynVersion = this.info.roslynVersion;
+    if (this.info?.dotnetRoot) s.dotnetRoot = this.info.dotnetRoot;
+    if (this.readyAfterMs !== undefined) s.readyAfterMs = this.readyAfterMs;
+    const c = this.command ?? this.resolveCommand();
+    if (c && 'dll' in c) s.command = c;
+    return s;
+  }
+
+  /**
+   * Starts the host when needed and waits up to `waitMs` for it. Never throws: a host that is
+   * missing, starting, or in its restart backoff is reported as such.
+   */
+  async acquire(waitMs: number, signal: AbortSignal): Promise<{ ok: true; generation: number } | { ok: false; state: 'loading' | 'failed' | 'absent'; reason: string }> {
+    const until = Date.now() + Math.max(0, waitMs);
+    for (;;) {
+      switch (this.state) {
+        case 'ready':
+          return { ok: true, generation: this.generation };
+        case 'stopped':
+        case 'absent':
+          this.begin();
+          break;
+        case 'crashed':
+        case 'failed': {
+          const now = Date.now();
+          if (now >= this.restartAt) this.begin();
+          else if (this.restartAt <= until && !signal.aborted) {
+            await this.waitForChange(this.restartAt - now, signal);
+            continue;
+          } else return { ok: false, state: 'failed', reason: this.detail };
+          break;
+        }
+        default:
+          break;
+      }
+      if ((this.state as HostState) === 'ready') return { ok: true, generation: this.generation };
+      if (this.state === 'absent') return { ok: false, state: 'absent', reason: this.detail };
+      if (this.state === 'failed' || this.state === 'crashed') return { ok: false, state: 'failed', reason: this.detail };
+      const left = until - Date.now();
+      if (left <= 0 || signal.aborted) return { ok: false, state: 'loading', reason: this.detail };
+      await this.waitForChange(left, signal);
+    }
+  }
+
+  /**
+   * Sends a request. Rejects with HostExitedError when the process dies first, HostDeadlineError
+   * when `deadline` passes (the request is cancelled; a host that still has not answered
+   * ROSLYN_HOST_HANG_GRACE_MS later is killed as hung).
+   */
+  async request<R>(method: string, params: unknown, o: { signal: AbortSignal; deadline: number; generation?: number }): Promise<R> {
+    const connection = this.connection;
+    const child = this.child;
+    if (!connection || this.state !== 'ready') throw new HostExitedError(`the Roslyn host is not running (${this.detail})`);
+    if (o.generation !== undefined && o.generation !== this.generation) throw new HostExitedError('the Roslyn host restarted since its projects were loaded');
+    const exited = this.exited!;
+    const cts = new CancellationTokenSource();
+    let timer: NodeJS.Timeout | undefined;
+    let rejectDeadline: (e: Error) => void = () => undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      rejectDeadline = reject;
+    });
+    deadline.catch(() => undefined);
+    const onAbort = () => {
+      cts.cancel();
+      rejectDeadline(new HostDeadlineError(`cancelled: ${String(o.signal.reason ?? 'deadline')}`));
+    };
+    o.signal.addEventListener('abort', onAbort, { once: true });
+    timer = setTimeout(onAbort, Math.max(0, o.deadline - Date.now()));
+    const sent = connection.sendRequest<R>(method, params, cts.token);
+    try {
+      return await Promise.race([sent, exited, deadline]);
+    } catch (e) {
+      if (e instanceof HostDeadlineError) this.watchHang(sent, child, method);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      timer = undefined;
+      o.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Sends a notification-like request whose answer does not matter (documents/changed). */
+  async notify(method: string, params: unknown): Promise<void> {
+    if (!this.connection || this.state !== 'ready') return;
+    const c = new AbortController();
+    await this.request(method, params, { signal: c.signal, deadline: Date.now() + ROSLYN_HOST_HANG_GRACE_MS }).catch((e: unknown) => log.debug('roslyn host: notify failed', { method, error: String(e) }));
+  }
+
+  /** Kills the process immediately (engine exit, hangs, tests). */
+  kill(): void {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+
+  /** Graceful stop: `shutdown`, then SIGKILL after a grace period. */
+  async stop(reason = 'stopped'): Promise<void> {
+    const child = this.child;
+    const connection = this.connection;
+    if (!child || child.exitCode !== null || child.signalCode !== null) {
+      this.setState('stopped', reason);
+      return;
+    }
+    this.stopping = true;
+    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    if (connection && this.state === 'ready') {
+      await Promise.race([connection.sendRequest(HostMethods.shutdown, {}).catch(() => undefined), delay(ROSLYN_HOST_SHUTDOWN_GRACE_MS)]);
+      await connection.sendNotification(HostMethods.exit).catch(() => undefined);
+    }
+    try {
+      child.stdin?.end();
+    } catch {
+      /* closed */
+    }
+    const timer = setTimeout(() => this.kill(), ROSLYN_HOST_SHUTDOWN_GRACE_MS);
+    await gone;
+    clearTimeout(timer);
+    this.setState('stopped', reason);
+  }
+
+  private resolveCommand(): HostCommand | { argv: string[] } | undefined {
+    if (this.options.command) return this.options.command;
+    const l = locateRoslynHost();
+    return l.ok ? l.command : undefined;
+  }
+
+  private begin(): void {
+    if (this.starting) return;
+    let argv: string[];
+    const override = this.options.command;
+    if (override && 'argv' in override) argv = override.argv;
+    else {
+      const c = override ?? (() => {
+        const l = locateRoslynHost();
+        if (!l.ok) {
+          this.setState('absent', l.reason);
+          return undefined;
+        }
+        return l.command;
+      })();
+      if (!c) return;
+      this.command = c;
+      argv = [c.dotnet, c.dll];
+    }
+    this.starting = this.start(argv).finally(() => {
+      this.starting = undefined;
+    });
+  }
+
+  private async start(argv: string[]): Promise<void> {
+    this.stopping = false;
+    this.spawnedAt = Date.now();
+    this.readyAfterMs = undefined;
+    this.info = undefined;
+    this.generation++;
+    this.setState('starting', 'the Roslyn host is starting');
+    let child: cp.ChildProcess;
+    try {
+      child = cp.spawn(argv[0]!, [...argv.slice(1), '--parent-pid', String(process.pid)], {
+        // Never the workspace: nothing the host does may land there.
+        cwd: path.dirname(argv[1] ?? argv[0]!),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1', DOTNET_gcServer: '0' },
+        windowsHide: true,
+      });
+    } catch (e) {
+      this.onCrash(`could not be started: ${String(e)}`);
+      return;
+    }
+    this.child = child;
+    live.add(this);
+    let exitReject: (e: Error) => void = () => undefined;
+    this.exited = new Promise<never>((_, reject) => {
+      exitReject = reject;
+    });
+    this.exited.catch(() => undefined);
+    child.on('error', (e) => {
+      exitReject(new HostExitedError(`the Roslyn host could not run: ${e.message}`));
+      if (this.child !== child) return;
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') this.setState('absent', `the Roslyn host could not be started: ${argv[0]} not found`);
+      else this.onCrash(`process error: ${e.message}`);
+    });
+    child.on('exit', (code, sig) => {
+      live.delete(this);
+      const how = sig ? `signal ${sig}` : `exit code ${code}`;
+      exitReject(new HostExitedError(`the Roslyn host exited (${how})`));
+      this.connection?.dispose();
+      if (this.child === child) {
+        this.child = undefined;
+        this.connection = undefined;
+      }
+      if (this.stopping) return;
+      this.onCrash(how);
+    });
+    this.pipeStderr(child);
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    connection.onError(([e]) => log.debug('roslyn host: connection error', { error: String(e) }));
+    connection.onNotification((method: string, p: unknown) => log.debug(`roslyn host: ${method}`, { params: JSON.stringify(p)?.slice(0, 300) }));
+    connection.onRequest(() => null);
+    connection.listen();
+    this.connection = connection;
+    const params: InitializeParams = {
+      workspaceRoot: this.options.root,
+      memoryCapMb: this.options.memoryCapMb ?? memoryCapFromEnv(),
+      parentPid: process.pid,
+    };
+    try {
+      const result = await Promise.race([
+        connection.sendRequest<InitializeResult>(HostMethods.initialize, params),
+        this.exited,
+        delay(ROSLYN_HOST_INITIALIZE_TIMEOUT_MS).then(() => {
+          throw new Error(`no answer to initialize within ${ROSLYN_HOST_INITIALIZE_TIMEOUT_MS} ms`);
+        }),
+      ]);
+      if (this.child !== child) return;
+      this.info = result ?? { protocolVersion: 0, hostVersion: 'unknown', dotnetRoot: null };
+      this.readyAfterMs = Date.now() - this.spawnedAt;
+      this.setState('ready', `the Roslyn host ${this.info.hostVersion ?? ''} is ready`.replace('  ', ' '));
+      log.info('roslyn host ready', { afterMs: this.readyAfterMs, pid: child.pid, generation: this.generation });
+    } catch (e) {
+      if (this.child === child) {
+        this.onCrash(`initialize failed: ${e instanceof Error ? e.message : String(e)}`);
+        this.stopping = true; // the exit that follows is this crash, not another one
+        this.kill();
+      }
+    }
+  }
+
+  /** After a cancelled request: a host that does not answer it within the grace period is hung. */
+  private watchHang(sent: Promise<unknown>, child: cp.ChildProcess | undefined, method: string): void {
+    let settled = false;
+    void sent.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    const t = setTimeout(() => {
+      if (settled || this.child !== child || !child) return;
+      log.warn('roslyn host: no answer long after the deadline; killing it', { method });
+      this.onCrash(`no answer to ${method} ${this.options.hangGraceMs ?? ROSLYN_HOST_HANG_GRACE_MS} ms after its deadline: hung`);
+      this.stopping = true;
+      this.kill();
+    }, this.options.hangGraceMs ?? ROSLYN_HOST_HANG_GRACE_MS);
+    t.unref();
+  }
+
+  private pipeStderr(child: cp.ChildProcess): void {
+    let pending = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      pending += chunk;
+      let nl: number;
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        const line = pending.slice(0, nl).trimEnd();
+        pending = pending.slice(nl + 1);
+        if (!line) continue;
+        this.stderrTail.push(line.slice(0, 500));
+        if (this.stderrTail.length > LSP_STDERR_TAIL_LINES) this.stderrTail.shift();
+        log.debug(`roslyn host stderr: ${line}`);
+      }
+      if (pending.length > 64 * 1024) pending = pending.slice(-64 * 1024);
+    });
+  }
+
+  private onCrash(how: string): void {
+    const now = Date.now();
+    this.crashTimes = this.crashTimes.filter((t) => now - t < ROSLYN_HOST_RESTART_WINDOW_MS);
+    this.crashTimes.push(now);
+    const n = this.crashTimes.length;
+    const last = this.stderrTail.at(-1);
+    const why = last ? `${how}; last log line: ${last}` : how;
+    if (n > ROSLYN_HOST_MAX_RESTARTS_PER_WINDOW) {
+      this.restartAt = now + ROSLYN_HOST_RESTART_WINDOW_MS;
+      this.setState('failed', `the Roslyn host crashed ${n} times in ${Math.round(ROSLYN_HOST_RESTART_WINDOW_MS / 60000)} min (${why}); not restarting for now`);
+    } else {
+      const backoff = Math.min(ROSLYN_HOST_BACKOFF_BASE_MS * 2 ** (n - 1), ROSLYN_HOST_BACKOFF_MAX_MS);
+      this.restartAt = now + backoff;
+      this.restarts++;
+      this.setState('crashed', `the Roslyn host stopped (${why}); it restarts on the next question after ${backoff} ms`);
+    }
+    log.warn(this.detail);
+  }
+
+  private setState(state: HostState, detail: string): void {
+    this.state = state;
+    this.detail = detail;
+    for (const w of [...this.waiters]) w();
+  }
+
+  private waitForChange(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        this.waiters.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const t = setTimeout(done, Math.max(0, ms));
+      this.waiters.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+function memoryCapFromEnv(): number {
+  const v = Number(process.env.SEXTANT_ROSLYN_MEMORY_MB);
+  return Number.isFinite(v) && v > 0 ? v : ROSLYN_HOST_MEMORY_CAP_MB;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
+}

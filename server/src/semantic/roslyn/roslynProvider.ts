@@ -1,0 +1,481 @@
+/**
+ * The headless C# provider on Sextant's own Roslyn host. One host process, one live workspace
+ * grown by need (projects/ensure), never restarted to grow:
+ * - a position binds in its file's project, whose project-reference closure is ensured first;
+ * - definition and the hierarchy preparations need only that;
+ * - use questions (references, implementations, callers, subtypes) ask the host for the symbol
+ *   first, then search its declaring project and the transitive dependents whose files the text
+ *   index says mention the name (each with its references ensured), passed as the query scope.
+ * Coverage is honest: an answer is precise only when every candidate project was searched;
+ * otherwise its gaps give searched/needed counts, and an empty partial answer says "none found in
+ * the N projects searched (M not searched)". Host trouble (absent, crashed, hung, deadline) is a
+ * value; the host restarts with backoff on the next question.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ResponseError } from 'vscode-jsonrpc';
+import { ROSLYN_ENSURE_BATCH_PROJECTS, ROSLYN_MAX_CANDIDATE_PROJECTS, ROSLYN_OVERRIDE_WALK_MAX_MEMBERS } from '../../core/limits';
+import { log } from '../../core/log';
+import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
+import type { HierarchyItem, IncomingCall, OutgoingCall, ReferenceLocation, SemanticLocation, SymbolKindName } from '../types';
+import { EDITOR_SYMBOL_KINDS } from '../../protocol/protocol';
+import {
+  HostErrorCodes,
+  HostMethods,
+  type CalleeRow,
+  type CallerRow,
+  type DefinitionRow,
+  type EnsureResult,
+  type EnsureResultRow,
+  type HostLocation,
+  type ImplementationRow,
+  type ProjectDescription,
+  type ProjectKey,
+  type QueryParams,
+  type QueryResult,
+  type ReferenceRow,
+  type SymbolRef,
+  type TypeHierarchyRow,
+  type Unresolved,
+} from './hostProtocol';
+import { splitKey, type ProjectDescriber } from './projectDescriptions';
+import { HostDeadlineError, HostExitedError, RoslynHost, type HostCommand, type HostStatus } from './roslynHost';
+
+export const ROSLYN_PROVIDER_ID = 'roslyn';
+
+/** Questions about uses: their answer needs the projects that depend on the declaring one. */
+const USE_OPS: ReadonlySet<SemanticOp> = new Set(['references', 'implementation', 'incomingCalls', 'subtypes']);
+const SERVED: ReadonlySet<SemanticOp> = new Set([
+  'definition',
+  'references',
+  'implementation',
+  'prepareCallHierarchy',
+  'incomingCalls',
+  'outgoingCalls',
+  'prepareTypeHierarchy',
+  'supertypes',
+  'subtypes',
+]);
+
+/** What the provider needs from the engine: the project model of the current index version. */
+export interface RoslynWorkspaceModel {
+  /** The describer of the current project graph (undefined while there is none yet). */
+  describer(): ProjectDescriber | undefined;
+  /** Project ids that depend on `project`, transitively (the project itself excluded). */
+  dependents(project: string): ReadonlySet<string>;
+  /** Project ids with a file the text index says mentions `name`; undefined when it cannot tell. */
+  projectsMentioning(name: string): ReadonlySet<string> | undefined;
+  /** Paths changed on disk since they were indexed (watcher), to push before a question. */
+  pendingPaths?(): Iterable<string>;
+}
+
+export interface RoslynProviderOptions {
+  /** Canonical absolute workspace root. */
+  root: string;
+  model: RoslynWorkspaceModel;
+  memoryCapMb?: number;
+  /** A host command instead of the built one (tests). */
+  command?: HostCommand | { argv: string[] };
+  hangGraceMs?: number;
+}
+
+/** The data of a hierarchy item this provider made: enough to ask the host about it again. */
+interface ItemData {
+  docId: string | null;
+  projectKey?: string;
+}
+
+/** Coverage of one answer. */
+export interface Scope {
+  keys: ProjectKey[];
+  /** Candidates that could not even be described or were cut at the cap. */
+  dropped: { key: string; reason: string }[];
+}
+
+export class RoslynProvider implements SemanticProvider {
+  readonly id = ROSLYN_PROVIDER_ID;
+  readonly precision = 'precise' as const;
+  readonly host: RoslynHost;
+  /** Hash of each description the current host process has, by key. */
+  private ensured = new Map<ProjectKey, string>();
+  private ensuredGeneration = -1;
+  private readonly unresolved = new Map<ProjectKey, Unresolved[]>();
+  private readonly failedProjects = new Map<ProjectKey, string>();
+  private readonly changed = new Set<string>();
+  /** Per-question counts, for doctor and tests. */
+  readonly stats = { questions: 0, ensured: 0, lastScope: 0, lastSearched: 0 };
+
+  constructor(private readonly options: RoslynProviderOptions) {
+    this.host = new RoslynHost({
+      root: options.root,
+      ...(options.memoryCapMb !== undefined ? { memoryCapMb: options.memoryCapMb } : {}),
+      ...(options.command ? { command: options.command } : {}),
+      ...(options.hangGraceMs !== undefined ? { hangGraceMs: options.hangGraceMs } : {}),
+    });
+  }
+
+  supports(language: string, op: SemanticOp): boolean {
+    return language === 'csharp' && SERVED.has(op);
+  }
+
+  availability(language: string, project?: string): ProviderAvailability {
+    if (language !== 'csharp') return { state: 'absent', detail: `the Roslyn host serves C# only`, started: false };
+    const st = this.host.status();
+    const base = { detail: st.detail, started: st.state !== 'stopped' && st.state !== 'absent' };
+    if (project) {
+      const failed = [...this.failedProjects].find(([k]) => splitKey(k).project === project);
+      if (failed) return { ...base, state: 'failed', detail: `${project} could not be loaded: ${failed[1]}` };
+    }
+    switch (st.state) {
+      case 'ready':
+        return { ...base, state: 'ready', detail: `${st.detail}; ${this.ensured.size} project(s) in its workspace` };
+      case 'starting':
+        return { ...base, state: 'loading' };
+      case 'stopped':
+        return { ...base, state: st.command ? 'loading' : 'absent' };
+      case 'absent':
+        return { ...base, state: 'absent' };
+      default:
+        return { ...base, state: 'failed' };
+    }
+  }
+
+  status(): HostStatus & { projects: number; unresolved: number } {
+    return { ...this.host.status(), projects: this.ensured.size, unresolved: [...this.unresolved.values()].reduce((n, l) => n + l.length, 0) };
+  }
+
+  /** Projects the host has been given (keys), for tests and doctor. */
+  ensuredKeys(): ReadonlySet<ProjectKey> {
+    return new Set(this.ensured.keys());
+  }
+
+  /** Unresolved references per project, as the host reported them. */
+  unresolvedOf(key: ProjectKey): readonly Unresolved[] {
+    return this.unresolved.get(key) ?? [];
+  }
+
+  /** The engine's watcher saw these paths change; they are pushed to the host before the next question. */
+  filesChanged(paths: Iterable<string>): void {
+    for (const p of paths) if (/\.cs$/i.test(p)) this.changed.add(p);
+  }
+
+  async request<K extends SemanticOp>(op: K, language: string, args: OpArgs<K>, ctx: CallContext): Promise<ProviderOutcome<OpResult<K>>> {
+    if (!this.supports(language, op)) return { kind: 'unavailable', state: 'unsupported', reason: `the Roslyn host does not serve ${op} for ${language}` };
+    const describer = this.options.model.describer();
+    if (!describer) return { kind: 'unavailable', state: 'loading', reason: 'the Roslyn host starts once the project model is built (the index is being built)' };
+    const a = args as { path: string; line: number; column: number; external?: boolean; origin?: string; data?: unknown };
+    if (a.external) return { kind: 'unavailable', state: 'failed', reason: `${a.path} is outside the workspace (metadata); the Roslyn host answers for source positions` };
+    const bind = describer.keysOfFile(a.path);
+    if (bind.length === 0) {
+      return { kind: 'unavailable', state: 'failed', reason: `${a.path} is compiled by no C# project of the project model; no compiler context to answer in` };
+    }
+    const acquired = await this.host.acquire(ctx.waitForReadyMs, ctx.signal);
+    if (!acquired.ok) return { kind: 'unavailable', state: acquired.state, reason: acquired.reason };
+    this.stats.questions++;
+    try {
+      if (acquired.generation !== this.ensuredGeneration) {
+        // A new process has an empty workspace: everything is ensured again.
+        this.ensured = new Map();
+        this.ensuredGeneration = acquired.generation;
+        this.changed.clear();
+      } else await this.flushChanges(ctx);
+      const bindKey = bind[0]!;
+      const bindScope = this.closure(describer, [bindKey]);
+      const failedBind = await this.ensure(describer, bindScope.keys, ctx, acquired.generation);
+      if (failedBind.has(bindKey)) return { kind: 'unavailable', state: 'failed', reason: `${splitKey(bindKey).project} could not be loaded: ${failedBind.get(bindKey)}` };
+      return (await this.dispatch(op, a, bindKey, describer, ctx, acquired.generation)) as ProviderOutcome<OpResult<K>>;
+    } catch (e) {
+      return this.failure(e, op, ctx);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await this.host.stop('engine shutting down').catch(() => this.host.kill());
+  }
+
+  // ─── dispatch ──────────────────────────────────────────────────────────────
+
+  private async dispatch(op: SemanticOp, a: { path: string; line: number; column: number; origin?: string; data?: unknown; name?: string }, bindKey: ProjectKey, describer: ProjectDescriber, ctx: CallContext, generation: number): Promise<ProviderOutcome<unknown>> {
+    const position = { path: a.path, line: a.line, column: a.column, projectKey: bindKey };
+    const own = a.origin === this.id ? (a.data as ItemData | undefined) : undefined;
+    const target: Pick<QueryParams, 'position' | 'symbol'> = own?.docId && own.projectKey ? { symbol: { docId: own.docId, projectKey: own.projectKey } } : { position };
+    switch (op) {
+      case 'definition': {
+        const r = await this.query<DefinitionRow>({ op: 'definition', position, scope: [bindKey] }, ctx, generation);
+        return { kind: 'ok', value: r.items.map(toLocation) };
+      }
+      case 'prepareCallHierarchy':
+      case 'prepareTypeHierarchy': {
+        const r = await this.query<unknown>({ op: 'symbolInfo', position, scope: [bindKey] }, ctx, generation);
+        if (!r.symbol) return { kind: 'ok', value: [] };
+        if (op === 'prepareTypeHierarchy' && !TYPE_KINDS.has(r.symbol.kind)) return { kind: 'ok', value: [] };
+        return { kind: 'ok', value: [this.toItem(r.symbol, position)] };
+      }
+      case 'outgoingCalls': {
+        const r = await this.query<CalleeRow>({ op: 'callees', ...target, scope: [bindKey] }, ctx, generation);
+        const value: OutgoingCall[] = r.items.map((c) => ({ to: this.toItem(c.to), sites: c.sites.map(toSpan) }));
+        return { kind: 'ok', value };
+      }
+      case 'supertypes': {
+        const r = await this.query<TypeHierarchyRow>({ op: 'typeHierarchy', ...target, scope: [bindKey], options: { direction: 'supertypes', transitive: false } }, ctx, generation);
+        return { kind: 'ok', value: r.items.filter((t) => t.direction === 'supertype' && t.depth <= 1).map((t) => this.toItem(t)) };
+      }
+      default:
+        break;
+    }
+    // Use questions: find the symbol, then search its project and the dependents that mention it.
+    const info = await this.query<unknown>({ op: 'symbolInfo', ...target, scope: [bindKey] }, ctx, generation);
+    const symbol = info.symbol;
+    if (!symbol) return { kind: 'ok', value: [] };
+    const scope = this.candidates(describer, symbol, bindKey);
+    const closure = this.closure(describer, scope.keys);
+    const failed = await this.ensure(describer, closure.keys, ctx, generation);
+    const searchable = scope.keys.filter((k) => !failed.has(k));
+    for (const k of scope.keys) if (failed.has(k)) scope.dropped.push({ key: k, reason: `could not be loaded: ${failed.get(k)}` });
+    const sym = symbol.docId && symbol.projectKey ? { symbol: { docId: symbol.docId, projectKey: symbol.projectKey } } : target;
+    const deadlineMs = Math.round(Math.max(500, ctx.deadline - Date.now() - 400));
+    let value: unknown[];
+    let r: QueryResult<unknown>;
+    switch (op) {
+      case 'references': {
+        const q = a as unknown as OpArgs<'references'>;
+        // Related rows are always asked for: a type's uses through its constructors (`new T()`)
+        // come back as rows of the constructor and are the type's own references.
+        const rr = await this.query<ReferenceRow>({ op: 'references', ...sym, scope: searchable, options: { includeDeclaration: q.includeDeclaration, includeRelated: true, deadlineMs } }, ctx, generation);
+        const ctor = TYPE_KINDS.has(symbol.kind) && symbol.docId?.startsWith('T:') ? `M:${symbol.docId.slice(2)}.#` : undefined;
+        const rows: ReferenceLocation[] = [];
+        for (const row of rr.items) {
+          const own = !row.related || (ctor !== undefined && row.definition?.startsWith(ctor) === true);
+          if (!own && !q.includeRelated) continue;
+          const out = toReference(row);
+          if (own) delete out.related;
+          rows.push(out);
+        }
+        value = rows;
+        r = rr;
+        break;
+      }
+      case 'implementation': {
+        const rr = await this.query<ImplementationRow>({ op: 'implementations', ...sym, scope: searchable, options: { deadlineMs } }, ctx, generation);
+        const rows = [...rr.items];
+        // An interface member's implementations that are themselves virtual have overrides below
+        // them (Shape.Area implements IShape.Area; Circle.Area overrides it): asked for one by one.
+        if (!TYPE_KINDS.has(symbol.kind)) {
+          const seen = new Set(rows.map((x) => x.docId));
+          const more = rows.filter((x) => x.relation === 'implementation' && x.docId && x.projectKey).slice(0, ROSLYN_OVERRIDE_WALK_MAX_MEMBERS);
+          for (const m of more) {
+            if (Date.now() > ctx.deadline - 500) {
+              rr.truncated = true;
+              break;
+            }
+            const o = await this.query<ImplementationRow>({ op: 'implementations', symbol: { docId: m.docId!, projectKey: m.projectKey! }, scope: searchable, options: { deadlineMs: Math.round(Math.max(300, ctx.deadline - Date.now() - 400)) } }, ctx, generation);
+            for (const x of o.items) if (x.relation === 'override' && !seen.has(x.docId)) {
+              seen.add(x.docId);
+              rows.push(x);
+            }
+          }
+        }
+        value = rows.flatMap((s) => s.locations.map(toLocation));
+        r = rr;
+        break;
+      }
+      case 'incomingCalls': {
+        const rr = await this.query<CallerRow>({ op: 'callers', ...sym, scope: searchable, options: { deadlineMs } }, ctx, generation);
+        value = rr.items.map((c): IncomingCall => ({ from: this.toItem(c.from), sites: c.sites.map(toSpan) }));
+        r = rr;
+        break;
+      }
+      default: {
+        const rr = await this.query<TypeHierarchyRow>({ op: 'typeHierarchy', ...sym, scope: searchable, options: { direction: 'subtypes', transitive: false, deadlineMs } }, ctx, generation);
+        value = rr.items.filter((t) => t.direction === 'subtype' && t.depth <= 1).map((t) => this.toItem(t));
+        r = rr;
+        break;
+      }
+    }
+    const gaps = coverageGaps(scope, r, value.length);
+    this.stats.lastScope = scope.keys.length + scope.dropped.length;
+    this.stats.lastSearched = r.searched.length;
+    return { kind: 'ok', value, ...(gaps.length ? { gaps } : {}) };
+  }
+
+  /** The declaring project and its dependents that mention the name (the text index), as keys. */
+  private candidates(describer: ProjectDescriber, symbol: SymbolRef, bindKey: ProjectKey): Scope {
+    const model = this.options.model;
+    const name = symbol.name.replace(/[(<`].*$/, '');
+    const mention = /^\w+$/.test(name) ? model.projectsMentioning(name) : undefined;
+    const declaring = symbol.projectKey;
+    const ids = new Set<string>();
+    if (declaring) {
+      const p = splitKey(declaring).project;
+      ids.add(p);
+      for (const d of model.dependents(p)) if (!mention || mention.has(d)) ids.add(d);
+    } else if (mention) {
+      // A metadata symbol: every project that mentions it may use it.
+      for (const m of mention) ids.add(m);
+    } else ids.add(splitKey(bindKey).project);
+    const keys: ProjectKey[] = [];
+    const dropped: Scope['dropped'] = [];
+    if (declaring) keys.push(declaring);
+    for (const id of ids) {
+      const k = declaring && splitKey(declaring).project === id ? undefined : describer.keyOfProject(id);
+      if (!k) continue;
+      if (keys.length >= ROSLYN_MAX_CANDIDATE_PROJECTS) {
+        dropped.push({ key: k, reason: `over the ${ROSLYN_MAX_CANDIDATE_PROJECTS}-project cap of one question` });
+        continue;
+      }
+      keys.push(k);
+    }
+    return { keys, dropped };
+  }
+
+  /** Keys plus their project-reference closure, references first (the order ensure needs). */
+  private closure(describer: ProjectDescriber, start: readonly ProjectKey[]): { keys: ProjectKey[] } {
+    const out: ProjectKey[] = [];
+    const state = new Map<ProjectKey, 1 | 2>();
+    const visit = (root: ProjectKey) => {
+      const stack: { key: ProjectKey; i: number; refs: ProjectKey[] }[] = [];
+      const push = (k: ProjectKey) => {
+        state.set(k, 1);
+        const d = describer.describe(k);
+        stack.push({ key: k, i: 0, refs: d.ok ? d.description.projectReferences : [] });
+      };
+      if (state.has(root)) return;
+      push(root);
+      while (stack.length) {
+        const top = stack[stack.length - 1]!;
+        if (top.i < top.refs.length) {
+          const r = top.refs[top.i++]!;
+          if (!state.has(r)) push(r);
+          continue;
+        }
+        stack.pop();
+        state.set(top.key, 2);
+        out.push(top.key);
+      }
+    };
+    for (const k of start) visit(k);
+    return { keys: out };
+  }
+
+  /** Sends the descriptions the host lacks (or has in another version); returns the keys that failed. */
+  private async ensure(describer: ProjectDescriber, keys: readonly ProjectKey[], ctx: CallContext, generation: number): Promise<Map<ProjectKey, string>> {
+    const failed = new Map<ProjectKey, string>();
+    const send: ProjectDescription[] = [];
+    for (const k of keys) {
+      const d = describer.describe(k);
+      if (!d.ok) {
+        failed.set(k, d.reason);
+        this.failedProjects.set(k, d.reason);
+        continue;
+      }
+      if (d.notes.length) log.debug('roslyn: description notes', { key: k, notes: d.notes });
+      if (this.ensured.get(k) === d.description.hash) continue;
+      send.push(d.description);
+    }
+    for (let i = 0; i < send.length; i += ROSLYN_ENSURE_BATCH_PROJECTS) {
+      const batch = send.slice(i, i + ROSLYN_ENSURE_BATCH_PROJECTS);
+      const r = await this.host.request<EnsureResult>(HostMethods.ensure, { projects: batch }, { signal: ctx.signal, deadline: ctx.deadline, generation });
+      const byKey = new Map<ProjectKey, EnsureResultRow>((r?.results ?? []).map((x) => [x.key, x]));
+      for (const d of batch) {
+        const row = byKey.get(d.key);
+        if (!row || row.status === 'failed') {
+          const why = row?.error ?? 'the host did not report it';
+          failed.set(d.key, why);
+          this.failedProjects.set(d.key, why);
+          continue;
+        }
+        this.ensured.set(d.key, d.hash);
+        this.failedProjects.delete(d.key);
+        this.stats.ensured++;
+        if (row.unresolved?.length) this.unresolved.set(d.key, row.unresolved);
+        else this.unresolved.delete(d.key);
+      }
+    }
+    return failed;
+  }
+
+  private async query<Row>(params: QueryParams, ctx: CallContext, generation: number): Promise<QueryResult<Row>> {
+    const r = await this.host.request<QueryResult<Row>>(HostMethods.query, params, { signal: ctx.signal, deadline: ctx.deadline, generation });
+    return { ...r, items: r?.items ?? [], searched: r?.searched ?? [], notSearched: r?.notSearched ?? [], symbol: r?.symbol ?? null };
+  }
+
+  /** Pushes the files the watcher saw change (and the engine still lists as changed) to the host. */
+  private async flushChanges(ctx: CallContext): Promise<void> {
+    for (const p of this.options.model.pendingPaths?.() ?? []) if (/\.cs$/i.test(p)) this.changed.add(p);
+    if (this.changed.size === 0) return;
+    const paths = [...this.changed];
+    this.changed.clear();
+    const changes = paths.map((p) => ({ path: p, kind: fs.existsSync(path.join(this.options.root, p)) ? ('changed' as const) : ('deleted' as const) }));
+    await this.host.request(HostMethods.documentsChanged, { changes }, { signal: ctx.signal, deadline: ctx.deadline });
+  }
+
+  private failure(e: unknown, op: SemanticOp, ctx: CallContext): ProviderOutcome<never> {
+    if (e instanceof HostExitedError) return { kind: 'error', reason: `${e.message}; it restarts on the next question` };
+    if (e instanceof HostDeadlineError || ctx.signal.aborted) return { kind: 'error', reason: `the Roslyn host did not answer ${op} in time` };
+    if (e instanceof ResponseError) {
+      const msg = String(e.message);
+      if (e.code === HostErrorCodes.documentMissing) return { kind: 'unavailable', state: 'failed', reason: /^Error \[/.test(msg) ? msg : `Error [DOCUMENT_MISSING]: ${msg}` };
+      if (e.code === HostErrorCodes.documentNotInWorkspace) return { kind: 'unavailable', state: 'failed', reason: msg };
+      return { kind: 'error', reason: /^Error \[/.test(msg) ? msg : `the Roslyn host answered ${op} with an error: ${msg}` };
+    }
+    log.warn(`roslyn ${op} failed`, { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    return { kind: 'error', reason: `roslyn ${op} failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+
+  private toItem(s: SymbolRef, fallback?: { path: string; line: number; column: number }): HierarchyItem {
+    const loc = s.locations[0];
+    const base: SemanticLocation = loc ? toLocation(loc) : { path: s.assembly ?? fallback?.path ?? s.name, line: fallback?.line ?? 1, column: fallback?.column ?? 1, endLine: fallback?.line ?? 1, endColumn: fallback?.column ?? 1, ...(fallback ? {} : { external: true }) };
+    if (!loc && s.assembly) base.external = true;
+    const data: ItemData = { docId: s.docId, ...(s.projectKey ? { projectKey: s.projectKey } : {}) };
+    const item: HierarchyItem = { ...base, name: s.name, kind: kindName(s.kind), origin: this.id, data };
+    if (s.containerName) item.detail = s.containerName;
+    if (s.locations.length > 1) item.partials = s.locations.slice(1).map(toLocation);
+    return item;
+  }
+}
+
+const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'enum']);
+
+function kindName(k: string): SymbolKindName {
+  return (EDITOR_SYMBOL_KINDS as readonly string[]).includes(k) ? (k as SymbolKindName) : 'unknown';
+}
+
+function toSpan(l: { line: number; column: number; endLine: number; endColumn: number }): { line: number; column: number; endLine: number; endColumn: number } {
+  return { line: l.line, column: l.column, endLine: l.endLine, endColumn: l.endColumn };
+}
+
+function toLocation(l: HostLocation): SemanticLocation {
+  const out: SemanticLocation = { path: l.path, line: l.line, column: l.column, endLine: l.endLine, endColumn: l.endColumn };
+  if (l.external) out.external = true;
+  if (l.fullSpan) out.fullSpan = toSpan(l.fullSpan);
+  return out;
+}
+
+function toReference(r: ReferenceRow): ReferenceLocation {
+  const out: ReferenceLocation = toLocation(r);
+  if (r.isDeclaration) out.isDeclaration = true;
+  if (r.related) out.related = true;
+  return out;
+}
+
+/**
+ * Coverage gaps of a use question: candidates the host did not search, candidates that could not
+ * be loaded or were cut. Empty ⇔ every candidate project was searched.
+ */
+export function coverageGaps(scope: Scope, r: { searched: readonly string[]; notSearched: readonly { key: string; reason: string; detail?: string }[]; truncated?: boolean }, found: number): string[] {
+  const needed = scope.keys.length + scope.dropped.length;
+  const searchedSet = new Set(r.searched);
+  const searched = scope.keys.filter((k) => searchedSet.has(k)).length;
+  const missing = needed - searched;
+  const gaps: string[] = [];
+  if (missing > 0) {
+    const examples = [
+      ...r.notSearched.map((n) => `${splitKey(n.key).project} (${n.reason}${n.detail ? `: ${n.detail}` : ''})`),
+      ...scope.dropped.map((d) => `${splitKey(d.key).project} (${d.reason})`),
+    ].slice(0, 3);
+    const lead = found === 0 ? `none found in the ${searched} project(s) searched (${missing} not searched)` : `searched ${searched} of ${needed} candidate project(s) (${missing} not searched)`;
+    gaps.push(`${lead}${examples.length ? `: ${examples.join(', ')}${missing > examples.length ? ', …' : ''}` : ''}`);
+  }
+  if (r.truncated) gaps.push('the host cut the list at its item cap');
+  return gaps;
+}

@@ -1,0 +1,257 @@
+/**
+ * Unit tests of the engine side of the Roslyn host: project descriptions from the real project
+ * model of the semantic fixture (real evaluator, no host), the SDK's framework rules, and the
+ * provider's own logic (coverage labels, hang → kill → restart with backoff, no process left
+ * behind) against a scripted fake host that speaks the protocol's framing. The real host is
+ * tested in test/integration/semantic/roslynProvider.test.ts.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PathPolicy } from '../../../server/src/core/paths';
+import { buildProjectGraph } from '../../../server/src/projects/buildProjectGraph';
+import { SemanticRegistry } from '../../../server/src/semantic/registry';
+import { defaultLangVersion, frameworkDefines, nearestFramework, ProjectDescriber } from '../../../server/src/semantic/roslyn/projectDescriptions';
+import { coverageGaps, RoslynProvider } from '../../../server/src/semantic/roslyn/roslynProvider';
+
+const FIXTURE = path.resolve(__dirname, '../../fixtures/semantic/csharp');
+
+function listFiles(root: string, rel = ''): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) {
+      if (e.name !== 'obj' && e.name !== 'bin') out.push(...listFiles(root, r));
+    } else out.push(r);
+  }
+  return out;
+}
+
+function describerFor(root: string): ProjectDescriber {
+  const files = listFiles(root);
+  const graph = buildProjectGraph({ root, files });
+  return new ProjectDescriber({ root: fs.realpathSync(root), graph, files, policy: new PathPolicy(root) });
+}
+
+describe('roslyn: project descriptions from the project model', () => {
+  it('describes a project: documents with linked files, references by key, defines, usings, options', () => {
+    const d = describerFor(FIXTURE);
+    assert.deepEqual(d.keysOfFile('shared/Units.cs').sort(), ['src/App/App.csproj|net10.0', 'src/Geometry/Geometry.csproj|net10.0']);
+    const r = d.describe('src/App/App.csproj|net10.0');
+    assert.ok(r.ok);
+    const a = r.description;
+    assert.deepEqual(a.documents, [{ path: 'src/App/Program.cs' }, { path: 'src/App/ReportBuilder.cs' }, { path: 'shared/Units.cs', linkPath: 'Units.cs' }]);
+    assert.deepEqual(a.projectReferences, ['src/Geometry/Geometry.csproj|net10.0']);
+    assert.equal(a.outputKind, 'exe');
+    assert.equal(a.nullable, 'enable');
+    assert.equal(a.langVersion, '14.0');
+    assert.equal(a.assemblyName, 'App');
+    for (const sym of ['TRACE', 'DEBUG', 'NET', 'NET10_0', 'NET10_0_OR_GREATER', 'NET5_0_OR_GREATER', 'NETCOREAPP', 'NETCOREAPP3_1_OR_GREATER']) assert.ok(a.defines.includes(sym), `${sym} in ${a.defines.join(' ')}`);
+    assert.ok(!a.defines.includes('NET11_0_OR_GREATER'));
+    assert.deepEqual(a.globalUsings.map((u) => u.name), ['System', 'System.Collections.Generic', 'System.IO', 'System.Linq', 'System.Net.Http', 'System.Threading', 'System.Threading.Tasks']);
+    assert.deepEqual(a.frameworkReferences, ['Microsoft.NETCore.App']);
+    assert.equal(a.assetsFile, undefined, 'the fixture is not restored: no assets file');
+    assert.match(a.hash, /^[0-9a-f]{40}$/);
+    // Unchanged input, same hash; the library project is a library.
+    assert.equal(describerFor(FIXTURE).describe('src/App/App.csproj|net10.0').ok && (describerFor(FIXTURE).describe('src/App/App.csproj|net10.0') as { description: { hash: string } }).description.hash, a.hash);
+    const g = d.describe('src/Geometry/Geometry.csproj|net10.0');
+    assert.ok(g.ok && g.description.outputKind === 'library' && g.description.projectReferences.length === 0);
+  });
+
+  it('Using items, an analyzer project reference, generated files under obj/ and a failing project', () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-desc-')));
+    try {
+      fs.cpSync(FIXTURE, dir, { recursive: true });
+      fs.mkdirSync(path.join(dir, 'src/Gen'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'src/Gen/Gen.csproj'), '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>netstandard2.0</TargetFramework><AssemblyName>My.Gen</AssemblyName></PropertyGroup></Project>');
+      fs.writeFileSync(
+        path.join(dir, 'src/Geometry/Geometry.csproj'),
+        `<Project Sdk="Microsoft.NET.Sdk.Web">
+  <PropertyGroup><DefineConstants>$(DefineConstants);EXTRA</DefineConstants><LangVersion>preview</LangVersion><AllowUnsafeBlocks>true</AllowUnsafeBlocks></PropertyGroup>
+  <ItemGroup>
+    <Compile Include="../../shared/Units.cs" Link="Units.cs" />
+    <Using Include="System.Text" />
+    <Using Include="System.Math" Static="true" />
+    <Using Include="System.Collections.Generic.List&lt;int&gt;" Alias="Ints" />
+    <Using Remove="System.Net.Http" />
+    <ProjectReference Include="../Gen/Gen.csproj" OutputItemType="Analyzer" ReferenceOutputAssembly="false" />
+    <FrameworkReference Include="Microsoft.Extra.App" />
+    <Reference Include="Legacy"><HintPath>../../lib/Legacy.dll</HintPath></Reference>
+  </ItemGroup>
+</Project>`,
+      );
+      fs.writeFileSync(path.join(dir, 'src/Bad.csproj'), '<Project><PropertyGroup>');
+      const gen = path.join(dir, 'src/Geometry/obj/Debug/net10.0');
+      fs.mkdirSync(path.join(gen, 'generated/Some.Generator'), { recursive: true });
+      fs.writeFileSync(path.join(gen, 'generated/Some.Generator/Thing.cs'), 'partial class Thing {}');
+      fs.writeFileSync(path.join(gen, 'View.g.cs'), 'partial class View {}');
+      fs.writeFileSync(path.join(gen, 'Geometry.GlobalUsings.g.cs'), 'global using System;');
+      fs.writeFileSync(path.join(gen, 'Geometry.AssemblyInfo.cs'), '');
+      const d = describerFor(dir);
+      const r = d.describe('src/Geometry/Geometry.csproj|net10.0');
+      assert.ok(r.ok, !r.ok ? r.reason : '');
+      const g = r.description;
+      assert.deepEqual(
+        g.documents.filter((x) => x.generated).map((x) => x.path),
+        ['src/Geometry/obj/Debug/net10.0/View.g.cs', 'src/Geometry/obj/Debug/net10.0/generated/Some.Generator/Thing.cs'],
+      );
+      const usings = g.globalUsings.map((u) => `${u.name}${u.alias ? `=${u.alias}` : ''}${u.static ? ' static' : ''}`);
+      assert.ok(usings.includes('Microsoft.AspNetCore.Builder') && usings.includes('System.Text') && usings.includes('System.Math static') && usings.includes('System.Collections.Generic.List<int>=Ints'), usings.join(', '));
+      assert.ok(!usings.includes('System.Net.Http'), 'a <Using Remove> removes an implicit using');
+      assert.deepEqual(g.analyzers, [`${dir}/src/Gen/bin/Debug/netstandard2.0/My.Gen.dll`]);
+      assert.deepEqual(g.projectReferences, []);
+      assert.deepEqual(g.frameworkReferences, ['Microsoft.NETCore.App', 'Microsoft.AspNetCore.App', 'Microsoft.Extra.App']);
+      assert.deepEqual(g.references, [`${dir}/lib/Legacy.dll`]);
+      assert.ok(g.defines.includes('EXTRA') && g.defines.includes('DEBUG'));
+      assert.equal(g.langVersion, 'preview');
+      assert.equal(g.allowUnsafe, true);
+      const bad = d.describe('src/Bad.csproj|');
+      assert.ok(!bad.ok);
+      assert.match(bad.reason, /could not be evaluated|could not be read/);
+      assert.ok(!d.describe('nope/None.csproj|net8.0').ok);
+      // Nothing was written into the tree by describing it.
+      assert.ok(!fs.existsSync(path.join(dir, 'src/App/obj')) && !fs.existsSync(path.join(dir, 'src/Gen/bin')));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the SDK rules: framework defines, nearest framework, default language version', () => {
+    assert.deepEqual(frameworkDefines('netstandard2.0'), ['NETSTANDARD', 'NETSTANDARD2_0', 'NETSTANDARD1_0_OR_GREATER', 'NETSTANDARD1_1_OR_GREATER', 'NETSTANDARD1_2_OR_GREATER', 'NETSTANDARD1_3_OR_GREATER', 'NETSTANDARD1_4_OR_GREATER', 'NETSTANDARD1_5_OR_GREATER', 'NETSTANDARD1_6_OR_GREATER', 'NETSTANDARD2_0_OR_GREATER']);
+    assert.deepEqual(frameworkDefines('net472').slice(0, 2), ['NETFRAMEWORK', 'NET472']);
+    assert.ok(frameworkDefines('net472').includes('NET462_OR_GREATER') && !frameworkDefines('net472').includes('NET48_OR_GREATER'));
+    assert.ok(frameworkDefines('net8.0-windows').includes('WINDOWS'));
+    assert.equal(nearestFramework('net8.0', ['netstandard2.0', 'net6.0']), 'net6.0');
+    assert.equal(nearestFramework('net8.0', ['net9.0', 'netstandard2.1']), 'netstandard2.1');
+    assert.equal(nearestFramework('net48', ['netstandard2.0', 'net8.0']), 'netstandard2.0');
+    assert.equal(nearestFramework('net8.0', ['net9.0']), undefined);
+    assert.equal(defaultLangVersion('net8.0'), '12.0');
+    assert.equal(defaultLangVersion('net10.0'), '14.0');
+    assert.equal(defaultLangVersion('netstandard2.0'), '7.3');
+  });
+});
+
+describe('roslyn: coverage labels', () => {
+  it('precise only when every candidate was searched; a partial zero names the counts', () => {
+    const scope = { keys: ['a|x', 'b|x', 'c|x'], dropped: [] };
+    assert.deepEqual(coverageGaps(scope, { searched: ['a|x', 'b|x', 'c|x'], notSearched: [] }, 0), []);
+    const zero = coverageGaps(scope, { searched: ['a|x'], notSearched: [{ key: 'b|x', reason: 'memoryCap' }, { key: 'c|x', reason: 'deadline' }] }, 0);
+    assert.deepEqual(zero, ['none found in the 1 project(s) searched (2 not searched): b (memoryCap), c (deadline)']);
+    const some = coverageGaps({ keys: ['a|x'], dropped: [{ key: 'd|x', reason: 'could not be loaded: boom' }] }, { searched: ['a|x'], notSearched: [] }, 4);
+    assert.deepEqual(some, ['searched 1 of 2 candidate project(s) (1 not searched): d (could not be loaded: boom)']);
+  });
+});
+
+/** A fake host: answers the protocol's requests from a script; `mode` decides how `query` behaves. */
+function fakeHost(dir: string): string {
+  const file = path.join(dir, 'fakeHost.js');
+  const rpc = require.resolve('vscode-jsonrpc/node');
+  fs.writeFileSync(
+    file,
+    `const rpc = require(${JSON.stringify(rpc)});
+const fs = require('fs');
+const c = rpc.createMessageConnection(new rpc.StreamMessageReader(process.stdin), new rpc.StreamMessageWriter(process.stdout));
+const mode = fs.readFileSync(${JSON.stringify(path.join(dir, 'mode'))}, 'utf8').trim();
+c.onRequest('initialize', () => ({ protocolVersion: 1, hostVersion: 'fake', dotnetRoot: null }));
+c.onRequest('projects/ensure', (p) => ({ results: p.projects.map((d) => ({ key: d.key, status: 'loaded', documents: d.documents.length, unresolved: [] })), evicted: [] }));
+c.onRequest('documents/changed', () => ({ updated: 0, removed: 0 }));
+c.onRequest('shutdown', () => ({}));
+c.onNotification('exit', () => process.exit(0));
+c.onRequest('query', (p) => {
+  const sym = { name: 'Circle', kind: 'class', docId: 'T:Geometry.Circle', projectKey: 'src/Geometry/Geometry.csproj|net10.0', locations: [{ path: 'src/Geometry/Circle.cs', line: 3, column: 21, endLine: 3, endColumn: 27 }] };
+  if (mode === 'hang' && p.op !== 'symbolInfo') return new Promise(() => {});
+  if (p.op === 'symbolInfo') return { symbol: sym, items: [], searched: p.scope || [], notSearched: [] };
+  if (mode === 'partial') return { symbol: sym, items: [], searched: [p.scope[0]], notSearched: p.scope.slice(1).map((key) => ({ key, reason: 'memoryCap' })) };
+  return { symbol: sym, items: [{ path: 'src/App/Program.cs', line: 9, column: 45, endLine: 9, endColumn: 51, definition: 'T:Geometry.Circle' }], searched: p.scope || [], notSearched: [] };
+});
+c.listen();
+process.stdin.on('end', () => process.exit(0));
+`,
+  );
+  return file;
+}
+
+describe('roslyn: provider logic against a scripted fake host', function () {
+  this.timeout(30_000);
+  let dir: string;
+  let provider: RoslynProvider;
+  let registry: SemanticRegistry;
+  const setMode = (m: string) => fs.writeFileSync(path.join(dir, 'mode'), m);
+
+  beforeEach(() => {
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-fakehost-')));
+    setMode('ok');
+    const describer = describerFor(FIXTURE);
+    provider = new RoslynProvider({
+      root: FIXTURE,
+      command: { argv: [process.execPath, fakeHost(dir)] },
+      hangGraceMs: 300,
+      model: {
+        describer: () => describer,
+        dependents: (p) => new Set(p === 'src/Geometry/Geometry.csproj' ? ['src/App/App.csproj', 'tests/Geometry.Tests/Geometry.Tests.csproj'] : []),
+        projectsMentioning: () => new Set(['src/App/App.csproj', 'tests/Geometry.Tests/Geometry.Tests.csproj', 'src/Geometry/Geometry.csproj']),
+      },
+    });
+    registry = new SemanticRegistry();
+    registry.register(provider, 'lsp');
+  });
+
+  afterEach(async () => {
+    const pid = provider.host.status().pid;
+    await registry.dispose();
+    if (pid !== undefined) {
+      let gone = false;
+      for (let i = 0; i < 50 && !gone; i++) {
+        try {
+          process.kill(pid, 0);
+          await new Promise((r) => setTimeout(r, 50));
+        } catch {
+          gone = true;
+        }
+      }
+      assert.ok(gone, 'the host process outlived dispose');
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const refs = () => registry.request('references', 'csharp', { path: 'src/Geometry/Circle.cs', line: 3, column: 21, includeDeclaration: false }, { deadlineMs: 5_000, waitForReadyMs: 5_000 });
+
+  it('references search the declaring project and its dependents: precise when all were searched', async () => {
+    const a = await refs();
+    assert.equal(a.mode, 'precise', a.reason);
+    assert.equal(a.value!.length, 1);
+    assert.deepEqual([...provider.ensuredKeys()].sort(), ['src/App/App.csproj|net10.0', 'src/Geometry/Geometry.csproj|net10.0', 'tests/Geometry.Tests/Geometry.Tests.csproj|net10.0']);
+  });
+
+  it('a partial search is precise_partial and its zero says how many projects were searched', async () => {
+    setMode('partial');
+    const a = await refs();
+    assert.equal(a.mode, 'precise_partial');
+    assert.deepEqual(a.value, []);
+    assert.match(a.gaps[0]!, /^none found in the 1 project\(s\) searched \(2 not searched\)/);
+  });
+
+  it('a host stuck past its deadline is killed and restarted with backoff; the next question works', async () => {
+    setMode('hang');
+    const a = await registry.request('definition', 'csharp', { path: 'src/App/Program.cs', line: 10, column: 33 }, { deadlineMs: 1_500, waitForReadyMs: 1_000 });
+    assert.notEqual(a.mode, 'precise');
+    const first = provider.host.status();
+    for (let i = 0; i < 40 && provider.host.status().state !== 'crashed'; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(provider.host.status().state, 'crashed', provider.host.status().detail);
+    assert.match(provider.host.status().detail, /no answer to query 300 ms after its deadline: hung\); it restarts on the next question/);
+    setMode('ok');
+    const b = await refs();
+    assert.equal(b.mode, 'precise', b.reason);
+    const st = provider.host.status();
+    assert.equal(st.generation, first.generation + 1);
+    assert.equal(st.restarts, 1);
+  });
+
+  it('a file in no C# project is a labelled refusal; the host is not even started', async () => {
+    const a = await registry.request('definition', 'csharp', { path: 'Nowhere.cs', line: 1, column: 1 }, { deadlineMs: 2_000 });
+    assert.equal(a.mode, 'unavailable_no_precise');
+    assert.match(a.reason ?? '', /roslyn: Nowhere\.cs is compiled by no C# project/);
+    assert.equal(provider.host.status().state, 'stopped');
+  });
+});
