@@ -28,7 +28,10 @@ public static class SelfTest
         sw.Restart();
         var ens = await t.Ensure(new EnsureParams { Projects = input.Projects }, ct);
         var unresolved = t.State.Known.Values.Sum(k => k.Res.Unresolved.Count);
-        Console.WriteLine(JsonSerializer.Serialize(new { step = "ensure", ms = sw.ElapsedMilliseconds, projects = input.Projects.Count, unresolved, workingSetMb = HostState.WorkingSetMb() }, o));
+        var unresolvedByKind = t.State.Known.Values.SelectMany(k => k.Res.Unresolved).GroupBy(u => u.Kind).ToDictionary(g => g.Key, g => g.Count());
+        var substitutions = t.State.Known.Values.SelectMany(k => k.Res.Substitutions).GroupBy(u => $"{u.Kind} {u.Name} {u.Wanted} -> {u.Used}").ToDictionary(g => g.Key, g => g.Count());
+        var examples = t.State.Known.Values.SelectMany(k => k.Res.Unresolved.Select(u => $"{k.Desc.Name}: {u.Kind} {u.Name}: {u.Reason}")).Take(5).ToList();
+        Console.WriteLine(JsonSerializer.Serialize(new { step = "ensure", ms = sw.ElapsedMilliseconds, projects = input.Projects.Count, unresolved, unresolvedByKind, substitutions, examples, workingSetMb = HostState.WorkingSetMb() }, o));
         var failures = 0;
         foreach (var q in input.Queries)
         {

@@ -120,6 +120,10 @@ public sealed class HostState
         return false;
     }
 
+    // shared option instances: projects with equal settings share one object
+    readonly Dictionary<string, CSharpParseOptions> parseMemo = new(StringComparer.Ordinal);
+    readonly Dictionary<(OutputKind, NullableContextOptions, bool, bool), CSharpCompilationOptions> compMemo = new();
+
     ProjectInfo InfoOf(KnownProject kp) => kp.Info ??= BuildInfo(kp);
 
     ProjectInfo BuildInfo(KnownProject kp)
@@ -128,17 +132,19 @@ public sealed class HostState
         var pid = kp.Id;
         var projectAbs = Abs(d.ProjectPath);
         var projectDir = Path.GetDirectoryName(projectAbs) ?? Root;
-        var parse = new CSharpParseOptions(Lang(d.LangVersion), DocumentationMode.Parse, SourceCodeKind.Regular, d.Defines.Where(s => !string.IsNullOrWhiteSpace(s)).Select(s => s.Trim()).Distinct());
+        var defines = d.Defines.Where(s => !string.IsNullOrWhiteSpace(s)).Select(s => s.Trim()).Distinct().ToList();
+        var pkey = Lang(d.LangVersion) + "|" + string.Join(";", defines);
+        if (!parseMemo.TryGetValue(pkey, out var parse))
+            parseMemo[pkey] = parse = new CSharpParseOptions(Lang(d.LangVersion), DocumentationMode.Parse, SourceCodeKind.Regular, defines);
         var kind = (d.OutputKind ?? "library").ToLowerInvariant() switch
         {
             "exe" => OutputKind.ConsoleApplication,
             "winexe" => OutputKind.WindowsApplication,
             _ => OutputKind.DynamicallyLinkedLibrary,
         };
-        var comp = new CSharpCompilationOptions(kind,
-            nullableContextOptions: Nullable(d.Nullable),
-            allowUnsafe: d.AllowUnsafe ?? false,
-            checkOverflow: d.CheckForOverflow ?? false);
+        var ckey = (kind, Nullable(d.Nullable), d.AllowUnsafe ?? false, d.CheckForOverflow ?? false);
+        if (!compMemo.TryGetValue(ckey, out var comp))
+            compMemo[ckey] = comp = new CSharpCompilationOptions(kind, nullableContextOptions: ckey.Item2, allowUnsafe: ckey.Item3, checkOverflow: ckey.Item4);
         var docs = new List<DocumentInfo>();
         kp.GeneratedPaths.Clear();
         var seen = new HashSet<string>(StringComparer.Ordinal);
