@@ -54,6 +54,18 @@ export const INDEX_HOOK_BATCHES_IN_FLIGHT = 2;
  * the phases, so text + files survive a stop during parsing (smaller changes persist once, at the end).
  */
 export const PERSIST_BETWEEN_PHASES_MIN_FILES = 1_000;
+/**
+ * Quiet period after a watcher event before the changed files are re-indexed. Editors save with
+ * one write (or write + rename) within a few ms; 300 ms made a save visible to symbols only after
+ * ~0.5 s. A burst (checkout, build) still coalesces: events restart the timer.
+ */
+export const WATCH_DEBOUNCE_MS = 30;
+/**
+ * After a watcher-driven refresh the database is written to disk once nothing changed for this
+ * long (and at close): persisting tens of MB with fsync blocks answers for 0.1–0.5 s per save.
+ * A stop in between loses nothing: the next start re-indexes files whose size or mtime differ.
+ */
+export const PERSIST_AFTER_CHANGE_QUIET_MS = 5_000;
 /** Files a workspace walk visits before it stops and reports the index as partial. */
 export const MAX_WORKSPACE_FILES = 1_000_000;
 /** Directory depth the walker descends. */

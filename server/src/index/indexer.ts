@@ -128,6 +128,16 @@ export interface RefreshOptions extends DiscoveryOptions {
   onBatchCommitted?: () => void;
   /** After phase 1 committed; phase 2 starts once it resolves (e.g. after a snapshot is persisted). */
   onTextReady?: (r: TextReady) => Promise<void> | void;
+  /**
+   * The workspace as the caller knows it (the last walk, patched with the stat of the paths the
+   * watcher reported): the walk is skipped. Only for changes to files already listed.
+   */
+  discovery?: DiscoveryResult;
+  /**
+   * New dictionary terms are not written to the `terms` blob here: the caller writes them before
+   * it persists (serialising ~10^5 terms costs more than indexing one saved file).
+   */
+  deferTermsBlob?: () => void;
 }
 
 interface ExistingRow {
@@ -156,7 +166,7 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   }
   // Paths indexed under the same ignore rules need no ignore test (discover.ts checks the rules).
   const rulesStamp = store.getMeta(RULES_STAMP_META);
-  const discovery = discoverWorkspace(root, opts, rulesStamp ? { paths: existing, rulesStamp } : undefined);
+  const discovery = opts.discovery ?? discoverWorkspace(root, opts, rulesStamp ? { paths: existing, rulesStamp } : undefined);
 
   const full = existing.size === 0;
   const toRead: DiscoveredFile[] = [];
@@ -326,7 +336,10 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   store.transaction(() => {
     if (textChanged) store.setMeta('generation', String(generation));
     else stats.generation = generation - 1;
-    if (termsAdded) store.setBlobText('terms', dict.serialize());
+    if (termsAdded) {
+      if (opts.deferTermsBlob) opts.deferTermsBlob();
+      else store.setBlobText('terms', dict.serialize());
+    }
     store.setMeta('committed', '1');
     store.setMeta('last_refresh', new Date().toISOString());
     store.setMeta('files', String(stats.files));

@@ -6,7 +6,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PERSIST_BETWEEN_PHASES_MIN_FILES } from '../core/limits';
+import { MAX_FILE_BYTES, PERSIST_AFTER_CHANGE_QUIET_MS, PERSIST_BETWEEN_PHASES_MIN_FILES, WATCH_DEBOUNCE_MS } from '../core/limits';
 import { log } from '../core/log';
 import { PathPolicy } from '../core/paths';
 import { enableBoundedRegex } from '../core/regex';
@@ -14,7 +14,8 @@ import { defaultHooks } from '../index/hooks';
 import { HOOKS_PENDING_META, refreshIndex, type IndexHook, type RefreshProgress, type RefreshStats, type TextReady } from '../index/indexer';
 import { IndexStore, type Recovery } from '../index/store';
 import { TermDictionary } from '../index/termDictionary';
-import type { DiscoveryOptions } from '../workspace/discover';
+import { parseBatch } from '../syntax/parseBatch';
+import type { DiscoveredFile, DiscoveryOptions, DiscoveryResult } from '../workspace/discover';
 import { readGitState, type GitState } from '../workspace/gitState';
 import { FileCatalog } from './fileCatalog';
 import { LiveFiles } from './liveFiles';
@@ -73,6 +74,13 @@ export class Engine {
   lastRefresh: RefreshStats | undefined;
   private status: IndexStatus = 'building';
   private catalogDirty = true;
+  /**
+   * What the dirty catalog needs: `full` (reload every row) or the paths changed in place by
+   * incremental refreshes (re-read just those rows; a reload costs ~20 ms per 10k files).
+   */
+  private catalogPatch: Set<string> | 'full' = 'full';
+  /** Paths the running refresh changes in place (undefined: it may add or remove files). */
+  private patchPaths: string[] | undefined;
   /** Transactions committed by the running refresh: each one is a new snapshot with its own version. */
   private commitsInRefresh = 0;
   /**
@@ -84,6 +92,14 @@ export class Engine {
   private readonly commitTag = crypto.randomBytes(2).toString('hex');
   private refreshing: Promise<RefreshStats> | undefined;
   private rerunRequested = false;
+  /** A rerun must walk the workspace (someone asked for a full refresh while one ran). */
+  private rerunFull = false;
+  /** New dictionary terms not yet in the `terms` blob (written before the next persist). */
+  private termsDirty = false;
+  /** A persist owed by an incremental refresh (written after a quiet period, or at close). */
+  private persistTimer: NodeJS.Timeout | undefined;
+  private persistOwed = false;
+  private gitOwed = false;
   private readonly pending = new Set<string>();
   private watcher: fs.FSWatcher | undefined;
   private readonly changeListeners: ((rel: string) => void)[] = [];
@@ -132,31 +148,34 @@ export class Engine {
    * follows; then `onTextReady` runs), then outlines and symbols. Concurrent calls share one run;
    * a call during a run schedules one more.
    */
-  refresh(onProgress?: (p: RefreshProgress) => void, onTextReady?: (r: TextReady) => void): Promise<RefreshStats> {
+  refresh(onProgress?: (p: RefreshProgress) => void, onTextReady?: (r: TextReady) => void, changed?: ReadonlySet<string>): Promise<RefreshStats> {
     if (this.refreshing) {
       this.rerunRequested = true;
+      if (!changed) this.rerunFull = true;
       return this.refreshing;
     }
     const run = async (): Promise<RefreshStats> => {
       const wasFresh = this.status === 'fresh';
       this.status = wasFresh ? 'stale' : 'building';
+      // Changes the watcher reported to files already listed: the last walk, patched, instead of a walk.
+      const known = changed ? this.patchedDiscovery(changed) : undefined;
       this.pending.clear();
       const opts: Parameters<typeof refreshIndex>[3] = {
         hooks: this.hooks,
         onBatchCommitted: () => {
-          this.catalogDirty = true;
+          this.markCatalog();
           this.commitsInRefresh++;
           this.commitSeq++;
         },
         onTextReady: (r) => {
           // Text + files are committed: a new snapshot (its version has no in-refresh suffix).
           this.commitsInRefresh = 0;
-          this.catalogDirty = true;
+          this.markCatalog();
           // The text index now matches the disk; symbol answers say they are partial (symbolsPending).
           this.status = r.truncated ? 'partial' : this.pending.size > 0 ? 'stale' : 'fresh';
           if (this.indexRoot && (r.changed || !this.persistedOnce) && r.pendingFiles >= PERSIST_BETWEEN_PHASES_MIN_FILES) {
             onProgress?.({ phase: 'persist', done: 0, total: 1 });
-            this.store.persist();
+            this.persistNow();
             this.persistedOnce = true;
           }
           onTextReady?.(r);
@@ -168,19 +187,32 @@ export class Engine {
       if (this.opts.useGitignore !== undefined) opts.useGitignore = this.opts.useGitignore;
       if (this.opts.maxFiles !== undefined) opts.maxFiles = this.opts.maxFiles;
       if (this.opts.maxFileBytes !== undefined) opts.maxFileBytes = this.opts.maxFileBytes;
+      this.patchPaths = known && known.files.length === this.lastRefresh?.discovery.files.length ? [...changed!].filter((p) => this.discoveryIndex?.byPath.has(p)) : undefined;
+      if (known) {
+        opts.discovery = known;
+        opts.deferTermsBlob = () => {
+          this.termsDirty = true;
+        };
+      }
       this.commitsInRefresh = 0;
-      const git = readGitState(this.root); // a child process: runs while the workspace is walked
+      // A child process: runs while the workspace is walked. After a save it is read once the
+      // workspace is quiet instead (spawning from this large process blocks it for ~50-100 ms).
+      const git = known ? undefined : readGitState(this.root);
       const stats = await refreshIndex(this.store, this.dict, this.root, opts);
       this.commitsInRefresh = 0; // the final commit is the new generation's snapshot
-      this.catalogDirty = true;
-      this.git = await git;
+      this.markCatalog();
+      this.patchPaths = undefined;
+      if (git) this.git = await git;
+      else this.gitOwed = true;
       onProgress?.({ phase: 'persist', done: 0, total: 1 });
       // Nothing changed on disk and the stored file is this state already: skip the rewrite.
       const wrote = stats.added + stats.changed + stats.deleted + stats.unchangedByHash + stats.parsedFiles > 0 || stats.rulesChanged || !this.persistedOnce;
       if (this.indexRoot && wrote) {
-        this.store.persist();
-        this.persistedOnce = true;
-      }
+        // A saved file: persisting the whole database (tens of MB, fsync'd) would block answers
+        // right when the agent asks about its edit; it is written once the workspace is quiet.
+        if (known && this.persistedOnce) this.schedulePersist();
+        else this.persistNow();
+      } else if (this.gitOwed) this.schedulePersist();
       this.lastRefresh = stats;
       this.status = stats.discovery.truncated ? 'partial' : this.pending.size > 0 ? 'stale' : 'fresh';
       return stats;
@@ -189,16 +221,27 @@ export class Engine {
       this.refreshing = undefined;
       if (this.rerunRequested && !this.disposed) {
         this.rerunRequested = false;
-        void this.refresh().catch((e) => log.error('refresh failed', { error: (e as Error).message }));
+        const full = this.rerunFull;
+        this.rerunFull = false;
+        void this.refresh(undefined, undefined, full ? undefined : new Set(this.pending)).catch((e) => log.error('refresh failed', { error: (e as Error).message }));
       }
     });
     return this.refreshing;
   }
 
+  private markCatalog(): void {
+    this.catalogDirty = true;
+    if (this.catalogPatch === 'full') return;
+    if (!this.patchPaths) this.catalogPatch = 'full';
+    else for (const p of this.patchPaths) this.catalogPatch.add(p);
+  }
+
   /** Catalog of indexed files, reloaded if a batch committed since the last read. */
   catalog(): FileCatalog {
     if (this.catalogDirty) {
-      this.files.load(this.store);
+      const patch = this.catalogPatch;
+      if (patch === 'full' || !this.files.patch(this.store, [...patch])) this.files.load(this.store);
+      this.catalogPatch = new Set();
       this.catalogDirty = false;
     }
     return this.files;
@@ -243,7 +286,7 @@ export class Engine {
   }
 
   /** Starts watching the workspace; changes are re-indexed after a short quiet period. */
-  watch(debounceMs = 300): void {
+  watch(debounceMs = WATCH_DEBOUNCE_MS): void {
     if (this.watcher || this.disposed) return;
     try {
       this.watcher = fs.watch(this.root, { recursive: true, persistent: false }, (_event, filename) => {
@@ -254,7 +297,7 @@ export class Engine {
         for (const l of this.changeListeners) l(rel);
         if (this.watchTimer) clearTimeout(this.watchTimer);
         this.watchTimer = setTimeout(() => {
-          void this.refresh().catch((e) => log.error('refresh after change failed', { error: (e as Error).message }));
+          void this.refresh(undefined, undefined, new Set(this.pending)).catch((e) => log.error('refresh after change failed', { error: (e as Error).message }));
         }, debounceMs);
       });
       this.watcher.on('error', (e) => {
@@ -265,6 +308,91 @@ export class Engine {
     } catch (e) {
       log.warn('cannot watch the workspace; index freshness relies on explicit refresh', { error: (e as Error).message });
     }
+    // The first saved file is parsed in this thread (one file is not worth a worker): load the
+    // grammars now, while nothing is asked, instead of on the first change (~1 s on a busy machine).
+    const warm = setTimeout(() => {
+      void parseBatch([
+        { path: 'warm.cs', language: 'csharp', text: 'class A { void M() { } }\n' },
+        { path: 'warm.ts', language: 'typescript', text: 'export class A { m(): void {} }\n' },
+      ]).catch(() => undefined);
+    }, 0);
+    warm.unref();
+  }
+
+  /**
+   * The last walk with the watcher's paths re-stat'ed, or undefined when a walk is needed: a path
+   * not listed that exists now (created, or ignored — the walk decides), a .gitignore, a link, a
+   * file grown past the size limit, or no earlier walk.
+   */
+  private patchedDiscovery(changed: ReadonlySet<string>): DiscoveryResult | undefined {
+    const last = this.lastRefresh?.discovery;
+    if (!last || last.truncated || changed.size === 0) return undefined;
+    let index = this.discoveryIndex;
+    if (!index || index.of !== last) this.discoveryIndex = index = { of: last, byPath: new Map(last.files.map((f, i) => [f.path, i])) };
+    const files = last.files.slice();
+    const gone = new Set<number>();
+    const maxBytes = this.opts.maxFileBytes ?? MAX_FILE_BYTES;
+    for (const rel of changed) {
+      if (path.posix.basename(rel) === '.gitignore') return undefined;
+      const i = index.byPath.get(rel);
+      let st: fs.Stats | undefined;
+      try {
+        st = fs.lstatSync(path.join(this.root, rel));
+      } catch {
+        st = undefined;
+      }
+      if (i === undefined) {
+        if (st) return undefined; // created or ignored: the walk applies the rules
+        continue; // came and went (an editor's temporary file)
+      }
+      const f = last.files[i]!;
+      if (f.linkTarget) return undefined;
+      if (!st) {
+        gone.add(i);
+        continue;
+      }
+      if (!st.isFile() || st.size > maxBytes) return undefined;
+      const patched: DiscoveredFile = { path: f.path, size: st.size, mtimeMs: Math.floor(st.mtimeMs), fileClass: f.fileClass, language: f.language };
+      files[i] = patched;
+    }
+    return { ...last, files: gone.size === 0 ? files : files.filter((_, i) => !gone.has(i)), durationMs: 0 };
+  }
+
+  private discoveryIndex: { of: DiscoveryResult; byPath: Map<string, number> } | undefined;
+
+  /** Writes owed dictionary terms, then the database. */
+  private persistNow(): void {
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = undefined;
+    this.persistOwed = false;
+    if (this.termsDirty) {
+      this.termsDirty = false;
+      this.store.transaction(() => this.store.setBlobText('terms', this.dict.serialize()));
+    }
+    this.store.persist();
+    this.persistedOnce = true;
+  }
+
+  private schedulePersist(): void {
+    this.persistOwed = true;
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = setTimeout(() => {
+      this.persistTimer = undefined;
+      if (this.disposed || !this.persistOwed) return;
+      if (this.refreshing) return this.schedulePersist(); // the refresh persists or owes again
+      if (this.gitOwed) {
+        this.gitOwed = false;
+        void readGitState(this.root).then((g) => {
+          if (!this.disposed) this.git = g;
+        });
+      }
+      try {
+        this.persistNow();
+      } catch (e) {
+        log.error('persisting the index failed', { error: (e as Error).message });
+      }
+    }, PERSIST_AFTER_CHANGE_QUIET_MS);
+    this.persistTimer.unref();
   }
 
   /** Calls `fn` with each workspace-relative path the watcher sees change (semantic backends re-read them). */
@@ -290,6 +418,14 @@ export class Engine {
     this.watcher?.close();
     this.watcher = undefined;
     if (this.refreshing) await this.refreshing.catch(() => undefined);
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    if (this.persistOwed && this.indexRoot) {
+      try {
+        this.persistNow();
+      } catch (e) {
+        log.error('persisting the index at close failed', { error: (e as Error).message });
+      }
+    }
     this.live.clear();
     this.store.close();
   }
