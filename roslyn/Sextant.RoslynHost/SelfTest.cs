@@ -14,6 +14,7 @@ public static class SelfTest
         public List<ProjectDescription> Projects { get; set; } = new();
         public List<QueryParams> Queries { get; set; } = new();
         public bool? PrintItems { get; set; }
+        public int? PauseBeforeQueriesMs { get; set; }
     }
 
     public static async Task<int> Run(string file)
@@ -32,6 +33,7 @@ public static class SelfTest
         var substitutions = t.State.Known.Values.SelectMany(k => k.Res.Substitutions).GroupBy(u => $"{u.Kind} {u.Name} {u.Wanted} -> {u.Used}").ToDictionary(g => g.Key, g => g.Count());
         var examples = t.State.Known.Values.SelectMany(k => k.Res.Unresolved.Select(u => $"{k.Desc.Name}: {u.Kind} {u.Name}: {u.Reason}")).Take(5).ToList();
         Console.WriteLine(JsonSerializer.Serialize(new { step = "ensure", ms = sw.ElapsedMilliseconds, projects = input.Projects.Count, unresolved, unresolvedByKind, substitutions, examples, workingSetMb = HostState.WorkingSetMb() }, o));
+        if (input.PauseBeforeQueriesMs is int pause) await Task.Delay(pause);
         var failures = 0;
         foreach (var q in input.Queries)
         {
