@@ -3,7 +3,7 @@
  *
  *   npx tsx test/oracle/compare.ts --workspace DIR (--solution FILE | --project FILE ...)
  *       [--questions FILE | --sample N [--seed S]] [--ops definition,references,...]
- *       [--wait-ms MS (≤ 10000, the tools' maximum; default 10000)] [--json OUT] [--engine-arg ARG ...] [--check]
+ *       [--provider roslyn|csharp-ls] [--wait-ms MS (≤ 10000, the tools' maximum; default 10000)] [--json OUT] [--engine-arg ARG ...] [--check]
  *
  * DIR is the (restored) tree the engine reads; it is never written: the oracle runs on its own copy
  * under the temp folder. The engine is the built CLI (dist/cli.js: run `npm run build`) over a real
@@ -14,7 +14,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CLI, connectStdio } from '../helpers/mcpClient';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI } from '../helpers/mcpClient';
 import { askEngine, fileSet, formatScore, meetsTargets, runOracle, score, type EngineAnswer, type OracleOp, type OracleResult, type Question, type Score } from './oracle';
 
 export interface CompareOptions {
@@ -25,6 +27,8 @@ export interface CompareOptions {
   sample?: { count: number; seed: number; ops?: OracleOp[] };
   waitMs?: number;
   engineArgs?: string[];
+  /** Extra environment for the engine (e.g. SEXTANT_CSHARP_PROVIDER). */
+  engineEnv?: Record<string, string>;
   log?: (s: string) => void;
 }
 
@@ -42,6 +46,23 @@ export function copyTree(src: string, prefix: string): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`)));
   fs.cpSync(src, dir, { recursive: true });
   return dir;
+}
+
+/** The built CLI over real stdio (as test/helpers/mcpClient.ts, plus environment). */
+async function connectEngine(root: string, indexRoot: string, args: string[], env: Record<string, string>): Promise<{ client: Client; close(): Promise<void>; stderr(): string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--workspace-root', root, '--index-root', indexRoot, ...args],
+    env: { ...getDefaultEnvironment(), ...env },
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (b: Buffer) => {
+    err = (err + b.toString('utf8')).slice(-200_000);
+  });
+  const client = new Client({ name: 'sextant-oracle-compare', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, close: () => client.close(), stderr: () => err };
 }
 
 export async function compare(o: CompareOptions): Promise<CompareResult> {
@@ -67,7 +88,7 @@ export async function compare(o: CompareOptions): Promise<CompareResult> {
     const ix = spawnSync(process.execPath, [CLI, 'index', '--workspace-root', o.workspace, '--index-root', indexRoot], { encoding: 'utf8', timeout: 1_800_000 });
     if (ix.status !== 0) throw new Error(`sextant index failed (${ix.status}): ${ix.stderr.slice(-2000)}`);
     log(`engine: index built in ${Date.now() - t} ms`);
-    const c = await connectStdio(o.workspace, indexRoot, o.engineArgs ?? []);
+    const c = await connectEngine(o.workspace, indexRoot, o.engineArgs ?? [], o.engineEnv ?? {});
     const engine: EngineAnswer[] = [];
     const started = Date.now();
     let firstPreciseMs = NaN;
@@ -109,6 +130,7 @@ function parse(argv: string[]) {
     else if (a === '--wait-ms') o.waitMs = Number(v());
     else if (a === '--json') o.json = v();
     else if (a === '--engine-arg') o.engineArgs!.push(v());
+    else if (a === '--provider') o.engineEnv = { SEXTANT_CSHARP_PROVIDER: v() };
     else if (a === '--check') o.check = true;
     else throw new Error(`unknown argument ${a}`);
   }

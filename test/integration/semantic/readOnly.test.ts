@@ -4,6 +4,7 @@
  * after a session of semantic questions through the real engine (`sextant mcp` over stdio, the
  * built dist/cli.js) must be identical. The index lives outside the tree.
  *
+ * The Harbor session runs with each headless C# provider (Sextant's Roslyn host, csharp-ls).
  * Trees: the never-built, never-restored multi-project Harbor fixture (where csharp-ls's design-time
  * builds used to create 89 bin/ and obj/ paths), and the Shapes fixture restored (csharp-ls answers
  * precisely there, so its builds really ran — their output must land in the engine's temp folder,
@@ -24,11 +25,12 @@ interface Session {
   close(): Promise<void>;
 }
 
-async function engine(root: string, indexRoot: string, tmp: string): Promise<Session> {
+/** `provider`: SEXTANT_CSHARP_PROVIDER for the engine (roslyn: Sextant's host; csharp-ls). */
+async function engine(root: string, indexRoot: string, tmp: string, provider?: 'roslyn' | 'csharp-ls'): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'mcp', '--workspace-root', root, '--index-root', indexRoot],
-    env: { ...getDefaultEnvironment(), TMPDIR: tmp },
+    env: { ...getDefaultEnvironment(), TMPDIR: tmp, ...(provider ? { SEXTANT_CSHARP_PROVIDER: provider } : {}) },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', () => undefined);
@@ -44,7 +46,8 @@ async function session(c: Client, questions: Ask[]): Promise<string[]> {
   for (const [tool, target, extra] of questions) {
     const r = await c.callTool({ name: tool, arguments: { target, waitMs: 10_000, ...(extra ?? {}) } }, undefined, { timeout: 120_000 });
     assert.ok(!r.isError, JSON.stringify(r.content).slice(0, 300));
-    modes.push(`${tool}:${(r.structuredContent as { mode?: string }).mode}`);
+    const sc = r.structuredContent as { mode?: string; provider?: string };
+    modes.push(`${tool}:${sc.mode}${sc.provider && sc.provider !== 'heuristic' ? `/${sc.provider}` : ''}`);
   }
   return modes;
 }
@@ -65,12 +68,13 @@ describe('read-only: a semantic session writes nothing into the workspace (real 
     return d;
   };
 
-  it('a never-built, never-restored multi-project fixture (Harbor) is unchanged after a session', async () => {
+  for (const provider of ['roslyn', 'csharp-ls'] as const)
+  it(`a never-built, never-restored multi-project fixture (Harbor) is unchanged after a session (C# provider ${provider})`, async () => {
     const dir = copyTree(ROSLYN_FIXTURE, 'ro-harbor');
     cleanup.push(dir);
     const before = snapshotTree(dir);
     assert.ok(![...before.keys()].some((p) => p.endsWith('project.assets.json') || /(^|\/)bin$/.test(p)), 'the fixture copy must be unrestored and unbuilt');
-    const c = await engine(dir, temp('idx'), temp('tmp'));
+    const c = await engine(dir, temp('idx'), temp('tmp'), provider);
     let modes: string[];
     try {
       modes = await session(c.client, [
@@ -91,7 +95,7 @@ describe('read-only: a semantic session writes nothing into the workspace (real 
     }
     await new Promise((r) => setTimeout(r, 1_000));
     const changes = diffTrees(before, snapshotTree(dir));
-    console.log(`      Harbor (never built): ${before.size} paths; ${changes.length} changed after ${modes.length} questions (${modes.join(', ')})`);
+    console.log(`      Harbor (never built, ${provider}): ${before.size} paths; ${changes.length} changed after ${modes.length} questions (${modes.join(', ')})`);
     assert.deepEqual(changes, []);
   });
 
@@ -101,13 +105,13 @@ describe('read-only: a semantic session writes nothing into the workspace (real 
     restoreCSharp(dir);
     const tmp = temp('tmp');
     const before = snapshotTree(dir);
-    const c = await engine(dir, temp('idx'), tmp);
+    const c = await engine(dir, temp('idx'), tmp, 'csharp-ls');
     let modes: string[] = [];
     let outputs: string[] = [];
     try {
       const target = { path: 'src/Geometry/Circle.cs', line: 3, column: 21 };
-      for (let i = 0; i < 12 && !modes.includes('references:precise'); i++) modes = await session(c.client, [['references', target, { group_by: 'none' }]]);
-      assert.deepEqual(modes, ['references:precise']);
+      for (let i = 0; i < 12 && !modes.includes('references:precise/lsp'); i++) modes = await session(c.client, [['references', target, { group_by: 'none' }]]);
+      assert.deepEqual(modes, ['references:precise/lsp']);
       modes.push(
         ...(await session(c.client, [
           ['implementations', { path: 'src/Geometry/IShape.cs', line: 4, column: 18 }],
@@ -123,7 +127,7 @@ describe('read-only: a semantic session writes nothing into the workspace (real 
     await new Promise((r) => setTimeout(r, 1_000));
     const changes = diffTrees(before, snapshotTree(dir));
     console.log(`      Shapes (restored): ${changes.length} changed after ${modes.join(', ')}; ${outputs.length} design-time paths in the temp folder`);
-    assert.ok(modes.every((m) => m.endsWith(':precise')), modes.join(', '));
+    assert.ok(modes.every((m) => m.endsWith(':precise/lsp')), modes.join(', '));
     assert.ok(outputs.some((f) => f.endsWith('.AssemblyInfo.cs') || f.endsWith('.GlobalUsings.g.cs')), `design-time builds wrote nothing to the temp folder: ${outputs.slice(0, 5).join(', ')}`);
     assert.deepEqual(changes, []);
   });
@@ -134,7 +138,7 @@ describe('read-only: a semantic session writes nothing into the workspace (real 
     const props = path.join(dir, 'Directory.Build.props');
     fs.writeFileSync(props, fs.readFileSync(props, 'utf8').replace('<Nullable>enable</Nullable>', '<Nullable>enable</Nullable>\n    <BaseOutputPath>$(MSBuildThisFileDirectory)out/</BaseOutputPath>'));
     const before = snapshotTree(dir);
-    const c = await engine(dir, temp('idx'), temp('tmp'));
+    const c = await engine(dir, temp('idx'), temp('tmp'), 'csharp-ls');
     let r: any;
     try {
       for (let i = 0; i < 20; i++) {
