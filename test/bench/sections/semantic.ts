@@ -285,7 +285,7 @@ async function warmLatency(ctx: BenchContext, root: string, candidates: Targets[
 
 // ─── workspace preparation ─────────────────────────────────────────────────────
 
-function hasCSharpProjects(root: string): boolean {
+export function hasCSharpProjects(root: string): boolean {
   const walk = (d: string, depth: number): boolean => {
     let entries: fs.Dirent[];
     try {
@@ -324,7 +324,7 @@ function restoreState(root: string): { projects: number; restored: number } {
 }
 
 /** A restored copy of a generated workspace (made once; a marker records a finished restore). */
-function restoredCopy(root: string): { root: string; note: string } {
+export function restoredCopy(root: string): { root: string; note: string } {
   const key = path.basename(path.dirname(root));
   const dir = path.join(os.tmpdir(), 'sextant-bench-restored', key);
   const ws = path.join(dir, 'ws');
