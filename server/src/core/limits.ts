@@ -190,6 +190,13 @@ export const LSP_MAX_RESTARTS_PER_WINDOW = 5;
 export const LSP_RESTART_WINDOW_MS = 10 * 60 * 1000;
 /** shutdown/exit get this long before the process is killed. */
 export const LSP_SHUTDOWN_GRACE_MS = 2_000;
+/**
+ * A helper process's watchdog checks its engine this often (whole seconds: `sleep` takes them);
+ * with the grace below an orphaned language server is gone within ~3 s of a `kill -9` of the engine.
+ */
+export const CHILD_WATCHDOG_POLL_S = 1;
+/** After the engine died, SIGTERM to the helper's process group, then SIGKILL after this many seconds. */
+export const CHILD_WATCHDOG_GRACE_S = 2;
 /** The initialize handshake must finish within this. */
 export const LSP_INITIALIZE_TIMEOUT_MS = 60_000;
 /**

@@ -23,6 +23,7 @@ import {
 import { log } from '../../core/log';
 import { UriMapper } from './convert';
 import { OpenDocuments } from './openDocuments';
+import { groupSpawnOptions, killGroup, watchOverGroup } from '../../core/processGroup';
 import { findExecutable, searchedPlaces, type LanguageServerSpec } from './serverSpec';
 
 export type ServerState = 'stopped' | 'starting' | 'loading' | 'ready' | 'crashed' | 'failed' | 'absent';
@@ -197,11 +198,7 @@ export class LanguageServer {
   kill(): void {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    try {
-      child.kill('SIGKILL');
-    } catch {
-      /* already gone */
-    }
+    killGroup(child, 'SIGKILL');
   }
 
   /** Graceful stop: shutdown + exit, then SIGKILL after a grace period. */
@@ -268,7 +265,10 @@ export class LanguageServer {
         stdio: ['pipe', 'pipe', 'pipe'],
         env: { ...process.env, ...(isScript ? { ELECTRON_RUN_AS_NODE: '1' } : {}), ...this.spec.env },
         windowsHide: true,
+        // Its own process group, watched over: it and its children die with the engine, even on SIGKILL.
+        ...groupSpawnOptions(),
       });
+      watchOverGroup(child);
     } catch (e) {
       this.setState('failed', `${this.spec.name} could not be started: ${String(e)}`);
       this.restartAt = Date.now() + LSP_RESTART_BACKOFF_MAX_MS;
@@ -291,6 +291,7 @@ export class LanguageServer {
     });
     child.on('exit', (code, sig) => {
       live.delete(this);
+      killGroup(child, 'SIGKILL'); // what it started and left behind (build hosts) goes with it
       const how = sig ? `signal ${sig}` : `exit code ${code}`;
       exitResolve(new ServerExitedError(`${this.spec.name} exited (${how}) during the request`));
       this.connection?.dispose();
