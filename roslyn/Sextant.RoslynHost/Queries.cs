@@ -21,8 +21,10 @@ public sealed class HostError : Exception
 public sealed class Queries
 {
     readonly HostState h;
-    /// Projects searched per streaming batch (a batch is loaded, searched, then may be evicted).
+    /// Projects searched per streaming batch (a batch is loaded, searched, then may be evicted);
+    /// smaller under a deadline, so a partial answer has searched something.
     const int BatchProjects = 64;
+    const int DeadlineBatchProjects = 16;
 
     public Queries(HostState state) { h = state; }
 
@@ -300,9 +302,10 @@ public sealed class Queries
         var seen = new HashSet<string>();
         var callerRows = new Dictionary<string, CallRow>();
         var sw = Stopwatch.StartNew();
-        for (var i = 0; i < scope.Count; i += BatchProjects)
+        var batchSize = q.Options?.DeadlineMs is int dl && dl > 0 ? DeadlineBatchProjects : BatchProjects;
+        for (var i = 0; i < scope.Count; i += batchSize)
         {
-            var batch = scope.Skip(i).Take(BatchProjects).ToList();
+            var batch = scope.Skip(i).Take(batchSize).ToList();
             if (deadline.IsCancellationRequested && !ct.IsCancellationRequested)
             {
                 foreach (var k in scope.Skip(i)) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline" });
@@ -328,7 +331,7 @@ public sealed class Queries
             }
             h.Touch(h.Closure(batch));
             var pinned = new HashSet<string>(pinnedBase);
-            var next = scope.Skip(i + BatchProjects).Take(BatchProjects).ToList();
+            var next = scope.Skip(i + batchSize).Take(batchSize).ToList();
             pinned.UnionWith(h.Closure(next));
             res.Stats.ProjectsEvicted += h.EvictIfNeeded(pinned);
         }
