@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Bundles the engine (dist/cli.js + workers) and the extension (dist/extension.js) with esbuild and
-// copies the WASM assets (sql.js, tree-sitter runtime and grammars) to dist/wasm/.
+// copies the WASM assets (sql.js, the tree-sitter runtime and the grammars language-configs/ names) to dist/wasm/.
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -42,18 +42,23 @@ if (fs.existsSync(path.join(root, 'media/graph/main.ts'))) {
 function copy(from, name) {
   fs.copyFileSync(from, path.join(dist, 'wasm', name ?? path.basename(from)));
 }
-copy(require.resolve('sql.js/dist/sql-wasm.wasm'));
-const tsw = path.dirname(require.resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter.wasm'));
-for (const f of fs.readdirSync(tsw)) if (f.endsWith('.wasm')) copy(path.join(tsw, f));
+// Only what runs: sql.js, the tree-sitter runtime, and the grammars language-configs/*/language.json
+// name (dist/wasm/ goes into the .vsix whole; anything else left there from an older build is removed).
+const wanted = new Set();
+function copyWanted(from, name) {
+  copy(from, name);
+  wanted.add(name ?? path.basename(from));
+}
+copyWanted(require.resolve('sql.js/dist/sql-wasm.wasm'));
 const wts = path.dirname(require.resolve('web-tree-sitter'));
 for (const f of ['web-tree-sitter.wasm', 'tree-sitter.wasm']) {
-  if (fs.existsSync(path.join(wts, f))) copy(path.join(wts, f), 'web-tree-sitter.wasm');
+  if (fs.existsSync(path.join(wts, f))) copyWanted(path.join(wts, f), 'web-tree-sitter.wasm');
 }
-// Grammars named by language-configs/*/language.json that do not come from @vscode/tree-sitter-wasm.
 for (const d of fs.readdirSync(path.join(root, 'language-configs'), { withFileTypes: true })) {
   const cfg = path.join(root, 'language-configs', d.name, 'language.json');
   if (!d.isDirectory() || !fs.existsSync(cfg)) continue;
   const g = JSON.parse(fs.readFileSync(cfg, 'utf8')).grammar;
-  if (g && !fs.existsSync(path.join(dist, 'wasm', g.file))) copy(require.resolve(g.package), g.file);
+  if (g) copyWanted(require.resolve(g.package), g.file);
 }
+for (const f of fs.readdirSync(path.join(dist, 'wasm'))) if (!wanted.has(f)) fs.rmSync(path.join(dist, 'wasm', f), { force: true });
 console.log(`built ${Object.keys(entryPoints).join(', ')} -> dist/`);
