@@ -378,3 +378,19 @@ export const TEST_IMPORT_SCAN_BYTES = 16 * 1024;
 export const OUTLINE_SIGNATURES_MAX_BYTES = 6 * 1024;
 /** outline names form: members listed on one row before the container continues on the next (one row stays ~2.5 KB). */
 export const OUTLINE_MEMBERS_PER_ROW = 100;
+/**
+ * references (default grouping, no per_group): locations listed over all groups together, spread so
+ * every group shows at least one before any shows two; ~24 enriched locations plus a row per group
+ * fit the default 8 KiB answer, so the common question comes back whole (every group, its count).
+ */
+export const SEMANTIC_REFERENCES_SPREAD_LOCATIONS = 24;
+/**
+ * …and at most what fits this many bytes after one row per group (estimates: a group row without
+ * locations, an enriched location with its target_ref): with many groups every group keeps its count
+ * and fewer carry sample locations, never a group dropped for budget in the default answer.
+ */
+export const SEMANTIC_REFERENCES_SPREAD_BYTES = 5 * 1024;
+export const SEMANTIC_GROUP_ROW_BYTES = 100;
+export const SEMANTIC_LOCATION_ROW_BYTES = 300;
+/** references: groups per page when no limit is given (a group without locations is ~100 bytes). */
+export const SEMANTIC_REFERENCES_GROUPS_PER_PAGE = 50;

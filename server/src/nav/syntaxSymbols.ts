@@ -197,6 +197,29 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
   // fuzzy: the camelCase tier only matters when exact/prefix names do not fill the page
   if (mode === 'fuzzy') upgradeFuzzyKeys();
 
+  // "Where is X" (auto, a capitalised name): the I+name interface ranks beside the exact name (its
+  // rows merge by rank: types first, then members), and camelCase / _underscore spellings of the
+  // name (private fields, locals, parameters) rank after every other camelCase match.
+  let interfaceName: number | undefined;
+  if (mode === 'auto' && /^[A-Z]/.test(nameQuery) && nameQuery.length > 1) {
+    interfaceName = dict.idOf('I' + nameQuery);
+    if (interfaceName !== undefined && !candIdx.includes(interfaceName)) {
+      candIdx.push(interfaceName);
+      candKey.push(0);
+    }
+    const ql = nameQuery.toLowerCase();
+    const exactAt = candIdx.indexOf(dict.idOf(nameQuery) ?? -1);
+    const exactKey = exactAt >= 0 ? candKey[exactAt]! : 0;
+    for (let k = 0; k < candIdx.length; k++) {
+      const i = candIdx[k]!;
+      if (i === interfaceName) candKey[k] = exactKey;
+      else {
+        const name = dict.names[i] ?? '';
+        if (/^[_a-z]/.test(name) && name.replace(/^_+/, '').toLowerCase().startsWith(ql)) candKey[k] = 3 * 1e6 + 900_000 + (candKey[k]! % 1e5);
+      }
+    }
+  }
+
   // 2. filters
   const catalog = engine.catalog();
   const files = fileInfoOf(catalog);
@@ -460,7 +483,7 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
     const path = file?.path ?? '';
     const x = table.details(fileId, seg.ordinal[r] ?? 0, path);
     const tier = tierOf(e.key);
-    const label = mode === 'qualified' ? 'qualified' : tier === 3 ? (mode === 'auto' || mode === 'fuzzy' ? 'camelCase' : mode) : (TIER_LABEL[tier] ?? mode);
+    const label = interfaceName !== undefined && table.nameOf(seg, r) === interfaceName ? 'interface' : mode === 'qualified' ? 'qualified' : tier === 3 ? (mode === 'auto' || mode === 'fuzzy' ? 'camelCase' : mode) : (TIER_LABEL[tier] ?? mode);
     const hit: SymbolHit = {
       symbolId: ids.idFor(x?.symbolId ?? '', path), name: dict.names[table.nameOf(seg, r)] ?? '', kind: (x?.kind ?? '') as SymbolKind, qualifiedName: x?.qualifiedName ?? '', signature: x?.signature ?? '',
       path, line: e.line, endLine: x?.endLine ?? e.line, column: x?.column ?? 0, fileClass: file?.fileClass ?? 'source', match: label,

@@ -6,7 +6,7 @@
  * availability `unavailable` is not "no callers").
  */
 import { z } from 'zod';
-import { MAX_PATH_CHARS, SEMANTIC_LOCATION_MIN_BYTES, TOOL_DEADLINE_MS, SEMANTIC_CALLS_MAX_DEPTH, SEMANTIC_CALLS_MAX_EDGES, SEMANTIC_REFERENCES_PER_GROUP, SEMANTIC_TYPE_HIERARCHY_MAX_DEPTH, SEMANTIC_TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
+import { MAX_PATH_CHARS, SEMANTIC_LOCATION_MIN_BYTES, TOOL_DEADLINE_MS, SEMANTIC_CALLS_MAX_DEPTH, SEMANTIC_CALLS_MAX_EDGES, SEMANTIC_REFERENCES_PER_GROUP, SEMANTIC_REFERENCES_SPREAD_LOCATIONS, SEMANTIC_REFERENCES_SPREAD_BYTES, SEMANTIC_GROUP_ROW_BYTES, SEMANTIC_LOCATION_ROW_BYTES, SEMANTIC_REFERENCES_GROUPS_PER_PAGE, SEMANTIC_TYPE_HIERARCHY_MAX_DEPTH, SEMANTIC_TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
 import {
   callsQuery,
   definitionQuery,
@@ -89,8 +89,8 @@ const rowSchema = z.object({
   endLine: z.number(),
   endColumn: z.number(),
   project: z.string().optional(),
-  isTest: z.boolean(),
-  isGenerated: z.boolean(),
+  isTest: z.boolean().optional().describe('In a references group: said by the group'),
+  isGenerated: z.boolean().optional().describe('In a references group: only when true'),
   confidence: z.enum(['exact', 'partial', 'heuristic', 'stale']),
   role: z.enum(['declaration', 'reference', 'related']).optional(),
   name: z.string().optional(),
@@ -180,6 +180,27 @@ const groupSchema = z.object({
   more: z.number().describe('Locations of this group not listed (narrow with project / group_by file)'),
 });
 
+/**
+ * Locations listed per group: at most `cap` each and `allowance` in all, filled level by level in
+ * group order (every group one before any gets two).
+ */
+export function spreadLocations(counts: number[], cap: number, allowance: number): number[] {
+  const out = counts.map(() => 0);
+  let left = allowance;
+  for (let level = 1; level <= cap && left > 0; level++) {
+    let grew = false;
+    for (let i = 0; i < counts.length && left > 0; i++) {
+      if (counts[i]! >= level) {
+        out[i] = level;
+        left--;
+        grew = true;
+      }
+    }
+    if (!grew) break;
+  }
+  return out;
+}
+
 export const referencesTool = defineTool({
   name: 'references',
   title: 'Find references',
@@ -203,6 +224,7 @@ export const referencesTool = defineTool({
     counts: z.object({ total: z.number(), projects: z.number(), productionProjects: z.number(), testProjects: z.number(), production: z.number(), test: z.number(), generated: z.number(), handwritten: z.number() }).optional(),
   },
   paged: true,
+  defaultLimit: SEMANTIC_REFERENCES_GROUPS_PER_PAGE,
   row: (i: NavRow | { group: string; count: number; more: number; locations: NavRow[] }) =>
     'group' in i ? `${i.group}: ${i.count}${i.locations.map((l) => `\n  - ${rowText(l)}`).join('')}${i.more ? `\n  - … ${i.more} more` : ''}` : rowText(i),
   async handle(env, args, p) {
@@ -236,6 +258,12 @@ export const referencesTool = defineTool({
     for (const r of a.rows) (groups.get(keyOf(r)) ?? groups.set(keyOf(r), []).get(keyOf(r))!).push(r);
     // Production groups first, then by size.
     const ordered = [...groups.entries()].sort((x, y) => Number(x[1][0]!.isTest) - Number(y[1][0]!.isTest) || y[1].length - x[1].length || (x[0] < y[0] ? -1 : 1));
+    // Locations listed per group: without per_group, SEMANTIC_REFERENCES_SPREAD_LOCATIONS are spread
+    // over every group of the answer (each gets one before any gets two), so one answer shows every
+    // group with its count; per_group is a maximum. From the whole answer, never the page: pages agree.
+    const allowance = Math.max(0, Math.min(SEMANTIC_REFERENCES_SPREAD_LOCATIONS, SEMANTIC_REFERENCES_SPREAD_BYTES, SEMANTIC_GROUP_ROW_BYTES, SEMANTIC_LOCATION_ROW_BYTES, Math.floor((SEMANTIC_REFERENCES_SPREAD_BYTES - ordered.length * SEMANTIC_GROUP_ROW_BYTES) / SEMANTIC_LOCATION_ROW_BYTES)));
+    const listed = spreadLocations(ordered.map(([, rows]) => rows.length), perGroup, args.per_group === undefined ? allowance : Infinity);
+    const listedOf = new Map(ordered.map(([g], i) => [g, listed[i]!]));
     const pg = page(ordered, p);
     // Groups that can fit the byte budget (at least one; the server trims exactly and issues the
     // cursor): enriching locations the budget drops anyway costs file reads for nothing.
@@ -245,22 +273,31 @@ export const referencesTool = defineTool({
     for (const g of pg.items) {
       if (fitting.length > 0 && planned >= fitLocations) break;
       fitting.push(g);
-      planned += Math.min(perGroup, g[1].length);
+      planned += listedOf.get(g[0])!;
     }
     pg.items = fitting;
     // One enrichment pass for every shown location (a declaration lookup per page, not per group).
-    const shown = pg.items.map(([, rows]) => rows.slice(0, perGroup));
+    const shown = pg.items.map(([g, rows]) => rows.slice(0, listedOf.get(g)!));
     const enriched = enrichRows(env.engine, shown.flat());
     let at = 0;
     const items = pg.items.map(([group, rows], i) => {
-      const locations = enriched.slice(at, at + shown[i]!.length);
+      // The group key is said once: not again on each location.
+      const locations = enriched.slice(at, at + shown[i]!.length).map((l) => {
+        // The group says the project and the test flag; generated is said only when true.
+        const { project, isTest, isGenerated, ...rest } = l;
+        const out: Partial<NavRow> = rest;
+        if (!(groupBy === 'project' && project === group) && project !== undefined) out.project = project;
+        if (groupBy === 'kind') out.isTest = isTest;
+        if (isGenerated) out.isGenerated = true;
+        return out;
+      });
       at += shown[i]!.length;
       return {
         group,
         ...(groupBy !== 'kind' ? { isTest: rows[0]!.isTest } : {}),
         count: rows.length,
         locations,
-        more: Math.max(0, rows.length - perGroup),
+        more: rows.length - shown[i]!.length,
       };
     });
     return { summary, items, total: pg.total, offset: pg.offset, mode: a.mode, extra, ...partial };
