@@ -232,8 +232,13 @@ export class RoslynProvider implements SemanticProvider {
     const failed = await this.ensure(describer, closure.keys, ctx, generation);
     const searchable = scope.keys.filter((k) => !failed.has(k));
     for (const k of scope.keys) if (failed.has(k)) scope.dropped.push({ key: k, reason: `could not be loaded: ${failed.get(k)}` });
-    const sym = symbol.docId && symbol.projectKey ? { symbol: { docId: symbol.docId, projectKey: symbol.projectKey } } : target;
+    // A multi-targeting declaring project is several compilations: dependents bind to the one
+    // their framework picks, whose symbol is another symbol. Each variant they reference is asked.
+    const declaring = symbol.projectKey ? splitKey(symbol.projectKey).project : undefined;
+    const variants = symbol.docId && symbol.projectKey ? [symbol.projectKey, ...closure.keys.filter((k) => k !== symbol.projectKey && declaring !== undefined && splitKey(k).project === declaring && !failed.has(k))] : [];
+    const sym = variants.length > 0 ? { symbol: { docId: symbol.docId!, projectKey: variants[0]! } } : target;
     const deadlineMs = Math.round(Math.max(500, ctx.deadline - Date.now() - 400));
+    const query = <Row>(params: QueryParams, keyOf: (row: Row) => string) => (variants.length > 1 ? this.queryVariants<Row>(params, symbol.docId!, variants, keyOf, ctx, generation) : this.query<Row>(params, ctx, generation));
     let value: unknown[];
     let r: QueryResult<unknown>;
     switch (op) {
@@ -241,11 +246,12 @@ export class RoslynProvider implements SemanticProvider {
         const q = a as unknown as OpArgs<'references'>;
         // Related rows are always asked for: a type's uses through its constructors (`new T()`)
         // come back as rows of the constructor and are the type's own references.
-        const rr = await this.query<ReferenceRow>({ op: 'references', ...sym, scope: searchable, options: { includeDeclaration: q.includeDeclaration, includeRelated: true, deadlineMs } }, ctx, generation);
+        const rr = await query<ReferenceRow>({ op: 'references', ...sym, scope: searchable, options: { includeDeclaration: q.includeDeclaration, includeRelated: true, deadlineMs } }, locKey);
         const ctor = TYPE_KINDS.has(symbol.kind) && symbol.docId?.startsWith('T:') ? `M:${symbol.docId.slice(2)}.#` : undefined;
         const rows: ReferenceLocation[] = [];
         for (const row of rr.items) {
-          const own = !row.related || (ctor !== undefined && row.definition?.startsWith(ctor) === true);
+          // The same declaration in another framework's compilation (same doc id) is the target too.
+          const own = !row.related || row.definition === symbol.docId || (ctor !== undefined && row.definition?.startsWith(ctor) === true);
           if (!own && !q.includeRelated) continue;
           const out = toReference(row);
           if (own) delete out.related;
@@ -256,7 +262,7 @@ export class RoslynProvider implements SemanticProvider {
         break;
       }
       case 'implementation': {
-        const rr = await this.query<ImplementationRow>({ op: 'implementations', ...sym, scope: searchable, options: { deadlineMs } }, ctx, generation);
+        const rr = await query<ImplementationRow>({ op: 'implementations', ...sym, scope: searchable, options: { deadlineMs } }, symKey);
         const rows = [...rr.items];
         // An interface member's implementations that are themselves virtual have overrides below
         // them (Shape.Area implements IShape.Area; Circle.Area overrides it): asked for one by one.
@@ -280,13 +286,13 @@ export class RoslynProvider implements SemanticProvider {
         break;
       }
       case 'incomingCalls': {
-        const rr = await this.query<CallerRow>({ op: 'callers', ...sym, scope: searchable, options: { deadlineMs } }, ctx, generation);
+        const rr = await query<CallerRow>({ op: 'callers', ...sym, scope: searchable, options: { deadlineMs } }, (c) => `${symKey(c.from)}|${c.via ?? ''}`);
         value = rr.items.map((c): IncomingCall => ({ from: this.toItem(c.from), sites: c.sites.map(toSpan) }));
         r = rr;
         break;
       }
       default: {
-        const rr = await this.query<TypeHierarchyRow>({ op: 'typeHierarchy', ...sym, scope: searchable, options: { direction: 'subtypes', transitive: false, deadlineMs } }, ctx, generation);
+        const rr = await query<TypeHierarchyRow>({ op: 'typeHierarchy', ...sym, scope: searchable, options: { direction: 'subtypes', transitive: false, deadlineMs } }, symKey);
         value = rr.items.filter((t) => t.direction === 'subtype' && t.depth <= 1).map((t) => this.toItem(t));
         r = rr;
         break;
@@ -394,6 +400,41 @@ export class RoslynProvider implements SemanticProvider {
     return failed;
   }
 
+  /**
+   * The same use query for each compilation (framework) of the declaring project that the scope
+   * binds to; rows merged by `keyOf`. Searched only what every variant searched.
+   */
+  private async queryVariants<Row>(params: QueryParams, docId: string, variants: readonly ProjectKey[], keyOf: (row: Row) => string, ctx: CallContext, generation: number): Promise<QueryResult<Row>> {
+    let merged: QueryResult<Row> | undefined;
+    const seen = new Set<string>();
+    for (const v of variants) {
+      let r: QueryResult<Row>;
+      try {
+        r = await this.query<Row>({ ...params, symbol: { docId, projectKey: v } }, ctx, generation);
+      } catch (e) {
+        // The symbol may not exist in another framework's compilation (#if): that variant adds nothing.
+        if (e instanceof ResponseError && e.code === HostErrorCodes.symbolNotFound && merged) continue;
+        throw e;
+      }
+      if (!merged) {
+        merged = { ...r, items: [] };
+      } else {
+        const both = new Set(r.searched);
+        merged.searched = merged.searched.filter((k) => both.has(k));
+        const missing = new Set(merged.notSearched.map((n) => n.key));
+        for (const n of r.notSearched) if (!missing.has(n.key)) merged.notSearched.push(n);
+        if (r.truncated) merged.truncated = true;
+      }
+      for (const row of r.items) {
+        const k = keyOf(row);
+        if (seen.has(k)) continue;
+        seen.add(k);
+        merged.items.push(row);
+      }
+    }
+    return merged!;
+  }
+
   private async query<Row>(params: QueryParams, ctx: CallContext, generation: number): Promise<QueryResult<Row>> {
     const r = await this.host.request<QueryResult<Row>>(HostMethods.query, params, { signal: ctx.signal, deadline: ctx.deadline, generation });
     return { ...r, items: r?.items ?? [], searched: r?.searched ?? [], notSearched: r?.notSearched ?? [], symbol: r?.symbol ?? null };
@@ -435,6 +476,14 @@ export class RoslynProvider implements SemanticProvider {
 }
 
 const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'enum']);
+
+function locKey(l: { path: string; line: number; column: number }): string {
+  return `${l.path}:${l.line}:${l.column}`;
+}
+
+function symKey(s: SymbolRef): string {
+  return `${s.docId ?? s.name}|${s.locations[0] ? locKey(s.locations[0]) : ''}`;
+}
 
 function kindName(k: string): SymbolKindName {
   return (EDITOR_SYMBOL_KINDS as readonly string[]).includes(k) ? (k as SymbolKindName) : 'unknown';
