@@ -41,9 +41,12 @@ export const section: BenchSection = {
       .sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : 1))
       .slice(0, ctx.options.quick ? 5 : 20);
     const rows: string[][] = [['file', 'lines', 'file bytes', 'declarations', 'form', 'calls', 'outline bytes', 'ratio']];
+    // The targets are for large files (issue 17: a 3,000-line file); smaller ones are listed in the table.
+    const LARGE_LINES = 2_500;
     const ratios: number[] = [];
     const calls: number[] = [];
     const answerBytes: number[] = [];
+    const allCalls: number[] = [];
     const tool = ALL_TOOLS.find((t) => t.name === 'outline')!;
     for (const f of files) {
       let cursor: string | undefined;
@@ -61,14 +64,17 @@ export const section: BenchSection = {
       if (!first) continue;
       const size = fs.statSync(path.join(ctx.target.root, f.path)).size;
       const decls = Number(/: (\d+) declarations?/.exec(first.summary)?.[1] ?? 0);
-      ratios.push(size / b);
-      calls.push(n);
-      answerBytes.push(b);
+      allCalls.push(n);
+      if (first.file.lines >= LARGE_LINES) {
+        ratios.push(size / b);
+        calls.push(n);
+        answerBytes.push(b);
+      }
       rows.push([f.path, String(first.file.lines), String(size), String(decls), first.form, String(n), String(b), (size / b).toFixed(1)]);
     }
     if (ratios.length) {
       metrics.push(
-        { name: `outline of the ${ratios.length} largest C# files: calls (max)`, value: Math.max(...calls), unit: 'count', target: { op: '<=', value: 1 }, detail: `median ${median(calls)}` },
+        { name: `outline of C# files ≥ ${LARGE_LINES} lines (${ratios.length}): calls (max)`, value: Math.max(...calls), unit: 'count', target: { op: '<=', value: 1 }, detail: `all ${allCalls.length} files in the table: max ${Math.max(...allCalls)}, median ${median(allCalls)}` },
         { name: 'outline: bytes of the whole map (max)', value: Math.max(...answerBytes), unit: 'count', target: { op: '<=', value: 8192 }, detail: `median ${median(answerBytes)}` },
         { name: 'outline: times fewer bytes than the file (min)', value: Number(Math.min(...ratios).toFixed(1)), unit: 'x', target: { op: '>=', value: 20 }, detail: `median ${median(ratios)?.toFixed(1)}×` },
       );
