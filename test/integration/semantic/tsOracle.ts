@@ -218,6 +218,8 @@ export interface OpScore {
   /** Answers labelled precise_partial. */
   partial: number;
   latencyMs: { first: number[]; second: number[] };
+  /** The second pass (programs loaded by then): recall, and misses labelled plain precise. */
+  second: { correct: number; found: number; recall: number; partial: number; missedButPrecise: number };
 }
 
 export type Op = 'references' | 'implementations' | 'callers' | 'definition';
@@ -278,7 +280,7 @@ async function ask(engine: Engine, q: Q): Promise<{ found: Set<string>; mode: st
 
 /** Asks every question twice (first and second pass) and scores the first pass against the oracle. */
 export async function compareWithOracle(engine: Engine, qs: Q[]): Promise<OracleReport> {
-  const blank = (): OpScore => ({ questions: 0, expected: 0, found: 0, correct: 0, precision: 1, recall: 1, missedButPrecise: [], partial: 0, latencyMs: { first: [], second: [] } });
+  const blank = (): OpScore => ({ questions: 0, expected: 0, found: 0, correct: 0, precision: 1, recall: 1, missedButPrecise: [], partial: 0, latencyMs: { first: [], second: [] }, second: { correct: 0, found: 0, recall: 1, partial: 0, missedButPrecise: 0 } });
   const ops: Record<Op, OpScore> = { references: blank(), implementations: blank(), callers: blank(), definition: blank() };
   const misses: string[] = [];
   for (const pass of ['first', 'second'] as const) {
@@ -287,7 +289,13 @@ export async function compareWithOracle(engine: Engine, qs: Q[]): Promise<Oracle
       const a = await ask(engine, q);
       const s = ops[q.op];
       s.latencyMs[pass].push(Date.now() - t0);
-      if (pass === 'second') continue;
+      if (pass === 'second') {
+        s.second.found += a.found.size;
+        s.second.correct += [...a.found].filter((k) => q.expected.has(k)).length;
+        if (a.mode === 'precise_partial') s.second.partial++;
+        if (a.mode === 'precise' && [...q.expected].some((k) => !a.found.has(k))) s.second.missedButPrecise++;
+        continue;
+      }
       s.questions++;
       s.expected += q.expected.size;
       s.found += a.found.size;
@@ -303,6 +311,7 @@ export async function compareWithOracle(engine: Engine, qs: Q[]): Promise<Oracle
   for (const s of Object.values(ops)) {
     s.precision = s.found === 0 ? 1 : s.correct / s.found;
     s.recall = s.expected === 0 ? 1 : s.correct / s.expected;
+    s.second.recall = s.expected === 0 ? 1 : s.second.correct / s.expected;
   }
   return { ops, misses };
 }
@@ -311,6 +320,6 @@ export async function compareWithOracle(engine: Engine, qs: Q[]): Promise<Oracle
 export function formatReport(r: OracleReport): string[] {
   return (Object.entries(r.ops) as [Op, OpScore][]).map(([op, s]) => {
     const lat = (xs: number[]) => `${percentile(xs, 50)}/${percentile(xs, 95)} ms`;
-    return `${op.padEnd(15)} q=${s.questions} expected=${s.expected} found=${s.found} precision=${s.precision.toFixed(4)} recall=${s.recall.toFixed(4)} partial=${s.partial} missed-but-precise=${s.missedButPrecise.length} latency p50/p95 first ${lat(s.latencyMs.first)}, second ${lat(s.latencyMs.second)}`;
+    return `${op.padEnd(15)} q=${s.questions} expected=${s.expected} found=${s.found} precision=${s.precision.toFixed(4)} recall=${s.recall.toFixed(4)} partial=${s.partial} missed-but-precise=${s.missedButPrecise.length} | second pass recall=${s.second.recall.toFixed(4)} partial=${s.second.partial} missed-but-precise=${s.second.missedButPrecise} | latency p50/p95 first ${lat(s.latencyMs.first)}, second ${lat(s.latencyMs.second)}`;
   });
 }
