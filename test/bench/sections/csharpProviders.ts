@@ -179,7 +179,7 @@ function projectFiles(root: string): string[] {
 }
 
 export const section: BenchSection = {
-  name: 'csharp providers',
+  name: 'csharp-providers',
   order: 55,
   description: 'Roslyn host vs csharp-ls through the engine on the same 20 questions: first precise, precise share, restarts, peak RSS, p50/p95, oracle precision/recall',
   appliesTo: (t) => hasCSharpProjects(t.root),
