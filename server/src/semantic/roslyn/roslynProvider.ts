@@ -238,7 +238,12 @@ export class RoslynProvider implements SemanticProvider {
     const variants = symbol.docId && symbol.projectKey ? [symbol.projectKey, ...closure.keys.filter((k) => k !== symbol.projectKey && declaring !== undefined && splitKey(k).project === declaring && !failed.has(k))] : [];
     const sym = variants.length > 0 ? { symbol: { docId: symbol.docId!, projectKey: variants[0]! } } : target;
     const deadlineMs = Math.round(Math.max(500, ctx.deadline - Date.now() - 400));
-    const query = <Row>(params: QueryParams, keyOf: (row: Row) => string) => (variants.length > 1 ? this.queryVariants<Row>(params, symbol.docId!, variants, keyOf, ctx, generation) : this.query<Row>(params, ctx, generation));
+    // Each variant is searched in the projects that bind to it (their reference closure holds it).
+    const scopeOf = (v: ProjectKey): ProjectKey[] => {
+      const out = searchable.filter((k) => k === v || this.closure(describer, [k]).keys.includes(v));
+      return out.includes(v) ? out : [v, ...out];
+    };
+    const query = <Row>(params: QueryParams, keyOf: (row: Row) => string) => (variants.length > 1 ? this.queryVariants<Row>(params, symbol.docId!, variants, scopeOf, keyOf, ctx, generation) : this.query<Row>(params, ctx, generation));
     let value: unknown[];
     let r: QueryResult<unknown>;
     switch (op) {
@@ -404,23 +409,24 @@ export class RoslynProvider implements SemanticProvider {
    * The same use query for each compilation (framework) of the declaring project that the scope
    * binds to; rows merged by `keyOf`. Searched only what every variant searched.
    */
-  private async queryVariants<Row>(params: QueryParams, docId: string, variants: readonly ProjectKey[], keyOf: (row: Row) => string, ctx: CallContext, generation: number): Promise<QueryResult<Row>> {
+  private async queryVariants<Row>(params: QueryParams, docId: string, variants: readonly ProjectKey[], scopeOf: (v: ProjectKey) => ProjectKey[], keyOf: (row: Row) => string, ctx: CallContext, generation: number): Promise<QueryResult<Row>> {
     let merged: QueryResult<Row> | undefined;
     const seen = new Set<string>();
+    const searched = new Set<ProjectKey>();
     for (const v of variants) {
       let r: QueryResult<Row>;
       try {
-        r = await this.query<Row>({ ...params, symbol: { docId, projectKey: v } }, ctx, generation);
+        const options = params.options?.deadlineMs !== undefined ? { ...params.options, deadlineMs: Math.round(Math.max(300, ctx.deadline - Date.now() - 400)) } : params.options;
+        r = await this.query<Row>({ ...params, symbol: { docId, projectKey: v }, scope: scopeOf(v), ...(options ? { options } : {}) }, ctx, generation);
       } catch (e) {
         // The symbol may not exist in another framework's compilation (#if): that variant adds nothing.
         if (e instanceof ResponseError && e.code === HostErrorCodes.symbolNotFound && merged) continue;
         throw e;
       }
+      for (const k of r.searched) searched.add(k);
       if (!merged) {
-        merged = { ...r, items: [] };
+        merged = { ...r, items: [], notSearched: [...r.notSearched] };
       } else {
-        const both = new Set(r.searched);
-        merged.searched = merged.searched.filter((k) => both.has(k));
         const missing = new Set(merged.notSearched.map((n) => n.key));
         for (const n of r.notSearched) if (!missing.has(n.key)) merged.notSearched.push(n);
         if (r.truncated) merged.truncated = true;
@@ -432,6 +438,9 @@ export class RoslynProvider implements SemanticProvider {
         merged.items.push(row);
       }
     }
+    // Searched by some variant and left out by none.
+    const left = new Set(merged!.notSearched.map((n) => n.key));
+    merged!.searched = [...searched].filter((k) => !left.has(k));
     return merged!;
   }
 
