@@ -192,6 +192,8 @@ public static class Answers
         return found.SelectMany(f => Declarations(w, f)).ToList();
     }
 
+    static bool InSource(ISymbol s) => s.Locations.Any(l => l.IsInSource);
+
     /// <summary>The members a call to which may dispatch to <paramref name="s"/>: itself, what it overrides, and the interface members it implements (transitively).</summary>
     public static async Task<List<ISymbol>> Dispatchers(ISymbol s, Solution solution)
     {
@@ -204,9 +206,12 @@ public static class Answers
             var n = queue.Dequeue().OriginalDefinition;
             if (!seen.Add(n)) continue;
             all.Add(n);
+            // Only members declared in source dispatch here: a call through a framework interface
+            // (IEnumerable<T>.GetEnumerator in every foreach) is not a caller of this method.
             var over = n switch { IMethodSymbol m => (ISymbol?)m.OverriddenMethod, IPropertySymbol p => p.OverriddenProperty, IEventSymbol e => e.OverriddenEvent, _ => null };
-            if (over is not null) queue.Enqueue(over);
-            foreach (var i in await SymbolFinder.FindImplementedInterfaceMembersAsync(n, solution)) queue.Enqueue(i);
+            if (over is not null && InSource(over)) queue.Enqueue(over);
+            foreach (var i in await SymbolFinder.FindImplementedInterfaceMembersAsync(n, solution))
+                if (InSource(i)) queue.Enqueue(i);
         }
         return all;
     }

@@ -18,7 +18,8 @@
 // - implementations: for an interface or class, every implementing and derived type
 //   (transitively); for a member, every implementing member and override (transitively).
 // - callers: the methods whose bodies call the symbol directly or through a member it implements
-//   or overrides (an interface or base member) — the caller's declaration plus the call sites.
+//   or overrides (an interface or base member declared in source; a framework interface such as
+//   IEnumerable<T> is not followed) — the caller's declaration plus the call sites.
 //
 // A file compiled by several projects or frameworks (linked files, multi-targeting) is asked in
 // every compilation that has it, and the answers are united.
