@@ -169,6 +169,12 @@ export const PARSE_BATCH_FILES = 64;
 export const STRUCTURAL_MATCH_LIMIT = 10_000;
 /** Files a structural search parses per call before it stops and reports `limit`. */
 export const MAX_STRUCTURAL_FILES = 2_000;
+/**
+ * Fewest bytes one search_structural match takes in an answer (JSON row + its text line): a page
+ * searches files only for the matches its byte budget can show (budget / this), not for all of
+ * `limit` — the rest would be cut anyway and searched again by the next page.
+ */
+export const STRUCTURAL_MATCH_MIN_BYTES = 120;
 /** Ancestors and children shown by inspect_syntax_tree, default and maximum. */
 export const DEFAULT_SYNTAX_TREE_NODES = 8;
 export const MAX_SYNTAX_TREE_NODES = 50;

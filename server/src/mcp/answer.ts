@@ -62,6 +62,9 @@ export function buildAnswer(tool: AnyTool, result: ToolResult, meta: IndexMeta, 
           entry: ctx.entry,
           resume: result.positionAfter?.(n - 1),
         });
+      } else if (!budgetCut && result.resumeAt !== undefined) {
+        // A seeking tool stopped before its first row (a per-call bound): continue where it stopped.
+        structured.nextCursor = encodeCursor(tool.name, meta.version, args, { offset: returnedEnd, entry: ctx.entry, resume: result.resumeAt });
       } else if (!budgetCut) {
         // A page that says more exist but brings no row would hand back the same position forever.
         partial.push('the tool reported more rows but returned none; no cursor is given (re-ask without cursor)');

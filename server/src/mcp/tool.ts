@@ -54,6 +54,12 @@ export interface ToolResult {
    * asked from the row offset, one row early, and that row is checked against the cursor.
    */
   positionAfter?: (i: number) => unknown;
+  /**
+   * For tools that seek: where a page that returned no row stopped (a bound or the deadline cut
+   * it before its first row). With `truncated: 'limit'` the cursor resumes there; the tool must
+   * make sure it is past the position the page started from, so paging always ends.
+   */
+  resumeAt?: unknown;
 }
 
 export type NavigationMode = 'precise' | 'precise_partial' | 'heuristic_no_precise' | 'unavailable_no_precise';

@@ -27,6 +27,14 @@ export interface StructuralArgs {
   offset: number;
   limit: number;
   deadlineAt: number;
+  /** Resume position (from `positions` of an earlier page): start at this file, skipping its first `s` matches; `offset` is then not used. */
+  start?: StructuralPosition | undefined;
+}
+
+/** A place in the search: file `f` of the candidate list (catalog order), after its first `s` matches. */
+export interface StructuralPosition {
+  f: number;
+  s: number;
 }
 
 export interface StructuralResult {
@@ -40,6 +48,10 @@ export interface StructuralResult {
   truncated?: 'limit' | 'deadline' | 'cap' | undefined;
   exceededMatchLimit: boolean;
   primaryCapture: string;
+  /** The position just after each returned match (a cursor resumes there, past the per-call file bound). */
+  positions: StructuralPosition[];
+  /** Where the search stopped (the next file not searched): the resume point when no match was returned. */
+  frontier: StructuralPosition;
 }
 
 export async function searchStructural(engine: Engine, a: StructuralArgs): Promise<StructuralResult> {
@@ -68,14 +80,19 @@ export async function searchStructural(engine: Engine, a: StructuralArgs): Promi
       .catalog()
       .all()
       .filter((f) => !f.binary && f.language === config.id && (!re || re.test(f.path)) && (!glob || glob(f.path)) && (!a.classes || a.classes.includes(f.fileClass)));
-    const want = a.offset + a.limit;
+    const seek = a.start !== undefined;
+    const startFile = a.start?.f ?? 0;
+    const want = seek ? a.limit : a.offset + a.limit;
     const rows: StructuralMatch[] = [];
+    const at: StructuralPosition[] = [];
+    let next = startFile;
     let searched = 0;
     let skipped = 0;
     let withMatches = 0;
     let exceeded = false;
     let stop: StructuralResult['truncated'];
-    for (const f of files) {
+    for (let fi = startFile; fi < files.length; fi++, next = fi) {
+      const f = files[fi]!;
       if (rows.length > want) {
         stop = 'limit';
         break;
@@ -100,14 +117,21 @@ export async function searchStructural(engine: Engine, a: StructuralArgs): Promi
         continue;
       }
       searched++;
-      const r = q.run(f.path, text, want + 1 - rows.length);
+      const skip = seek && fi === startFile ? a.start!.s : 0;
+      const r = q.run(f.path, text, want + 1 - rows.length + skip);
       if (r.exceededMatchLimit) exceeded = true;
-      if (r.matches.length > 0) withMatches++;
-      rows.push(...r.matches);
+      if (r.matches.length > skip) withMatches++;
+      for (let k = skip; k < r.matches.length; k++) {
+        rows.push(r.matches[k]!);
+        at.push({ f: fi, s: k + 1 });
+      }
     }
     if (!stop && rows.length > want) stop = 'limit';
+    const from = seek ? 0 : a.offset;
     return {
-      matches: rows.slice(a.offset, a.offset + a.limit),
+      matches: rows.slice(from, from + a.limit),
+      positions: at.slice(from, from + a.limit),
+      frontier: { f: next, s: 0 },
       filesSearched: searched,
       filesSkippedByLiteral: skipped,
       filesWithMatches: withMatches,

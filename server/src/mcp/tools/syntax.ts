@@ -1,8 +1,9 @@
 /** The syntax layer: outline, search_symbol, symbol_at, inspect_syntax_tree, search_structural. */
 import { z } from 'zod';
+import { ToolError } from '../../core/errors';
 import * as L from '../../core/limits';
 import { fileOutline, inspectSyntax, symbolAtPosition } from '../../nav/syntaxOutline';
-import { searchStructural } from '../../nav/syntaxStructural';
+import { searchStructural, type StructuralPosition } from '../../nav/syntaxStructural';
 import { searchSymbols, type SymbolHit } from '../../nav/syntaxSymbols';
 import { symbolIds } from '../../nav/symbolIds';
 import type { OutlineSymbol } from '../../syntax/types';
@@ -386,20 +387,43 @@ export const searchStructuralTool = defineTool({
       capture: args.capture,
       classes: args.classes,
       offset: page.offset,
-      limit: page.limit,
+      limit: Math.min(page.limit, Math.ceil(page.maxBytes / L.STRUCTURAL_MATCH_MIN_BYTES)),
       deadlineAt: env.deadlineAt,
+      // Pages seek (file, match in file) instead of re-running from the first file, so a later page continues past the per-call file bound.
+      start: structuralStart(page.resume),
     });
-    const why = r.truncated === 'deadline' ? `stopped at the deadline after ${r.filesSearched} files` : r.truncated === 'cap' ? `stopped after ${r.filesSearched} files (per-call file bound); narrow with pathRegex/pathGlob` : undefined;
-    const notes = [why, r.exceededMatchLimit ? 'some files had more in-progress matches than the query cursor keeps; rows may be missing' : undefined].filter(Boolean);
+    // Stopped by the file bound or the deadline: the cursor continues from where the search stopped.
+    const resumable = r.truncated === 'cap' || r.truncated === 'deadline';
+    const moved = r.matches.length > 0 || r.frontier.f > (structuralStart(page.resume)?.f ?? 0);
+    const why =
+      r.truncated === 'deadline'
+        ? `this page stopped at the deadline after ${r.filesSearched} files${moved ? '; the cursor continues' : ''}`
+        : r.truncated === 'cap'
+          ? `this page stopped after ${r.filesSearched} files (per-call file bound); the cursor continues, or narrow with pathRegex/pathGlob`
+          : undefined;
+    const notes = [r.exceededMatchLimit ? 'some files had more in-progress matches than the query cursor keeps; rows may be missing' : undefined].filter(Boolean);
+    if (why && !moved) notes.unshift(why);
     return {
-      summary: `${r.matches.length === 0 && page.offset === 0 ? 'No match' : `${r.matches.length} match${r.matches.length === 1 ? '' : 'es'}`} of @${r.primaryCapture} in ${r.filesWithMatches} of ${r.filesSearched} ${args.language} files searched (${r.candidateFiles} candidates).`,
+      positionAfter: (i: number) => r.positions[i],
+      ...(resumable && moved && r.matches.length === 0 ? { resumeAt: r.frontier } : {}),
+      summary: `${r.matches.length === 0 && page.offset === 0 ? 'No match' : `${r.matches.length} match${r.matches.length === 1 ? '' : 'es'}`} of @${r.primaryCapture} in ${r.filesWithMatches} of ${r.filesSearched} ${args.language} files searched (${r.candidateFiles} candidates)${why && moved ? `; ${why}` : ''}.`,
       items: r.matches,
       offset: page.offset,
-      truncated: r.truncated,
+      truncated: resumable && moved ? 'limit' : r.truncated,
       partial: notes.length ? notes.join('; ') : undefined,
       extra: { navigationLayer: 'syntax' as const, filesSearched: r.filesSearched, filesWithMatches: r.filesWithMatches, candidateFiles: r.candidateFiles, primaryCapture: r.primaryCapture },
     };
   },
 });
+
+/** The resume position of a search_structural cursor (INVALID_CURSOR when it is not one). */
+function structuralStart(resume: unknown): StructuralPosition | undefined {
+  if (resume === undefined) return undefined;
+  const p = resume as StructuralPosition;
+  if (!p || typeof p !== 'object' || !Number.isInteger(p.f) || !Number.isInteger(p.s) || p.f < 0 || p.s < 0) {
+    throw new ToolError('INVALID_CURSOR', 'The cursor is not one this server issued', 'pass nextCursor unchanged, or drop cursor to start over');
+  }
+  return { f: p.f, s: p.s };
+}
 
 export const SYNTAX_TOOLS = [outlineTool, searchSymbolTool, symbolAtTool, inspectSyntaxTreeTool, searchStructuralTool];

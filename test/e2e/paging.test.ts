@@ -1,0 +1,289 @@
+/**
+ * The paging contract over a real MCP client on real stdio (built dist/cli.js), property-tested
+ * with fast-check: random queries through every paged tool, paged with a random `limit` and
+ * `maxBytes`, all cursors followed, must concatenate to the unpaged answer (the same query paged
+ * at the largest limit and budget) — same rows, same order, no duplicate, no gap. Every answer is
+ * validated against the outputSchema the tool publishes in tools/list, and stays within its budget.
+ *
+ * Index-backed tools run on the generated C# workspace; the semantic tools (references,
+ * implementations, callers, callees, type_hierarchy) on a restored copy of it with the REAL
+ * csharp-ls. `SEXTANT_PAGING_WORKSPACE=/path` runs both against that folder instead (a fetched,
+ * restored real repository; the queries are drawn from what the index finds there), and
+ * `SEXTANT_PAGING_RUNS=n` sets the runs per part.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import fc from 'fast-check';
+import { cachedWorkspace } from '../fixtures/generate';
+import { connectStdio, type Connected } from '../helpers/mcpClient';
+import { removeDir, restoredGeneratedCopy } from '../integration/semantic/fixture';
+
+const REAL = process.env['SEXTANT_PAGING_WORKSPACE'];
+const RUNS = Number(process.env['SEXTANT_PAGING_RUNS'] ?? 0) || undefined;
+const MAX_LIMIT = 200;
+const MAX_BYTES = 65536;
+const DEFAULT_BYTES = 8192;
+
+type Args = Record<string, unknown>;
+interface Query {
+  tool: string;
+  args: Args;
+}
+
+/** Calls, validation and budget checks for one connection; the unpaged answer of each query once. */
+class Pager {
+  validated = 0;
+  calls = 0;
+  private validators = new Map<string, (v: unknown) => { valid: boolean; errorMessage?: string }>();
+  private unpaged = new Map<string, unknown[]>();
+  constructor(readonly c: Connected) {}
+
+  async init(): Promise<void> {
+    const ajv = new AjvJsonSchemaValidator();
+    const { tools } = await this.c.client.listTools(); // from here on the SDK client validates answers too
+    for (const t of tools) if (t.outputSchema) this.validators.set(t.name, ajv.getValidator(t.outputSchema as never) as never);
+  }
+
+  /** One call: structuredContent (validated, within budget), or the error text. */
+  async call(tool: string, args: Args): Promise<{ sc?: any; error?: string }> {
+    this.calls++;
+    const r = await this.c.client.callTool({ name: tool, arguments: args });
+    const text = (r.content as { text: string }[])[0]?.text ?? '';
+    if (r.isError) return { error: text };
+    const budget = (args.maxBytes as number | undefined) ?? DEFAULT_BYTES;
+    assert.ok(Buffer.byteLength(text) <= budget, `${tool}: text ${Buffer.byteLength(text)} > ${budget}`);
+    assert.ok(Buffer.byteLength(JSON.stringify(r.structuredContent)) <= budget, `${tool}: JSON over ${budget}`);
+    const v = this.validators.get(tool)!(r.structuredContent);
+    assert.ok(v.valid, `${tool} ${JSON.stringify(args)} breaks its outputSchema: ${v.errorMessage}`);
+    this.validated++;
+    return { sc: r.structuredContent };
+  }
+
+  /** Every page of a query, cursors followed; BUDGET_TOO_SMALL is answered by the bytes it names. */
+  async pages(q: Query, limit: number, maxBytes: number): Promise<{ rows: unknown[]; first: any; last: any; pages: number }> {
+    const rows: unknown[] = [];
+    let cursor: string | undefined;
+    let bytes = maxBytes;
+    let first: any;
+    let last: any;
+    let pages = 0;
+    for (;;) {
+      const r = await this.call(q.tool, { ...q.args, limit, maxBytes: bytes, ...(cursor ? { cursor } : {}) });
+      if (r.error) {
+        const m = /^Error \[BUDGET_TOO_SMALL\]: The answer needs (\d+) bytes/.exec(r.error);
+        assert.ok(m, `${q.tool} ${JSON.stringify(q.args)} limit ${limit} maxBytes ${bytes}${cursor ? ' (cursor)' : ''}: ${r.error}`);
+        const need = Number(m[1]);
+        assert.ok(need > bytes && need <= MAX_BYTES, `BUDGET_TOO_SMALL asks ${need} with ${bytes}`);
+        bytes = need;
+        continue;
+      }
+      pages++;
+      first ??= r.sc;
+      last = r.sc;
+      // An empty page carries a cursor only where a seeking tool stopped at a per-call bound (it moved on: checked below).
+      if (r.sc.nextCursor && r.sc.items.length === 0) assert.equal(q.tool, 'search_structural', `${q.tool}: an empty page with a cursor`);
+      if (r.sc.completeness.reason === 'budget') assert.ok(r.sc.nextCursor, `${q.tool}: a budget cut without a cursor`);
+      rows.push(...r.sc.items);
+      if (!r.sc.nextCursor) break;
+      assert.notEqual(r.sc.nextCursor, cursor);
+      cursor = r.sc.nextCursor;
+      bytes = maxBytes;
+      assert.ok(pages <= 2000, `${q.tool}: paging does not end`);
+    }
+    return { rows, first, last, pages };
+  }
+
+  /** The unpaged answer: the query at the largest limit and budget (a single page when it fits). */
+  async whole(q: Query): Promise<unknown[]> {
+    const key = `${q.tool} ${JSON.stringify(q.args)}`;
+    let rows = this.unpaged.get(key);
+    if (!rows) {
+      const r = await this.pages(q, MAX_LIMIT, MAX_BYTES);
+      rows = r.rows;
+      const seen = new Set(rows.map((x) => JSON.stringify(x)));
+      assert.equal(seen.size, rows.length, `${key}: the unpaged answer repeats a row`);
+      const total = r.first.completeness.total;
+      if (total !== undefined && !['deadline', 'cap'].includes(r.last.completeness.reason)) assert.equal(rows.length, total, `${key}: rows ≠ completeness.total`);
+      this.unpaged.set(key, rows);
+    }
+    return rows;
+  }
+}
+
+/** limit: mostly small (many pages), sometimes the largest. */
+const limitArb = fc.oneof({ arbitrary: fc.integer({ min: 1, max: 6 }), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 40 }), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: MAX_LIMIT }), weight: 1 });
+/** maxBytes: mostly tight budgets (rows cut for budget), sometimes the default or the largest. */
+const bytesArb = fc.oneof({ arbitrary: fc.integer({ min: 512, max: 2048 }), weight: 3 }, { arbitrary: fc.integer({ min: 512, max: 12_000 }), weight: 3 }, { arbitrary: fc.constantFrom(DEFAULT_BYTES, MAX_BYTES), weight: 1 });
+
+/** Runs the property: `runs` runs, stopped early (not failed) after `timeMs` so the CI part stays bounded on a loaded machine. */
+async function checkProperty(p: Pager, queries: Query[], runs: number, timeMs: number): Promise<{ runs: number; pages: number; rows: number }> {
+  let pages = 0;
+  let rows = 0;
+  let done = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...queries), limitArb, bytesArb, async (q, limit, maxBytes) => {
+      done++;
+      const t = Date.now();
+      const whole = await p.whole(q);
+      const r = await p.pages(q, limit, maxBytes);
+      if (process.env['SEXTANT_PAGING_DEBUG']) console.log(`        ${q.tool} ${JSON.stringify(q.args).slice(0, 90)} limit ${limit} maxBytes ${maxBytes}: ${whole.length} rows, ${r.pages} pages, ${Date.now() - t} ms`);
+      pages += r.pages;
+      rows += r.rows.length;
+      assert.deepEqual(r.rows, whole, `${q.tool} ${JSON.stringify(q.args)} paged by limit ${limit}, maxBytes ${maxBytes}: pages ≠ unpaged answer`);
+    }),
+    { numRuns: runs, interruptAfterTimeLimit: timeMs, markInterruptAsFailure: false },
+  );
+  return { runs: done, pages, rows };
+}
+
+const uniq = <T,>(xs: T[]): T[] => [...new Set(xs)];
+
+/** Queries for the index-backed tools, drawn from what the index holds (generated or real workspace). */
+async function indexQueries(p: Pager): Promise<Query[]> {
+  const files = (await p.call('find_file', { query: '**/*.cs', limit: 200, maxBytes: MAX_BYTES })).sc.items as { path: string; lines: number }[];
+  const big = [...files].sort((a, b) => b.lines - a.lines || (a.path < b.path ? -1 : 1)).slice(0, 4).map((f) => f.path);
+  const projects = ((await p.call('projects_under', { prefix: '', limit: 200, maxBytes: MAX_BYTES })).sc.items as { id: string; name: string }[]);
+  const dirs = uniq(projects.map((x) => path.posix.dirname(path.posix.dirname(x.id))).filter((d) => d !== '.')).slice(0, 3);
+  const outline = (await p.call('outline', { path: big[0]!, limit: 200, maxBytes: MAX_BYTES })).sc.items as { name: string; kind: string }[];
+  const typeNames = uniq(outline.filter((o) => /class|interface|record|struct/.test(o.kind)).map((o) => o.name)).slice(0, 2);
+  const memberNames = uniq(outline.filter((o) => /method|property/.test(o.kind)).map((o) => o.name)).slice(0, 2);
+  const names = [...typeNames, ...memberNames];
+  const ns = ((await p.call('namespace_layout', { depth: 1, limit: 20, maxBytes: MAX_BYTES })).sc.items as { namespace: string }[]).map((n) => n.namespace);
+  const q: Query[] = [];
+  for (const f of big) q.push({ tool: 'outline', args: { path: f } }, { tool: 'outline', args: { path: f, depth: 1 } });
+  q.push({ tool: 'outline', args: { path: big[0]!, kinds: ['method', 'property'] } });
+  for (const n of names) {
+    q.push({ tool: 'search_symbol', args: { query: n } }, { tool: 'search_symbol', args: { query: n.slice(0, 3), match: 'prefix' } }, { tool: 'search_symbol', args: { query: n.slice(1, 5), match: 'substring' } });
+  }
+  q.push({ tool: 'search_symbol', args: { query: 'Get', match: 'prefix', kinds: ['method'] } }, { tool: 'search_symbol', args: { query: '^[A-Z]\\w*Service$', match: 'regex' } });
+  q.push({ tool: 'find_file', args: { query: '.cs' } }, { tool: 'find_file', args: { query: '**/*.csproj' } }, { tool: 'find_file', args: { query: 'Test' } });
+  if (projects[0]) q.push({ tool: 'find_file', args: { query: '.cs', project: projects[0].name } });
+  q.push({ tool: 'projects_under', args: { prefix: '' } }, { tool: 'projects_under', args: { prefix: '', tests: 'exclude' } });
+  for (const d of dirs) q.push({ tool: 'projects_under', args: { prefix: d } });
+  q.push({ tool: 'namespace_layout', args: {} }, { tool: 'namespace_layout', args: { depth: 2 } });
+  if (ns[0]) q.push({ tool: 'namespace_layout', args: { prefix: ns[0] } });
+  for (const key of ['TargetFramework', 'Version', 'Nullable', 'Logging:LogLevel:Default', 'compilerOptions']) q.push({ tool: 'config_lookup', args: { key } });
+  q.push(
+    { tool: 'search_structural', args: { query: '(class_declaration name: (identifier) @name) @match', language: 'csharp', capture: 'name' } },
+    { tool: 'search_structural', args: { query: '@calls', language: 'csharp', pathGlob: big[3] ?? big[0]! } },
+  );
+  if (memberNames[0]) q.push({ tool: 'search_structural', args: { query: `@calls:${memberNames[0]}`, language: 'csharp' } });
+  // Answers of at most MAX_WHOLE_ROWS rows keep one run (up to that many pages at limit 1) cheap.
+  const kept: Query[] = [];
+  for (const x of q) if ((await p.whole(x)).length <= MAX_WHOLE_ROWS) kept.push(x);
+  return kept;
+}
+
+const MAX_WHOLE_ROWS = 150;
+
+const workspaceFor = (): string => REAL ?? cachedWorkspace('csharp', { projects: 24, sizeFactor: 0.05 }).root;
+
+describe('paging contract: pages concatenate to the unpaged answer (fast-check, real stdio) @e2e', function () {
+  this.timeout(900_000);
+
+  describe(`index-backed tools on ${REAL ? REAL : 'the generated workspace'}`, function () {
+    let indexRoot: string;
+    let c: Connected;
+    let p: Pager;
+    let queries: Query[];
+    before(async function () {
+      const ws = workspaceFor();
+      indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-paging-idx-'));
+      c = await connectStdio(ws, indexRoot);
+      p = new Pager(c);
+      await p.init();
+      for (let i = 0; i < 3000; i++) {
+        const s = (await p.call('repo_overview', {})).sc;
+        if (s.index.status === 'fresh' && !s.index.symbolsPending && s.projects) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      queries = await indexQueries(p);
+    });
+    after(async function () {
+      await c?.close();
+      if (indexRoot) removeDir(indexRoot);
+    });
+
+    it('every paged index tool, random queries × random limit × random maxBytes: concatenation = unpaged answer, every answer schema-valid', async function () {
+      const t0 = Date.now();
+      const s = await checkProperty(p, queries, RUNS ?? 300, REAL ? 1_800_000 : 45_000);
+      const tools = uniq(queries.map((q) => q.tool));
+      assert.ok(s.runs >= 30, `only ${s.runs} runs in the time bound`);
+      console.log(`      ${s.runs} runs over ${queries.length} queries of ${tools.length} tools (${tools.join(', ')}): ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid, ${Date.now() - t0} ms`);
+      assert.equal(tools.length, 7);
+    });
+  });
+
+  describe(`semantic tools with real csharp-ls on ${REAL ? REAL : 'a restored generated workspace'}`, function () {
+    let dir: string;
+    let indexRoot: string;
+    let c: Connected;
+    let p: Pager;
+    const queries: Query[] = [];
+    before(async function () {
+      dir = REAL ?? restoredGeneratedCopy(workspaceFor());
+      indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-paging-sem-idx-'));
+      c = await connectStdio(dir, indexRoot);
+      p = new Pager(c);
+      await p.init();
+      for (let i = 0; i < 3000; i++) {
+        const s = (await p.call('repo_overview', {})).sc;
+        if (s.index.status === 'fresh' && !s.index.symbolsPending && s.projects) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      // Targets: the most referenced-looking types and members the index finds (interfaces, classes, methods).
+      const pick = async (kinds: string[], n: number) =>
+        ((await p.call('search_symbol', { query: '^[A-Z]\\w{3,}$', match: 'regex', kinds, scope: 'production', limit: 60, maxBytes: MAX_BYTES })).sc.items as { qualifiedName: string; symbolId: string }[])
+          .filter((s, i, a) => a.findIndex((x) => x.qualifiedName === s.qualifiedName) === i)
+          .slice(0, n);
+      const interfaces = await pick(['interface'], 2);
+      const classes = await pick(['class'], 2);
+      const methods = await pick(['method'], 3);
+      const targets = (xs: { symbolId: string }[]) => xs.map((x) => ({ symbolId: x.symbolId }));
+      for (const target of targets([...interfaces, ...classes])) {
+        queries.push({ tool: 'references', args: { target, waitMs: 9000 } }, { tool: 'references', args: { target, group_by: 'none', waitMs: 9000 } }, { tool: 'references', args: { target, group_by: 'file', per_group: 2, waitMs: 9000 } });
+        queries.push({ tool: 'type_hierarchy', args: { target, waitMs: 9000 } });
+      }
+      for (const target of targets(interfaces)) queries.push({ tool: 'implementations', args: { target, waitMs: 9000 } });
+      for (const target of targets(methods)) {
+        queries.push({ tool: 'callers', args: { target, depth: 2, waitMs: 9000 } }, { tool: 'callees', args: { target, waitMs: 9000 } }, { tool: 'references', args: { target, group_by: 'none', waitMs: 9000 } });
+      }
+      // Warm csharp-ls until every query answers precisely (the project set grows once per question kind).
+      for (let round = 0; round < 3; round++) {
+        let imprecise = 0;
+        for (const q of queries) {
+          let r: any;
+          for (let i = 0; i < 20; i++) {
+            r = (await p.call(q.tool, { ...q.args, limit: 1 })).sc;
+            if (r?.mode === 'precise' || r?.mode === 'precise_partial') break;
+          }
+          if (r?.mode !== 'precise' && r?.mode !== 'precise_partial') imprecise++;
+        }
+        if (imprecise === 0) break;
+      }
+    });
+    after(async function () {
+      await c?.close();
+      if (dir && !REAL) removeDir(dir);
+      if (indexRoot) removeDir(indexRoot);
+    });
+
+    it('references, implementations, callers, callees, type_hierarchy: concatenation = unpaged answer, every answer schema-valid', async function () {
+      const t0 = Date.now();
+      // Precise answers only: the property compares two computations of the same question.
+      const modes = new Map<string, string>();
+      for (const q of queries) modes.set(q.tool + JSON.stringify(q.args), (await p.call(q.tool, { ...q.args, limit: 1 })).sc.mode);
+      const precise: Query[] = [];
+      for (const q of queries) if (/^precise/.test(modes.get(q.tool + JSON.stringify(q.args))!) && (await p.whole(q)).length <= MAX_WHOLE_ROWS) precise.push(q);
+      assert.ok(precise.length >= queries.length * 0.8, `${precise.length} of ${queries.length} queries precise: ${[...modes.values()].join(', ')}`);
+      const s = await checkProperty(p, precise, RUNS ?? 150, REAL ? 1_800_000 : 45_000);
+      const tools = uniq(precise.map((q) => q.tool));
+      assert.ok(s.runs >= 20, `only ${s.runs} runs in the time bound`);
+      console.log(`      ${s.runs} runs over ${precise.length} precise queries of ${tools.length} tools (${tools.join(', ')}): ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid, ${Date.now() - t0} ms`);
+      assert.equal(tools.length, 5);
+    });
+  });
+});
