@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import fc from 'fast-check';
 import { cachedWorkspace } from '../fixtures/generate';
+import { skipWithoutCsharpLs } from '../helpers/csharpLs';
 import { connectStdio, type Connected } from '../helpers/mcpClient';
 import { removeDir, restoredGeneratedCopy } from '../integration/semantic/fixture';
 
@@ -39,6 +40,8 @@ class Pager {
   calls = 0;
   private validators = new Map<string, (v: unknown) => { valid: boolean; errorMessage?: string }>();
   private unpaged = new Map<string, unknown[]>();
+  /** Queries whose unpaged answer stopped at the tool deadline. */
+  readonly cutByDeadline = new Set<string>();
   constructor(readonly c: Connected) {}
 
   async init(): Promise<void> {
@@ -107,6 +110,7 @@ class Pager {
       assert.equal(seen.size, rows.length, `${key}: the unpaged answer repeats a row`);
       const total = r.first.completeness.total;
       if (total !== undefined && !['deadline', 'cap'].includes(r.last.completeness.reason)) assert.equal(rows.length, total, `${key}: rows ≠ completeness.total`);
+      if (r.last.completeness.reason === 'deadline') this.cutByDeadline.add(key);
       this.unpaged.set(key, rows);
     }
     return rows;
@@ -123,19 +127,27 @@ async function checkProperty(p: Pager, queries: Query[], runs: number, timeMs: n
   let pages = 0;
   let rows = 0;
   let done = 0;
+  let deadlineCut = 0;
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...queries), limitArb, bytesArb, async (q, limit, maxBytes) => {
       done++;
       const t = Date.now();
       const whole = await p.whole(q);
       const r = await p.pages(q, limit, maxBytes);
-      if (process.env['SEXTANT_PAGING_DEBUG']) console.log(`        ${q.tool} ${JSON.stringify(q.args).slice(0, 90)} limit ${limit} maxBytes ${maxBytes}: ${whole.length} rows, ${r.pages} pages, ${Date.now() - t} ms`);
+      if (process.env['SEXTANT_PAGING_DEBUG']) console.log(`        ${q.tool} ${JSON.stringify(q.args).slice(0, 90)} limit ${limit} maxBytes ${maxBytes}: ${whole.length} rows, ${r.pages} pages${r.last.completeness.reason ? ` (${r.last.completeness.reason})` : ''}, ${Date.now() - t} ms`);
       pages += r.pages;
       rows += r.rows.length;
-      assert.deepEqual(r.rows, whole, `${q.tool} ${JSON.stringify(q.args)} paged by limit ${limit}, maxBytes ${maxBytes}: pages ≠ unpaged answer`);
+      const what = `${q.tool} ${JSON.stringify(q.args)} paged by limit ${limit}, maxBytes ${maxBytes}`;
+      if (r.last.completeness.reason === 'deadline' || p.cutByDeadline.has(`${q.tool} ${JSON.stringify(q.args)}`)) {
+        // A walk cut by the tool deadline (a loaded machine) is a prefix of the whole walk, which is in a total order.
+        deadlineCut++;
+        const n = Math.min(r.rows.length, whole.length);
+        assert.deepEqual(r.rows.slice(0, n), whole.slice(0, n), `${what}: a deadline-cut answer is not a prefix of the other`);
+      } else assert.deepEqual(r.rows, whole, `${what}: pages ≠ unpaged answer`);
     }),
     { numRuns: runs, interruptAfterTimeLimit: timeMs, markInterruptAsFailure: false },
   );
+  if (deadlineCut) console.log(`      ${deadlineCut} run(s) were cut by the tool deadline: compared as prefixes`);
   return { runs: done, pages, rows };
 }
 
@@ -224,9 +236,11 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
     let p: Pager;
     const queries: Query[] = [];
     before(async function () {
+      skipWithoutCsharpLs(this);
       dir = REAL ?? restoredGeneratedCopy(workspaceFor());
       indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-paging-sem-idx-'));
-      c = await connectStdio(dir, indexRoot);
+      // csharp-ls is the provider this part pins (the Roslyn host joins the same contract through env.once).
+      c = await connectStdio(dir, indexRoot, ['--csharp-provider', 'csharp-ls']);
       p = new Pager(c);
       await p.init();
       for (let i = 0; i < 3000; i++) {
@@ -239,9 +253,9 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
         ((await p.call('search_symbol', { query: '^[A-Z]\\w{3,}$', match: 'regex', kinds, scope: 'production', limit: 60, maxBytes: MAX_BYTES })).sc.items as { qualifiedName: string; symbolId: string }[])
           .filter((s, i, a) => a.findIndex((x) => x.qualifiedName === s.qualifiedName) === i)
           .slice(0, n);
-      const interfaces = await pick(['interface'], 2);
-      const classes = await pick(['class'], 2);
-      const methods = await pick(['method'], 3);
+      const interfaces = await pick(['interface'], 1);
+      const classes = await pick(['class'], 1);
+      const methods = await pick(['method'], 2);
       const targets = (xs: { symbolId: string }[]) => xs.map((x) => ({ symbolId: x.symbolId }));
       for (const target of targets([...interfaces, ...classes])) {
         queries.push({ tool: 'references', args: { target, waitMs: 9000 } }, { tool: 'references', args: { target, group_by: 'none', waitMs: 9000 } }, { tool: 'references', args: { target, group_by: 'file', per_group: 2, waitMs: 9000 } });
@@ -249,14 +263,14 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
       }
       for (const target of targets(interfaces)) queries.push({ tool: 'implementations', args: { target, waitMs: 9000 } });
       for (const target of targets(methods)) {
-        queries.push({ tool: 'callers', args: { target, depth: 2, waitMs: 9000 } }, { tool: 'callees', args: { target, waitMs: 9000 } }, { tool: 'references', args: { target, group_by: 'none', waitMs: 9000 } });
+        queries.push({ tool: 'callers', args: { target, waitMs: 9000 } }, { tool: 'callees', args: { target, waitMs: 9000 } }, { tool: 'references', args: { target, group_by: 'none', waitMs: 9000 } });
       }
       // Warm csharp-ls until every query answers precisely (the project set grows once per question kind).
-      for (let round = 0; round < 3; round++) {
+      for (let round = 0; round < 2; round++) {
         let imprecise = 0;
         for (const q of queries) {
           let r: any;
-          for (let i = 0; i < 20; i++) {
+          for (let i = 0; i < 8; i++) {
             r = (await p.call(q.tool, { ...q.args, limit: 1 })).sc;
             if (r?.mode === 'precise' || r?.mode === 'precise_partial') break;
           }
