@@ -159,9 +159,10 @@ async function indexQueries(p: Pager): Promise<Query[]> {
   const big = [...files].sort((a, b) => b.lines - a.lines || (a.path < b.path ? -1 : 1)).slice(0, 4).map((f) => f.path);
   const projects = ((await p.call('projects_under', { prefix: '', limit: 200, maxBytes: MAX_BYTES })).sc.items as { id: string; name: string }[]);
   const dirs = uniq(projects.map((x) => path.posix.dirname(path.posix.dirname(x.id))).filter((d) => d !== '.')).slice(0, 3);
-  const outline = (await p.call('outline', { path: big[0]!, limit: 200, maxBytes: MAX_BYTES })).sc.items as { name: string; kind: string }[];
-  const typeNames = uniq(outline.filter((o) => /class|interface|record|struct/.test(o.kind)).map((o) => o.name)).slice(0, 2);
-  const memberNames = uniq(outline.filter((o) => /method|property/.test(o.kind)).map((o) => o.name)).slice(0, 2);
+  const namesOf = async (kinds: string[]) =>
+    uniq(((await p.call('search_symbol', { query: '^[A-Z]\\w{4,}$', match: 'regex', kinds, limit: 40, maxBytes: MAX_BYTES })).sc.items as { name: string }[]).map((x) => x.name)).filter(Boolean);
+  const typeNames = (await namesOf(['class', 'interface'])).slice(0, 2);
+  const memberNames = (await namesOf(['method', 'property'])).slice(0, 2);
   const names = [...typeNames, ...memberNames];
   const ns = ((await p.call('namespace_layout', { depth: 1, limit: 20, maxBytes: MAX_BYTES })).sc.items as { namespace: string }[]).map((n) => n.namespace);
   const q: Query[] = [];
