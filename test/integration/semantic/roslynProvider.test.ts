@@ -109,6 +109,11 @@ describe('semantic: Roslyn host provider (real host, real project model)', funct
     assert.ok(ats(withDecl).includes('src/Geometry/Circle.cs:3:21'));
   });
 
+  it('references of a member of a linked file: every project compiling the file is searched', async () => {
+    const refs = await value('references', { ...pos('shared/Units.cs:5:26'), includeDeclaration: false });
+    assert.deepEqual(ats(refs), ['src/App/ReportBuilder.cs:10:27', 'src/Geometry/Square.Metrics.cs:9:59']);
+  });
+
   it('references of an override are its own; related rows only on request', async () => {
     const own = await value('references', { ...pos('src/Geometry/Circle.cs:9:28'), includeDeclaration: false });
     assert.deepEqual(ats(own), ['tests/Geometry.Tests/CircleTests.cs:10:32']);

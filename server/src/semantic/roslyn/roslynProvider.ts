@@ -235,7 +235,8 @@ export class RoslynProvider implements SemanticProvider {
     // A multi-targeting declaring project is several compilations: dependents bind to the one
     // their framework picks, whose symbol is another symbol. Each variant they reference is asked.
     const declaring = symbol.projectKey ? splitKey(symbol.projectKey).project : undefined;
-    const variants = symbol.docId && symbol.projectKey ? [symbol.projectKey, ...closure.keys.filter((k) => k !== symbol.projectKey && declaring !== undefined && splitKey(k).project === declaring && !failed.has(k))] : [];
+    const owners = new Set([...(declaring !== undefined ? [declaring] : []), ...linkedOwners(describer, symbol)]);
+    const variants = symbol.docId && symbol.projectKey ? [symbol.projectKey, ...closure.keys.filter((k) => k !== symbol.projectKey && owners.has(splitKey(k).project) && !failed.has(k))] : [];
     const sym = variants.length > 0 ? { symbol: { docId: symbol.docId!, projectKey: variants[0]! } } : target;
     const deadlineMs = Math.round(Math.max(500, ctx.deadline - Date.now() - 400));
     // Each variant is searched in the projects that bind to it (their reference closure holds it).
@@ -317,9 +318,12 @@ export class RoslynProvider implements SemanticProvider {
     const declaring = symbol.projectKey;
     const ids = new Set<string>();
     if (declaring) {
-      const p = splitKey(declaring).project;
-      ids.add(p);
-      for (const d of model.dependents(p)) if (!mention || mention.has(d)) ids.add(d);
+      // A linked file is compiled by several projects, each with its own copy of the symbol.
+      const owners = new Set([splitKey(declaring).project, ...linkedOwners(describer, symbol)]);
+      for (const p of owners) {
+        ids.add(p);
+        for (const d of model.dependents(p)) if (!mention || mention.has(d)) ids.add(d);
+      }
     } else if (mention) {
       // A metadata symbol: every project that mentions it may use it.
       for (const m of mention) ids.add(m);
@@ -485,6 +489,13 @@ export class RoslynProvider implements SemanticProvider {
 }
 
 const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'enum']);
+
+/** Other projects compiling a declaration file of the symbol (linked files), by project id. */
+function linkedOwners(describer: ProjectDescriber, symbol: SymbolRef): string[] {
+  const out = new Set<string>();
+  for (const l of symbol.locations) if (!l.external) for (const k of describer.keysOfFile(l.path)) out.add(splitKey(k).project);
+  return [...out];
+}
 
 function locKey(l: { path: string; line: number; column: number }): string {
   return `${l.path}:${l.line}:${l.column}`;
