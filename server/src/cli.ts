@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { parseArgs as nodeParseArgs } from 'node:util';
 import { ToolError } from './core/errors';
 import { runEngineHost } from './engineHost';
-import { log, redirectConsoleToStderr } from './core/log';
+import { log, redirectConsoleToStderr, setLogSink, stderrSink } from './core/log';
 import type { RefreshProgress, RefreshStats } from './index/indexer';
 import { INDEX_FILE, loadSqlJs } from './index/store';
 import { busyError, claimEngineFor, runMcp, runToolOnce, runToolRemote, toolNames } from './mcp/main';
@@ -162,19 +162,49 @@ function engineOptions(a: Args) {
   return o;
 }
 
-function progressPrinter(enabled: boolean): (p: RefreshProgress) => void {
-  if (!enabled) return () => undefined;
+/** The progress bar on stderr; log lines are printed above it, never inside it; `end()` closes it. */
+interface ProgressPrinter {
+  (p: RefreshProgress): void;
+  end(): void;
+}
+
+function progressPrinter(enabled: boolean): ProgressPrinter {
   let last = 0;
-  return (p) => {
+  let shown = '';
+  const width = 30;
+  const clear = () => shown && process.stderr.write('\r' + ' '.repeat(shown.length) + '\r');
+  const draw = (text: string) => {
+    clear();
+    shown = text;
+    process.stderr.write(text);
+  };
+  const printer = ((p: RefreshProgress) => {
+    if (!enabled) return;
     const now = Date.now();
     if (p.phase === 'index' && now - last < 100) return;
     last = now;
-    const width = 30;
-    const frac = p.total > 0 ? p.done / p.total : p.phase === 'done' ? 1 : 0;
-    const bar = '█'.repeat(Math.round(frac * width)).padEnd(width, '░');
+    // 'done' can come before 'persist': the bar ends only with end(), after the refresh.
+    const frac = p.total > 0 ? p.done / p.total : p.phase === 'discover' ? 0 : 1;
     const label = p.phase === 'index' ? `text + files ${p.done}/${p.total}` : p.phase === 'finish' && p.total > 0 ? `outlines + symbols ${p.done}/${p.total}` : p.phase;
-    process.stderr.write(`\r${bar} ${label}`.padEnd(70) + (p.phase === 'done' ? '\n' : ''));
+    draw(`${'█'.repeat(Math.round(frac * width)).padEnd(width, '░')} ${label}`);
+  }) as ProgressPrinter;
+  printer.end = () => {
+    if (!enabled || !shown) return;
+    draw(`${'█'.repeat(width)} done`);
+    process.stderr.write('\n');
+    shown = '';
+    setLogSink(stderrSink);
   };
+  if (enabled) {
+    setLogSink((line) => {
+      const bar = shown;
+      clear();
+      shown = '';
+      process.stderr.write(line + '\n');
+      if (bar) draw(bar);
+    });
+  }
+  return printer;
 }
 
 function indexSize(engine: Engine): number {
@@ -248,7 +278,8 @@ async function cmdIndex(a: Args): Promise<number> {
   try {
     const opened = mark();
     let textReady: Mark | undefined;
-    const stats = await engine.refresh(progressPrinter(process.stderr.isTTY && !a.flags.has('json')), () => (textReady = mark()));
+    const progress = progressPrinter(process.stderr.isTTY && !a.flags.has('json'));
+    const stats = await engine.refresh(progress, () => (textReady = mark())).finally(() => progress.end());
     const complete = mark();
     if (a.flags.has('json')) process.stdout.write(JSON.stringify({ ...summaryJson(engine, stats, textReady, complete), opened, walkMs: stats.discovery.durationMs }) + '\n');
     else printSummary(engine, stats, textReady, complete);
@@ -279,7 +310,8 @@ async function cmdServe(a: Args): Promise<number> {
     engine = await Engine.open(opts);
     const e = engine;
     const shared = claim.lock ? await startSharedEndpoint(claim.lock, () => buildServer(e), { workspaceRoot: e.root, version: SERVER_VERSION }) : undefined;
-    const stats = await e.refresh(progressPrinter(process.stderr.isTTY));
+    const progress = progressPrinter(process.stderr.isTTY);
+    const stats = await e.refresh(progress).finally(() => progress.end());
     printSummary(e, stats);
     e.watch();
     const cli = path.resolve(__dirname, '..', 'bin', 'sextant.js');
@@ -376,8 +408,22 @@ function printToolResult(r: { ok: true; structured: unknown } | { ok: false; err
 }
 
 async function cmdStats(a: Args): Promise<number> {
-  const engine = await Engine.open(engineOptions(a));
+  // The status `index` and `query` would report: verified against the tree by a refresh (which
+  // parses nothing on an unchanged tree), or the serving engine's own when one serves this index.
+  const opts = engineOptions(a);
+  const claim = await claimEngineFor(opts, 0);
+  if (claim.kind === 'busy') throw busyError(claim, indexRootFor(opts));
+  let served: string | undefined;
+  if (claim.kind === 'attach') {
+    const r = await runToolRemote(claim.server, 'server_capabilities', {});
+    served = r.ok ? (r.structured as { index?: { status?: string } }).index?.status : undefined;
+  }
+  const engine = await Engine.open(claim.kind === 'owner' ? { ...opts, gitAtOpen: false } : opts).catch((e: unknown) => {
+    if (claim.kind === 'owner') claim.lock?.release();
+    throw e;
+  });
   try {
+    if (claim.kind === 'owner') await engine.refresh();
     const count = (sql: string) => Number(engine.store.db.exec(sql)[0]?.values[0]?.[0] ?? 0);
     process.stdout.write(
       JSON.stringify(
@@ -390,7 +436,7 @@ async function cmdStats(a: Args): Promise<number> {
           terms: engine.dict.size,
           lastRefresh: engine.store.getMeta('last_refresh') ?? null,
           schemaVersion: Number(engine.store.getMeta('schema_version') ?? 0),
-          status: engine.meta().status,
+          status: served ?? engine.meta().status,
         },
         null,
         2,
@@ -399,6 +445,7 @@ async function cmdStats(a: Args): Promise<number> {
     return 0;
   } finally {
     await engine.close();
+    if (claim.kind === 'owner') claim.lock?.release();
   }
 }
 

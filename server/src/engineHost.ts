@@ -15,7 +15,7 @@ import {
   STATUS_NOTIFY_INTERVAL_MS,
   TOOL_DEADLINE_MS,
 } from './core/limits';
-import { log, redirectConsoleToStderr } from './core/log';
+import { log, redirectConsoleToStderr, setLogSink } from './core/log';
 import type { RefreshProgress } from './index/indexer';
 import { claimEngineFor } from './mcp/main';
 import { buildServer, SERVER_VERSION, type ToolCallRecord } from './mcp/server';
@@ -53,6 +53,7 @@ import {
   type ProjectGraphParams,
   type ProjectNode,
   type SolutionNode,
+  EngineLogNotification,
 } from './protocol/protocol';
 import { EditorProvider } from './semantic/editor/EditorProvider';
 
@@ -60,6 +61,8 @@ import { EditorProvider } from './semantic/editor/EditorProvider';
 export async function runEngineHost(): Promise<number> {
   redirectConsoleToStderr();
   const conn = ExtensionConnection.overNodeIpc();
+  const levels = { error: 1, warn: 2, info: 3, debug: 5 } as const;
+  setLogSink((line, level) => conn.notify(EngineLogNotification.type, { type: levels[level], message: line.replace(/^\[sextant \w+\] /, '') }));
   const host = new EngineHost(conn, () => process.exit(3));
   const closed = new Promise<number>((resolve) => conn.onClose(() => resolve(conn.cleanShutdown ? 0 : 1)));
   conn.listen();

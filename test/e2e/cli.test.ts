@@ -81,6 +81,17 @@ describe('CLI: strict arguments, --version, --help, serve snippets @e2e', functi
     assert.match(q.stdout, /--index-root D +folder of the index/);
   });
 
+  it('stats reports the status index reported on an unchanged tree', () => {
+    const ix = cli(['index', '--workspace-root', ws, '--index-root', idx, '--json']);
+    assert.equal(ix.status, 0, ix.stderr);
+    assert.equal(JSON.parse(ix.stdout).status, 'fresh');
+    const st = cli(['stats', '--workspace-root', ws, '--index-root', idx]);
+    assert.equal(st.status, 0, st.stderr);
+    const j = JSON.parse(st.stdout);
+    assert.equal(j.status, 'fresh');
+    assert.equal(j.indexVersion, JSON.parse(ix.stdout).indexVersion, 'an unchanged tree keeps its version');
+  });
+
   it("serve's attach snippet, run as printed, attaches to the engine serve started (its index root included)", async () => {
     const serve: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--workspace-root', ws, '--index-root', idx], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';

@@ -6,19 +6,23 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 let threshold: number = ORDER[(process.env.SEXTANT_LOG_LEVEL as LogLevel) ?? 'info'] ?? ORDER.info;
-let sink: (line: string) => void = (line) => process.stderr.write(line + '\n');
+/** Writes a log line to stderr (the default sink). */
+export const stderrSink = (line: string): void => {
+  process.stderr.write(line + '\n');
+};
+let sink: (line: string, level: LogLevel) => void = stderrSink;
 
 export function setLogLevel(level: LogLevel): void {
   threshold = ORDER[level];
 }
-export function setLogSink(fn: (line: string) => void): void {
+export function setLogSink(fn: (line: string, level: LogLevel) => void): void {
   sink = fn;
 }
 
 function emit(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
   if (ORDER[level] < threshold) return;
   const extra = fields ? ' ' + JSON.stringify(fields) : '';
-  sink(`[sextant ${level}] ${msg}${extra}`);
+  sink(`[sextant ${level}] ${msg}${extra}`, level);
 }
 
 export const log = {

@@ -487,3 +487,13 @@ export namespace EditorAvailabilityNotification {
   export const method = 'sextant/editor/availability';
   export const type = new NotificationType<EditorLanguageAvailability[]>(method);
 }
+
+/**
+ * LSP's `window/logMessage`: the engine's log lines, each with its level, so the extension's
+ * output channel shows info as info (stderr lines would all show as errors).
+ */
+export namespace EngineLogNotification {
+  export const method = 'window/logMessage';
+  /** LSP MessageType: 1 error, 2 warning, 3 info, 5 debug. */
+  export const type = new NotificationType<{ type: 1 | 2 | 3 | 4 | 5; message: string }>(method);
+}
