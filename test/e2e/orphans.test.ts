@@ -80,8 +80,10 @@ describe('no language server outlives its engine (real csharp-ls and typescript-
 
   /** Starts the engine and both language servers; returns the client, the engine pid and what it started. */
   async function engineWithServers(extraEnv: Record<string, string> = {}): Promise<{ client: Client; transport: StdioClientTransport; engine: number; started: Proc[] }> {
-    // SEXTANT_NO_TS_PROGRAMS: TypeScript through typescript-language-server, not the engine's own TS host.
-    const env = { ...(process.env as Record<string, string>), SEXTANT_NO_TS_PROGRAMS: '1', ...extraEnv };
+    // SEXTANT_NO_TS_PROGRAMS: TypeScript through typescript-language-server, not the engine's own TS host;
+    // C# through csharp-ls unless a test picks Sextant's Roslyn host (the default provider).
+    const env = { ...(process.env as Record<string, string>), SEXTANT_NO_TS_PROGRAMS: '1', SEXTANT_CSHARP_PROVIDER: 'csharp-ls', ...extraEnv };
+    const csharpServer = env.SEXTANT_CSHARP_PROVIDER === 'roslyn' ? /Sextant\.RoslynHost/ : /csharp-ls/;
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--workspace-root', ws, '--index-root', idx], env, stderr: 'pipe' });
     transport.stderr?.on('data', () => undefined);
     const client = new Client({ name: 'sextant-orphans-e2e', version: '0.0.0' });
@@ -97,7 +99,7 @@ describe('no language server outlives its engine (real csharp-ls and typescript-
         await client.callTool({ name: 'definition', arguments: { target: { path: 'web/src/main.ts', line: 6, column: 15 } } }).catch(() => undefined);
         started = descendants(engine);
         const names = started.map((p) => p.cmd).join('\n');
-        if (/csharp-ls/.test(names) && /typescript-language-server/.test(names) && /tsserver/.test(names)) break;
+        if (csharpServer.test(names) && /typescript-language-server/.test(names) && /tsserver/.test(names)) break;
         assert.ok(Date.now() < until, `language servers did not start; engine children:\n${names}`);
         await new Promise((r) => setTimeout(r, 1000));
       }
@@ -124,6 +126,15 @@ describe('no language server outlives its engine (real csharp-ls and typescript-
 
   it('the engine is killed with SIGKILL: its watchdogs take every language server down', async () => {
     const { client, engine, started } = await engineWithServers();
+    process.kill(engine, 'SIGKILL');
+    await noneLeftAfter5s(started);
+    await client.close().catch(() => undefined);
+  });
+
+  it('the engine is killed with SIGKILL while Sextant\'s Roslyn host serves C#: the host goes down too', async function () {
+    if (!fs.existsSync(path.join(__dirname, '../../roslyn/out/host/Sextant.RoslynHost.dll'))) this.skip(); // not built on this machine (npm install says why)
+    const { client, engine, started } = await engineWithServers({ SEXTANT_CSHARP_PROVIDER: 'roslyn' });
+    assert.ok(started.some((p) => /Sextant\.RoslynHost/.test(p.cmd)), started.map((p) => p.cmd).join('\n'));
     process.kill(engine, 'SIGKILL');
     await noneLeftAfter5s(started);
     await client.close().catch(() => undefined);
