@@ -290,8 +290,32 @@ async function cmdIndex(a: Args): Promise<number> {
   }
 }
 
+/**
+ * One line for stderr at `mcp` / `serve` start: which semantic provider serves each language and
+ * what is missing (nothing is started here; the same facts `doctor` prints).
+ */
+export function providersLine(ws: string): string {
+  // Statuses only: found or not, no version probe (that would delay the start by a process launch).
+  const servers = new LspProvider({ root: ws }).statuses().map((s) => ({ id: s.id, found: s.executable !== undefined }));
+  const server = (id: string) => servers.find((s) => s.id === id);
+  const csharpLs = server('csharp');
+  const csharp = chooseCSharpProvider();
+  let cs: string;
+  if (csharp.choice === 'roslyn') cs = `C#: Sextant's Roslyn host${csharpLs?.found ? ' (csharp-ls as fallback)' : ''}`;
+  else if (csharpLs?.found) cs = `C#: csharp-ls (${csharp.why})`;
+  else cs = `C#: no Roslyn host and csharp-ls not installed — C# answers are heuristic; run npm install in the Sextant checkout`;
+  const tsls = server('typescript');
+  const tsOwn = !process.env.SEXTANT_NO_TS_PROGRAMS;
+  let ts: string;
+  if (tsOwn) ts = `TS/JS: Sextant's TypeScript host (every tsconfig program)${tsls?.found ? ', typescript-language-server as fallback' : ''}`;
+  else if (tsls?.found) ts = 'TS/JS: typescript-language-server';
+  else ts = 'TS/JS: typescript-language-server not found — TS/JS answers are heuristic; run npm install';
+  return `semantic providers: ${cs}; ${ts}\n`;
+}
+
 async function cmdMcp(a: Args): Promise<number> {
   redirectConsoleToStderr();
+  process.stderr.write(providersLine(str(a, 'workspace-root') ?? process.cwd()));
   // The engine (stdio + shared HTTP endpoint), or a proxy to the engine already serving this index.
   await runMcp(engineOptions(a));
   return 0;
@@ -305,6 +329,7 @@ async function cmdServe(a: Args): Promise<number> {
     return 2;
   }
   if (claim.kind === 'busy') throw busyError(claim, indexRootFor(opts));
+  process.stderr.write(providersLine(opts.workspaceRoot));
   let engine: Engine | undefined;
   try {
     engine = await Engine.open(opts);

@@ -53,6 +53,24 @@ describe('CLI: strict arguments, --version, --help, serve snippets @e2e', functi
     assert.equal(fs.existsSync(path.join(ws, '.sextant')), false);
   });
 
+  it('mcp says at start which semantic provider serves each language, and what is missing', () => {
+    const hidden = tempDir('cli-path');
+    try {
+      // stdin closed at once: the engine starts, prints the line, and ends with its client.
+      const r = spawnSync(process.execPath, [CLI, 'mcp', '--workspace-root', ws, '--index-root', idx], { encoding: 'utf8', timeout: 60_000, input: '' });
+      const line = r.stderr.split('\n').find((l) => l.startsWith('semantic providers: '));
+      assert.ok(line, r.stderr);
+      assert.match(line, /C#: (Sextant's Roslyn host|csharp-ls|no Roslyn host and csharp-ls not installed)/);
+      assert.match(line, /TS\/JS: Sextant's TypeScript host \(every tsconfig program\)/);
+      // With the engine's own TS host off, typescript-language-server (an npm dependency) serves TS/JS.
+      const env = { ...process.env, SEXTANT_NO_TS_PROGRAMS: '1' };
+      const r2 = spawnSync(process.execPath, [CLI, 'mcp', '--workspace-root', ws, '--index-root', hidden], { encoding: 'utf8', timeout: 60_000, input: '', env });
+      assert.match(r2.stderr, /semantic providers: C#: .*; TS\/JS: typescript-language-server\n/, r2.stderr);
+    } finally {
+      removeDir(hidden);
+    }
+  });
+
   it('a stray argument exits 2; an unknown command too', () => {
     refused(cli(['index', '--workspace-root', ws, 'extra']), /Unexpected argument 'extra'/, 'index');
     refused(cli(['query', 'find_file', 'more', '--workspace-root', ws]), /Unexpected argument 'more'/, 'query');
