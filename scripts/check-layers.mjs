@@ -2,9 +2,9 @@
 // Checks that imports point down the layers (docs/architecture.md, ../shared/DESIGN.md):
 //   core < protocol < workspace < {projects, syntax} < index < semantic < nav < mcp < cli.ts
 // plus: `vscode` only in src/; the MCP SDK and zod only in server/src/mcp/ (and cli.ts);
-// LSP libraries only in server/src/semantic/lsp/ and server/src/protocol/ (vscode-jsonrpc alone
-// also in server/src/semantic/roslyn/: the Roslyn host speaks plain JSON-RPC with LSP framing, no
-// LSP); src/ imports only server/src/protocol/ from the engine.
+// LSP libraries only in server/src/semantic/lsp/ and server/src/protocol/ (the Roslyn host client in
+// semantic/roslyn/ reaches its JSON-RPC channel through semantic/lsp/rpcChannel.ts); src/ imports
+// only server/src/protocol/ from the engine.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -44,11 +44,10 @@ for (const file of walk(path.join(root, 'server/src'))) {
   const layer = layerOf(file);
   const relFile = path.relative(root, file);
   const inLsp = relFile.startsWith('server/src/semantic/lsp/');
-  const inRoslyn = relFile.startsWith('server/src/semantic/roslyn/');
   for (const spec of importsOf(file)) {
     if (spec === 'vscode') problems.push(`${relFile}: imports 'vscode' (only src/ may)`);
     if (MCP_ONLY.some((r) => r.test(spec)) && layer !== 'mcp' && layer !== 'cli') problems.push(`${relFile}: imports ${spec} (only server/src/mcp/ may)`);
-    if (LSP_ONLY.some((r) => r.test(spec)) && !inLsp && layer !== 'protocol' && !(inRoslyn && /^vscode-jsonrpc(\/node)?$/.test(spec))) problems.push(`${relFile}: imports ${spec} (only server/src/semantic/lsp/ may)`);
+    if (LSP_ONLY.some((r) => r.test(spec)) && !inLsp && layer !== 'protocol') problems.push(`${relFile}: imports ${spec} (only server/src/semantic/lsp/ may)`);
     if (!spec.startsWith('.')) continue;
     const target = path.resolve(path.dirname(file), spec);
     const tl = layerOf(target);

@@ -6,7 +6,7 @@
  */
 import * as cp from 'node:child_process';
 import * as path from 'node:path';
-import { CancellationTokenSource, createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import type { MessageConnection } from 'vscode-jsonrpc';
 import type * as lsp from 'vscode-languageserver-protocol';
 import {
@@ -25,6 +25,7 @@ import { UriMapper } from './convert';
 import { OpenDocuments } from './openDocuments';
 import { groupSpawnOptions, killGroup, watchOverGroup } from '../../core/processGroup';
 import { findExecutable, searchedPlaces, type LanguageServerSpec } from './serverSpec';
+import { rpcOverStdio } from './rpcChannel';
 
 export type ServerState = 'stopped' | 'starting' | 'loading' | 'ready' | 'crashed' | 'failed' | 'absent';
 
@@ -303,7 +304,7 @@ export class LanguageServer {
     });
     this.pipeStderr(child);
 
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const connection = rpcOverStdio(child);
     this.connection = connection;
     this.wireConnection(connection);
     connection.listen();

@@ -10,7 +10,7 @@
 import * as cp from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CancellationTokenSource, createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { RpcCancellation, rpcOverStdio, type RpcConnection } from '../lsp/rpcChannel';
 import {
   ROSLYN_HOST_BACKOFF_BASE_MS,
   ROSLYN_HOST_BACKOFF_MAX_MS,
@@ -150,7 +150,7 @@ export class RoslynHost {
   private state: HostState = 'stopped';
   private detail = 'not started; starts on the first C# question';
   private child: cp.ChildProcess | undefined;
-  private connection: MessageConnection | undefined;
+  private connection: RpcConnection | undefined;
   private starting: Promise<void> | undefined;
   private stopping = false;
   private exited: Promise<never> | undefined;
@@ -232,7 +232,7 @@ export class RoslynHost {
     if (!connection || this.state !== 'ready') throw new HostExitedError(`the Roslyn host is not running (${this.detail})`);
     if (o.generation !== undefined && o.generation !== this.generation) throw new HostExitedError('the Roslyn host restarted since its projects were loaded');
     const exited = this.exited!;
-    const cts = new CancellationTokenSource();
+    const cts = new RpcCancellation();
     let timer: NodeJS.Timeout | undefined;
     let rejectDeadline: (e: Error) => void = () => undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -376,7 +376,7 @@ export class RoslynHost {
       this.onCrash(how);
     });
     this.pipeStderr(child);
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const connection = rpcOverStdio(child);
     connection.onError(([e]) => log.debug('roslyn host: connection error', { error: String(e) }));
     connection.onNotification((method: string, p: unknown) => log.debug(`roslyn host: ${method}`, { params: JSON.stringify(p)?.slice(0, 300) }));
     connection.onRequest(() => null);

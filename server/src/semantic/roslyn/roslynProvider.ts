@@ -13,7 +13,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ResponseError } from 'vscode-jsonrpc';
 import { ROSLYN_ENSURE_BATCH_PROJECTS, ROSLYN_MAX_CANDIDATE_PROJECTS, ROSLYN_OVERRIDE_WALK_MAX_MEMBERS } from '../../core/limits';
 import { log } from '../../core/log';
 import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
@@ -40,6 +39,7 @@ import {
 } from './hostProtocol';
 import { splitKey, type ProjectDescriber } from './projectDescriptions';
 import { HostDeadlineError, HostExitedError, RoslynHost, type HostCommand, type HostStatus } from './roslynHost';
+import { rpcErrorCode } from '../lsp/rpcChannel';
 
 export const ROSLYN_PROVIDER_ID = 'roslyn';
 
@@ -424,7 +424,7 @@ export class RoslynProvider implements SemanticProvider {
         r = await this.query<Row>({ ...params, symbol: { docId, projectKey: v }, scope: scopeOf(v), ...(options ? { options } : {}) }, ctx, generation);
       } catch (e) {
         // The symbol may not exist in another framework's compilation (#if): that variant adds nothing.
-        if (e instanceof ResponseError && e.code === HostErrorCodes.symbolNotFound && merged) continue;
+        if (rpcErrorCode(e) === HostErrorCodes.symbolNotFound && merged) continue;
         throw e;
       }
       for (const k of r.searched) searched.add(k);
@@ -466,10 +466,11 @@ export class RoslynProvider implements SemanticProvider {
   private failure(e: unknown, op: SemanticOp, ctx: CallContext): ProviderOutcome<never> {
     if (e instanceof HostExitedError) return { kind: 'error', reason: `${e.message}; it restarts on the next question` };
     if (e instanceof HostDeadlineError || ctx.signal.aborted) return { kind: 'error', reason: `the Roslyn host did not answer ${op} in time` };
-    if (e instanceof ResponseError) {
-      const msg = String(e.message);
-      if (e.code === HostErrorCodes.documentMissing) return { kind: 'unavailable', state: 'failed', reason: /^Error \[/.test(msg) ? msg : `Error [DOCUMENT_MISSING]: ${msg}` };
-      if (e.code === HostErrorCodes.documentNotInWorkspace) return { kind: 'unavailable', state: 'failed', reason: msg };
+    const code = rpcErrorCode(e);
+    if (code !== undefined) {
+      const msg = String((e as Error).message);
+      if (code === HostErrorCodes.documentMissing) return { kind: 'unavailable', state: 'failed', reason: /^Error \[/.test(msg) ? msg : `Error [DOCUMENT_MISSING]: ${msg}` };
+      if (code === HostErrorCodes.documentNotInWorkspace) return { kind: 'unavailable', state: 'failed', reason: msg };
       return { kind: 'error', reason: /^Error \[/.test(msg) ? msg : `the Roslyn host answered ${op} with an error: ${msg}` };
     }
     log.warn(`roslyn ${op} failed`, { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
