@@ -1,6 +1,6 @@
 /**
  * The Roslyn host process of one engine: `dotnet <host dll> --parent-pid <engine pid>`, started on
- * the first C# question, JSON-RPC over its stdin/stdout (vscode-jsonrpc framing), stderr to the
+ * the first C# question, JSON-RPC over its stdin/stdout (LSP base-protocol framing, lsp/rpcChannel.ts), stderr to the
  * engine log. One live workspace per process, grown with projects/ensure; the process is never
  * restarted to grow it. A crash, or a request stuck well past its deadline, kills it; the next
  * request starts it again after an exponential backoff (and re-sends the projects it needs: the
