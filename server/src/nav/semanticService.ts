@@ -331,20 +331,10 @@ export class SemanticService {
   }
 
   private readProjectsMentioning(g: ProjectGraph, name: string): Set<string> | undefined {
-    const token = name.toLowerCase().replace(/"/g, '');
-    if (!/^\w+$/.test(token)) return undefined;
-    let ids: number[];
-    try {
-      ids = matchFiles(this.engine.store, `"${token}"`);
-    } catch {
-      return undefined;
-    }
-    const catalog = this.engine.catalog();
+    const files = this.filesMentioning(name.replace(/"/g, ''));
+    if (!files) return undefined;
     const out = new Set<string>();
-    for (const id of ids) {
-      const p = catalog.get(id)?.path;
-      if (p) for (const e of g.files.get(p) ?? []) out.add(e.project);
-    }
+    for (const p of files) for (const e of g.files.get(p) ?? []) out.add(e.project);
     return out;
   }
 
