@@ -347,6 +347,16 @@ export const MIN_RESPONSE_BYTES = 512;
  * every turn (some clients drop tools beyond a budget); later tools must fit too, so stay well below.
  */
 export const TOOL_DEFINITIONS_MAX_BYTES = 16 * 1024;
+/**
+ * The 22 tools of issue 17 together (trimmed from 15,181 B) so that about nine more tools fit in
+ * TOOL_DEFINITIONS_MAX_BYTES at NEW_TOOL_DEFINITION_MAX_BYTES each.
+ */
+export const CORE_TOOL_DEFINITIONS_MAX_BYTES = 12_000;
+/**
+ * name + description + inputSchema of one tool added after those 22: a short description (when to
+ * use it, what it returns) and few parameters; prefer a parameter on an existing tool.
+ */
+export const NEW_TOOL_DEFINITION_MAX_BYTES = 450;
 /** The whole tools/list result (titles, annotations and output schemas included). */
 export const TOOLS_LIST_MAX_BYTES = 40 * 1024;
 /** Server `instructions`: the workflow, read once per session. */

@@ -84,22 +84,17 @@ function strip(node: unknown, output: boolean, top: boolean): unknown {
     return d !== undefined && !output ? { ...published, description: d } : { ...published };
   }
   const out: Json = {};
-  // `.meta({ publishedProperties })`: only these properties are published (the rest stay valid, e.g. a target_ref copied from a row).
-  const only = (node as Json).publishedProperties as string[] | undefined;
   for (const [k, v] of Object.entries(node as Json)) {
     if (k === '$schema') continue;
-    if (only && k === 'required') {
-      const req = (v as string[]).filter((r) => only.includes(r));
-      if (req.length) out[k] = req;
-      continue;
-    }
     if ((k === 'maximum' && v === SAFE_INT) || (k === 'minimum' && v === -SAFE_INT)) continue;
-    if (k === 'maxLength' || k === 'minLength' || k === 'maxItems' || k === 'publishedProperties') continue;
+    // A lower bound of 0 or 1 (lines, columns, depths, counts) goes without saying; the server refuses a lower value.
+    if (!output && k === 'minimum' && (v === 0 || v === 1)) continue;
+    if (k === 'maxLength' || k === 'minLength' || k === 'maxItems') continue;
     if (output && (k === 'description' || k === 'enum')) continue;
     if (k === 'additionalProperties' && v === false && (output || !top)) continue;
     if (k === 'properties') {
       const props: Json = {};
-      for (const [pk, pv] of Object.entries(v as Json)) if (!only || only.includes(pk)) props[pk] = strip(pv, output, false);
+      for (const [pk, pv] of Object.entries(v as Json)) props[pk] = strip(pv, output, false);
       out[k] = props;
     } else out[k] = strip(v, output, false);
   }

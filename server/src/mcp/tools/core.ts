@@ -11,7 +11,7 @@ export const serverCapabilities = defineTool({
   name: 'server_capabilities',
   title: 'Server capabilities',
   description:
-    'Tools, layers per language, budgets, the large-file threshold and index status of this server. Cheap; call once to plan.',
+    'Tools, layers per language, budgets, large-file threshold and index status. Cheap; call once to plan.',
   input: z.strictObject({}),
   item: z.object({ tool: z.string(), title: z.string(), layer: z.string() }),
   extra: {
@@ -54,8 +54,8 @@ export const repoOverviewTool = defineTool({
   name: 'repo_overview',
   title: 'Repository overview',
   description:
-    'Workspace map: files by class, languages, largest folders, projects, git state, index health. Call first in a new workspace.',
-  input: z.strictObject({ maxFolders: z.number().int().min(1).max(100).optional().describe('Default 15') }),
+    'Workspace map: files by class, languages, largest folders, projects, git and index state. Call first in a new workspace.',
+  input: z.strictObject({ maxFolders: z.number().int().min(1).max(100).optional() }),
   item: z.object({ path: z.string(), files: z.number(), sourceFiles: z.number() }),
   extra: {
     files: z.number(),

@@ -11,12 +11,12 @@ export const findFile = defineTool({
   name: 'find_file',
   title: 'Find file',
   description:
-    'Find files by name, path fragment or glob ("InvoiceService.cs", "**/*.csproj"); source ranks before tests and generated. For code symbols use search_symbol.',
+    'Files by name, path fragment or glob ("**/*.csproj"); source before tests and generated. For code symbols use search_symbol.',
   input: z.strictObject({
     query: z.string().min(1).max(MAX_QUERY_CHARS),
     classes: z.array(fileClassEnum).max(7).optional(),
-    languages: z.array(z.string().max(40)).max(20).optional().describe('e.g. ["csharp"]'),
-    project: z.string().min(1).max(MAX_QUERY_CHARS).optional().describe('Project path or name'),
+    languages: z.array(z.string().max(40)).max(20).optional(),
+    project: z.string().min(1).max(MAX_QUERY_CHARS).optional(),
     ...pagingArgs,
   }),
   item: z.object({ path: z.string(), fileClass: z.string(), language: z.string().optional(), lines: z.number(), size: z.number(), match: z.string(), projects: z.array(z.string()).optional().describe('Projects that compile or contain the file') }),
@@ -51,10 +51,10 @@ export const sourceContext = defineTool({
   name: 'source_context',
   title: 'Source context',
   description:
-    'Read live source of line spans (from outline, search hits, definitions) with context lines, bounded. Use it instead of reading whole files.',
+    'Live source of line spans (from outline, hits, definitions) with context lines. Use instead of reading whole files.',
   input: z.strictObject({
     spans: z.array(spanSchema).min(1).max(MAX_SPANS_PER_CALL),
-    contextLines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe(`Default ${DEFAULT_CONTEXT_LINES}`),
+    contextLines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional(),
     maxBytes: pagingArgs.maxBytes,
   }),
   item: z.union([

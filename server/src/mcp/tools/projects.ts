@@ -13,7 +13,6 @@ import { defineTool } from '../tool';
 
 const kindEnum = z.enum(['csharp', 'fsharp', 'vb', 'shared', 'node', 'tsconfig']);
 const statusEnum = z.enum(['complete', 'partial', 'failed']);
-const projectArg = z.string().min(1).max(MAX_QUERY_CHARS).describe('Project file path or project/assembly name');
 
 const projectRowSchema = z.object({
   id: z.string().describe('Project file path (the project id)'),
@@ -68,16 +67,16 @@ export const projectGraphTool = defineTool({
   name: 'project_graph',
   title: 'Project graph',
   description:
-    'Project references around a project, solution or folder, from project files (no build): node rows listing their references. Depth 1 = every direct neighbour; cut says what was left out.',
+    'Project references around a project, solution or folder, from project files: node rows with the keys they reference. Depth 1 lists every direct neighbour.',
   input: z.strictObject({
-    project: projectArg.optional().describe('Project path or name, or a .sln/.slnx/.slnf'),
-    prefix: z.string().max(MAX_QUERY_CHARS).optional().describe('Instead of project: every project under this folder'),
-    direction: z.enum(['dependencies', 'dependents', 'both']).optional().describe('Default dependencies'),
+    project: z.string().min(1).max(MAX_QUERY_CHARS).optional().describe('Path/name, or a .sln/.slnx/.slnf'),
+    prefix: z.string().max(MAX_QUERY_CHARS).optional().describe('Or: every project under this folder'),
+    direction: z.enum(['dependencies', 'dependents', 'both']).optional(),
     depth: z.number().int().min(1).max(20).optional().describe('Default 2'),
     includePackages: z.boolean().optional(),
     includeSolutions: z.boolean().optional(),
     allEdges: z.boolean().optional().describe('Also edges among neighbours'),
-    maxNodes: z.number().int().min(1).max(MAX_GRAPH_NODES).optional().describe(`Default ${MAX_GRAPH_NODES}`),
+    maxNodes: z.number().int().min(1).max(MAX_GRAPH_NODES).optional(),
     ...pagingArgs,
   }),
   item: graphNodeSchema,
@@ -186,9 +185,9 @@ export const dependencyPathTool = defineTool({
   description:
     'Shortest project-reference paths from one project to another ("why does A depend on B?"); the reverse is tried and flagged.',
   input: z.strictObject({
-    from: projectArg,
-    to: projectArg,
-    maxPaths: z.number().int().min(1).max(MAX_DEPENDENCY_PATHS).optional().describe('Default 5'),
+    from: z.string().min(1).max(MAX_QUERY_CHARS),
+    to: z.string().min(1).max(MAX_QUERY_CHARS),
+    maxPaths: z.number().int().min(1).max(MAX_DEPENDENCY_PATHS).optional(),
     maxBytes: pagingArgs.maxBytes,
   }),
   item: z.object({ hops: z.number(), path: z.array(z.string()) }),
@@ -211,7 +210,7 @@ export const projectsUnderTool = defineTool({
   title: 'Projects under a folder',
   description: 'Projects under a folder prefix ("" for all): kind, test flag, target frameworks, evaluation status with reasons.',
   input: z.strictObject({
-    prefix: z.string().max(MAX_QUERY_CHARS).describe('e.g. src/Billing'),
+    prefix: z.string().max(MAX_QUERY_CHARS),
     kinds: z.array(kindEnum).max(6).optional(),
     tests: z.enum(['include', 'only', 'exclude']).optional(),
     status: z.array(statusEnum).max(3).optional(),
@@ -243,10 +242,10 @@ export const namespaceLayoutTool = defineTool({
   name: 'namespace_layout',
   title: 'Namespace layout',
   description:
-    'Namespaces under a prefix (e.g. "Acme.Billing") with how many files declare each and which projects compile them; depth collapses deeper ones.',
+    'Namespaces under a prefix ("Acme.Billing"): files declaring each, projects compiling them; depth collapses deeper ones.',
   input: z.strictObject({
     prefix: z.string().max(MAX_QUERY_CHARS).optional(),
-    depth: z.number().int().min(1).max(10).optional().describe('Segments below the prefix'),
+    depth: z.number().int().min(1).max(10).optional(),
     ...pagingArgs,
   }),
   item: z.object({ namespace: z.string(), files: z.number(), projects: z.number(), topProjects: z.array(z.string()), namespaces: z.number().optional() }),
@@ -272,8 +271,8 @@ export const configLookupTool = defineTool({
   name: 'config_lookup',
   title: 'Configuration lookup',
   description:
-    'Where a configuration key is set (appsettings, launchSettings, package.json, tsconfig, MSBuild props, NuGet.config); "A:B:C" and "A__B__C" match JSON nesting.',
-  input: z.strictObject({ key: z.string().min(1).max(MAX_QUERY_CHARS).describe('e.g. ConnectionStrings:Default, LangVersion'), ...pagingArgs }),
+    'Where a config key is set (appsettings, launchSettings, package.json, tsconfig, MSBuild props, NuGet.config); "A:B:C" and "A__B__C" match nesting.',
+  input: z.strictObject({ key: z.string().min(1).max(MAX_QUERY_CHARS).describe('e.g. ConnectionStrings:Default'), ...pagingArgs }),
   item: z.object({
     path: z.string(), line: z.number(), column: z.number(), preview: z.string(),
     fileKind: z.enum(['appsettings', 'launchSettings', 'global.json', 'package.json', 'tsconfig', 'msbuild', 'nuget']),

@@ -57,8 +57,9 @@ const targetSchema = z
     if (t.kind === 'result_match' && (t.result_handle === undefined || t.match_id === undefined)) ctx.addIssue({ code: 'custom', message: 'a result_match target_ref needs result_handle and match_id' });
     if (t.kind === 'stable_symbol' && (t.stable_symbol_id === undefined || t.snapshot_token === undefined)) ctx.addIssue({ code: 'custom', message: 'a stable_symbol target_ref needs stable_symbol_id and snapshot_token' });
   })
-  .describe('{symbolId} | {path, line, column?} | {qualifiedName: "Ns.Type.Member"} | a row\'s target_ref')
-  .meta({ publishedProperties: ['symbolId', 'path', 'line', 'column', 'qualifiedName'] });
+  // Published as the forms in one line (the five properties spelled out cost ~150 B on each of seven tools).
+  .describe('{symbolId}|{path,line,column?}|{qualifiedName}|a row\'s target_ref')
+  .meta({ published: { type: 'object' } });
 
 type TargetArg = z.infer<typeof targetSchema>;
 
@@ -71,7 +72,7 @@ function toTarget(t: TargetArg): TargetInput {
 }
 
 const waitArg = {
-  waitMs: z.number().int().min(0).max(TOOL_DEADLINE_MS).optional().describe('Language server wait, default 2000 ms').meta({ published: { type: 'integer' } }),
+  waitMs: z.number().int().min(0).max(TOOL_DEADLINE_MS).optional().meta({ published: { type: 'integer' } }),
 };
 
 const targetRefSchema = z.object({
@@ -153,7 +154,7 @@ export const definitionTool = defineTool({
   name: 'definition',
   title: 'Go to definition',
   description:
-    'Where a symbol is declared (every part of a partial type): spans, signature, container, project. Compiler-precise when a language server is ready, else labelled heuristic.',
+    'Where a symbol is declared (every part of a partial type): span, signature, container, project. Precise with a language server, else labelled heuristic.',
   input: z.strictObject({ target: targetSchema, ...waitArg, ...budgetArg }),
   item: rowSchema,
   extra: metaExtra,
@@ -205,16 +206,16 @@ export const referencesTool = defineTool({
   name: 'references',
   title: 'Find references',
   description:
-    'Every reference to a symbol, before changing its behaviour: every project group with its count and locations. C#: uses via interface/base members only with include_related.',
+    'Every reference to a symbol, before changing its behaviour: each project group with its count and locations. Uses via interface/base members: include_related.',
   input: z.strictObject({
     target: targetSchema,
-    group_by: z.enum(['project', 'file', 'kind', 'none']).optional().describe('Default project'),
+    group_by: z.enum(['project', 'file', 'kind', 'none']).optional(),
     scope: z.enum(['all', 'production', 'test']).optional(),
-    project: z.string().max(MAX_PATH_CHARS).optional().describe('Project path/name glob, e.g. *.Tests'),
-    include_definition: z.boolean().optional().describe('Default true'),
-    include_related: z.boolean().optional().describe('Add uses of related interface/base members (role=related)'),
-    include_generated: z.boolean().optional().describe('Default true'),
-    per_group: z.number().int().min(1).max(50).optional().describe(`Most locations per group (default ${SEMANTIC_REFERENCES_PER_GROUP})`),
+    project: z.string().max(MAX_PATH_CHARS).optional().describe('Glob, e.g. *.Tests'),
+    include_definition: z.boolean().optional(),
+    include_related: z.boolean().optional(),
+    include_generated: z.boolean().optional(),
+    per_group: z.number().int().min(1).max(50).optional().describe(`Default ${SEMANTIC_REFERENCES_PER_GROUP}`),
     ...waitArg,
     ...pagingArgs,
   }),
@@ -308,7 +309,7 @@ export const implementationsTool = defineTool({
   name: 'implementations',
   title: 'Find implementations',
   description:
-    'Implementors and derived classes of an interface/abstract type, or implementing members and overrides of an interface/virtual member.',
+    'Implementors and derived types of an interface/abstract type, or implementing members and overrides of a member.',
   input: z.strictObject({ target: targetSchema, ...waitArg, ...pagingArgs }),
   item: rowSchema,
   extra: metaExtra,
@@ -346,11 +347,11 @@ function callTool(direction: 'incoming' | 'outgoing') {
     title: direction === 'incoming' ? 'Callers' : 'Callees',
     description:
       direction === 'incoming'
-        ? 'Who calls a method (depth-bounded). availability=unavailable means unknown, not "no callers"; calls via interface/base members may be missing (precise_partial says so).'
-        : 'What a method calls (depth-bounded). Edges are provisional: confirm with references or source_context.',
+        ? 'Who calls a method, depth-bounded. availability=unavailable means unknown, not "no callers"; calls via interface/base members may be missing (precise_partial).'
+        : 'What a method calls, depth-bounded. Edges are provisional: confirm with references or source_context.',
     input: z.strictObject({
       target: targetSchema,
-      depth: z.number().int().min(1).max(SEMANTIC_CALLS_MAX_DEPTH).optional().describe('Default 1'),
+      depth: z.number().int().min(1).max(SEMANTIC_CALLS_MAX_DEPTH).optional(),
       ...waitArg,
       ...pagingArgs,
     }),
@@ -402,10 +403,10 @@ export const calleesTool = callTool('outgoing');
 export const typeHierarchyTool = defineTool({
   name: 'type_hierarchy',
   title: 'Type hierarchy',
-  description: 'Supertypes (base class, interfaces) and subtypes (derived, implementors) of a type, depth-bounded; a partial type is one node.',
+  description: 'Supertypes (base, interfaces) and subtypes (derived, implementors) of a type, depth-bounded.',
   input: z.strictObject({
     target: targetSchema,
-    direction: z.enum(['supertypes', 'subtypes', 'both']).optional().describe('Default both'),
+    direction: z.enum(['supertypes', 'subtypes', 'both']).optional(),
     depth: z.number().int().min(1).max(SEMANTIC_TYPE_HIERARCHY_MAX_DEPTH).optional().describe('Default 2'),
     ...waitArg,
     ...pagingArgs,
