@@ -14,6 +14,7 @@ fs.mkdirSync(path.join(dist, 'wasm'), { recursive: true });
 const engineEntries = {
   cli: 'server/src/cli.ts',
   parseWorker: 'server/src/syntax/parseWorker.ts',
+  tsProgramsWorker: 'server/src/semantic/tsprograms/tsProgramsWorker.ts',
 };
 const entryPoints = Object.fromEntries(
   Object.entries(engineEntries).filter(([, p]) => fs.existsSync(path.join(root, p))).map(([k, p]) => [k, path.join(root, p)]),

@@ -381,10 +381,22 @@ export const TS_PROGRAMS_MAX_PER_QUESTION = 48;
  */
 export const TS_PROGRAMS_DEADLINE_MARGIN_MS = 400;
 /**
- * Pause between two programs built in the background after the first TS/JS question (each build
- * blocks the event loop while it runs; the pause lets waiting requests in).
+ * The TypeScript programs worker thread: programs are disposed (least recently used first) and no
+ * more are built in the background while its heap is above this (a loaded program of a few hundred
+ * files holds tens of MiB; 24 of a large monorepo can pass 1 GiB).
  */
-export const TS_PROGRAMS_WARM_PAUSE_MS = 50;
+export const TS_PROGRAMS_HEAP_BUDGET_MB = 1536;
+/**
+ * Hard heap limit of that thread (V8 old generation): past it the thread dies out of memory and the
+ * next question starts a new one, instead of the engine process growing without bound.
+ */
+export const TS_PROGRAMS_WORKER_HEAP_MB = 3072;
+/**
+ * How long past a question's deadline the engine waits for the thread's reply (it stops starting
+ * programs `TS_PROGRAMS_DEADLINE_MARGIN_MS` before the deadline; a build already running cannot be
+ * interrupted) before answering `loading`.
+ */
+export const TS_PROGRAMS_REPLY_GRACE_MS = 100;
 /** Test labelling: bytes read from the head of a TS/JS file to look for a test framework import. */
 export const TEST_IMPORT_SCAN_BYTES = 16 * 1024;
 /**

@@ -14,6 +14,7 @@ import { Engine } from '../../../server/src/nav/engine';
 import { callsQuery, referencesQuery } from '../../../server/src/nav/semanticQueries';
 import { disposeSemanticService, semanticService } from '../../../server/src/nav/semanticService';
 import type { OpResult, ProviderOutcome, SemanticOp, SemanticProvider } from '../../../server/src/semantic/provider';
+import { TsProgramsProvider } from '../../../server/src/semantic/tsprograms/tsProgramsProvider';
 import { FIXTURES, removeDir } from './fixture';
 import { compareWithOracle, formatReport, questions, TsOracle, type OracleReport } from './tsOracle';
 
@@ -127,6 +128,51 @@ describe('TypeScript monorepo: every program is searched (oracle: the TypeScript
     }
   });
 
+  it('questions run in the worker thread: the engine thread keeps turning while programs build', async () => {
+    assert.equal(semanticService(engine).tsPrograms!.usesWorker, true, 'the engine uses the worker thread');
+    const configs = ['examples/basic/tsconfig.json', 'examples/server/tsconfig.json', 'packages/core/tsconfig.json', 'packages/util/tsconfig.json', 'test/e2e/tsconfig.json', 'test/integration/tsconfig.json'];
+    const mentions = (name: string) => new Set(sourceFiles(dir).filter((f) => new RegExp(`\\b${name}\\b`).test(fs.readFileSync(path.join(dir, f), 'utf8'))));
+    const provider = new TsProgramsProvider({ root: dir, configs: () => ({ paths: configs, key: 'k' }), mentions });
+    try {
+      // A cold question builds all six programs. Inline, the engine thread would run the compiler
+      // and turn only between programs (a handful of turns); with the worker it turns freely.
+      let turns = 0;
+      let spinning = true;
+      const spin = () => {
+        turns++;
+        if (spinning) setImmediate(spin);
+      };
+      setImmediate(spin);
+      const out = await provider.request('references', 'typescript', { path: 'packages/core/src/client.ts', line: 16, column: 9, includeDeclaration: true }, { signal: new AbortController().signal, deadline: Date.now() + 60_000, waitForReadyMs: 0 });
+      spinning = false;
+      assert.equal(out.kind, 'ok', JSON.stringify(out));
+      assert.equal(out.kind === 'ok' && out.value.length, 12);
+      assert.deepEqual(provider.lastCoverage?.skipped, []);
+      assert.equal(provider.lastCoverage?.searched.length, 7, 'six tsconfig programs and the loose script');
+      assert.ok(turns > 200, `the engine thread turned ${turns} times while six programs were built`);
+      assert.ok(provider.loadedPrograms().length >= 6, provider.loadedPrograms().join(', '));
+    } finally {
+      await provider.dispose();
+    }
+  });
+
+  it('a worker thread that runs out of memory fails its question, and the next question starts another', async () => {
+    const configs = ['packages/core/tsconfig.json'];
+    const provider = new TsProgramsProvider({ root: dir, configs: () => ({ paths: configs, key: 'k' }), mentions: () => undefined, workerHeapMb: 4 });
+    const ask = () => provider.request('definition', 'typescript', { path: 'packages/core/src/client.ts', line: 16, column: 9 }, { signal: new AbortController().signal, deadline: Date.now() + 60_000, waitForReadyMs: 0 });
+    try {
+      const dead = await ask();
+      assert.equal(dead.kind, 'unavailable', JSON.stringify(dead));
+      assert.match(dead.kind === 'unavailable' ? dead.reason : '', /TypeScript programs thread stopped: out of memory \(heap limit 4 MiB\)/);
+      delete (provider as unknown as { options: { workerHeapMb?: number } }).options.workerHeapMb;
+      const ok = await ask();
+      assert.equal(ok.kind, 'ok', JSON.stringify(ok));
+      assert.equal(ok.kind === 'ok' && ok.value.length, 1);
+    } finally {
+      await provider.dispose();
+    }
+  });
+
   it('a program left out by the cap makes the answer precise_partial, naming it', async () => {
     const options = (semanticService(engine).tsPrograms! as unknown as { options: { maxPerQuestion: number | undefined } }).options;
     const old = options.maxPerQuestion;
@@ -141,6 +187,16 @@ describe('TypeScript monorepo: every program is searched (oracle: the TypeScript
     }
   });
 });
+
+function sourceFiles(root: string, rel = ''): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory() && e.name !== 'node_modules') out.push(...sourceFiles(root, r));
+    else if (e.isFile() && /\.[cm]?[jt]sx?$/.test(e.name)) out.push(r);
+  }
+  return out;
+}
 
 const REAL = process.env.SEXTANT_TS_ORACLE_REPO;
 (REAL ? describe : describe.skip)(`TypeScript monorepo oracle on ${REAL ?? '$SEXTANT_TS_ORACLE_REPO'} (by hand)`, function () {

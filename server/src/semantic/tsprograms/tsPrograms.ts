@@ -10,8 +10,11 @@
  * epoch, so each program sees the disk as it is when the question is asked, and the answer does
  * not depend on which programs earlier questions loaded.
  *
- * Invariant: nothing is written (no tsbuildinfo, no emit); the compiler reads the workspace and
- * its node_modules like the TypeScript service does.
+ * Invariant: nothing is written (no tsbuildinfo, no emit). Reads follow the workspace's path
+ * policy (`ReadPolicy`): a file is read when it lies inside the workspace canonically (an in-root
+ * link leading out is not followed), or under a `node_modules` folder (type packages, which may
+ * live above the root or in a package manager's store), or in the TypeScript lib folder; anything
+ * else is, to the compiler, a file that does not exist.
  */
 import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
@@ -59,6 +62,9 @@ export class ProgramsCancelled extends Error {}
 
 export class TsPrograms {
   private readonly registry: TS.DocumentRegistry;
+  readonly policy: ReadPolicy;
+  /** The compiler's file system, behind the read policy. */
+  private readonly sys: Pick<TS.System, 'readFile' | 'fileExists' | 'directoryExists' | 'getDirectories' | 'readDirectory' | 'realpath'>;
   private readonly loaded = new Map<string, TS.LanguageService>();
   private parsed: { key: string; configs: ProgramConfig[]; byFile: Map<string, ProgramConfig[]> } | undefined;
   private epoch = 0;
@@ -73,12 +79,24 @@ export class TsPrograms {
     private readonly maxLoaded: number,
   ) {
     this.registry = ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, root);
+    this.policy = new ReadPolicy(root, path.dirname(ts.getDefaultLibFilePath({})));
+    const pol = this.policy;
+    const sys = ts.sys;
+    this.sys = {
+      readFile: (p, e) => (pol.mayRead(p) ? sys.readFile(p, e) : undefined),
+      fileExists: (p) => pol.mayRead(p) && sys.fileExists(p),
+      directoryExists: (d) => pol.mayList(d) && sys.directoryExists(d),
+      getDirectories: (d) => (pol.mayList(d) ? sys.getDirectories(d) : []),
+      readDirectory: (p, e, x, i, d) => (pol.mayList(p) ? sys.readDirectory(p, e, x, i, d).filter((f) => pol.mayRead(f)) : []),
+      realpath: (p) => (sys.realpath ? sys.realpath(p) : p),
+    };
   }
 
   /** Starts a question: file versions are re-read, and `cancelled` stops long compiler work. */
   begin(cancelled: () => boolean): void {
     this.epoch++;
     this.cancel = cancelled;
+    this.policy.reset();
   }
 
   /**
@@ -151,6 +169,14 @@ export class TsPrograms {
     return { config, service, program };
   }
 
+  /** Disposes the least recently used program (memory pressure). */
+  evictOldest(): void {
+    const first = this.loaded.entries().next();
+    if (first.done) return;
+    first.value[1].dispose();
+    this.loaded.delete(first.value[0]);
+  }
+
   /** Ids of the programs currently loaded, least recently used first. */
   loadedIds(): string[] {
     return [...this.loaded.keys()];
@@ -182,9 +208,9 @@ export class TsPrograms {
     let fatal: string | undefined;
     const host: TS.ParseConfigFileHost = {
       useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
-      readDirectory: (p, e, x, i, d) => ts.sys.readDirectory(p, e, x, i, d),
-      fileExists: (p) => ts.sys.fileExists(p),
-      readFile: (p) => ts.sys.readFile(p),
+      readDirectory: (p, e, x, i, d) => this.sys.readDirectory(p, e, x, i, d),
+      fileExists: (p) => this.sys.fileExists(p),
+      readFile: (p) => this.sys.readFile(p),
       getCurrentDirectory: () => dir,
       onUnRecoverableConfigFileDiagnostic: (d) => {
         fatal = ts.flattenDiagnosticMessageText(d.messageText, ' ');
@@ -213,6 +239,7 @@ export class TsPrograms {
     if (v && v.epoch === this.epoch) return v.version;
     let version: string;
     try {
+      if (!this.policy.mayRead(fileName)) throw new Error('outside the read policy');
       const st = fs.statSync(fileName);
       version = `${st.mtimeMs}:${st.size}`;
     } catch {
@@ -226,7 +253,7 @@ export class TsPrograms {
     const version = this.version(fileName);
     const s = this.snapshots.get(fileName);
     if (s && s.version === version) return s.snapshot;
-    const text = this.ts.sys.readFile(fileName);
+    const text = this.sys.readFile(fileName);
     if (text === undefined) {
       this.snapshots.delete(fileName);
       return undefined;
@@ -246,16 +273,96 @@ export class TsPrograms {
       getScriptSnapshot: (f) => this.snapshot(f),
       getCurrentDirectory: () => config.dir,
       getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-      fileExists: (f) => ts.sys.fileExists(f),
-      readFile: (f, e) => ts.sys.readFile(f, e),
-      readDirectory: (p, e, x, i, d) => ts.sys.readDirectory(p, e, x, i, d),
-      directoryExists: (d) => ts.sys.directoryExists(d),
-      getDirectories: (d) => ts.sys.getDirectories(d),
-      realpath: (p) => (ts.sys.realpath ? ts.sys.realpath(p) : p),
+      fileExists: (f) => this.sys.fileExists(f),
+      readFile: (f, e) => this.sys.readFile(f, e),
+      readDirectory: (p, e, x, i, d) => this.sys.readDirectory(p, e, x, i, d),
+      directoryExists: (d) => this.sys.directoryExists(d),
+      getDirectories: (d) => this.sys.getDirectories(d),
+      realpath: (p) => this.sys.realpath!(p),
       useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
       // As the TypeScript service does: a referenced project is read from its sources, not its outDir.
       useSourceOfProjectReferenceRedirect: () => true,
       getCancellationToken: () => ({ isCancellationRequested: () => this.cancel() }),
     } as TS.LanguageServiceHost;
+  }
+}
+
+/**
+ * What the compiler may read, as the engine's PathPolicy decides for the workspace: paths inside
+ * the root canonically (after realpath of the deepest existing folder, and of the file itself),
+ * paths under a `node_modules` folder (type packages: a workspace's dependencies may be links into
+ * a store outside it, and module resolution walks up past the root), and the TypeScript lib
+ * folder. Folder realpaths are cached (module resolution probes thousands of paths).
+ */
+export class ReadPolicy {
+  private readonly dirs = new Map<string, string | null>();
+
+  constructor(
+    /** Canonical absolute root. */
+    readonly root: string,
+    private readonly libDir: string,
+  ) {}
+
+  /** Forgets the folder realpaths (a new question sees links as they are now). */
+  reset(): void {
+    this.dirs.clear();
+  }
+
+  /** True when a file may be read (or tested for existence). */
+  mayRead(p: string): boolean {
+    const abs = path.resolve(p);
+    if (this.exempt(abs)) return true;
+    const dir = this.canonicalDir(path.dirname(abs));
+    if (dir === null) return this.inside(this.deepestCanonical(path.dirname(abs)));
+    if (!this.inside(dir)) return false;
+    // The file itself may be a link leading out.
+    try {
+      return this.inside(fs.realpathSync.native(abs));
+    } catch {
+      return true; // missing: nothing to read, the compiler sees it does not exist
+    }
+  }
+
+  /** True when a folder may be listed or tested for existence. */
+  mayList(p: string): boolean {
+    const abs = path.resolve(p);
+    if (this.exempt(abs)) return true;
+    // Module resolution walks up to the file system root looking for node_modules: the folders
+    // above the root are only probed for their node_modules (exempt above), never listed.
+    return this.inside(this.deepestCanonical(abs));
+  }
+
+  private exempt(abs: string): boolean {
+    return abs.split(path.sep).includes('node_modules') || abs === this.libDir || abs.startsWith(this.libDir + path.sep);
+  }
+
+  private inside(canonical: string): boolean {
+    const rel = path.relative(this.root, canonical);
+    return rel === '' || (!path.isAbsolute(rel) && rel !== '..' && !rel.startsWith('..' + path.sep));
+  }
+
+  /** Realpath of a folder, or null when it does not exist. */
+  private canonicalDir(dir: string): string | null {
+    let c = this.dirs.get(dir);
+    if (c === undefined) {
+      try {
+        c = fs.realpathSync.native(dir);
+      } catch {
+        c = null;
+      }
+      this.dirs.set(dir, c);
+    }
+    return c;
+  }
+
+  /** Realpath of the deepest existing ancestor, with the rest appended. */
+  private deepestCanonical(abs: string): string {
+    const rest: string[] = [];
+    for (let d = abs; ; d = path.dirname(d)) {
+      const c = this.canonicalDir(d);
+      if (c !== null) return path.join(c, ...rest.reverse());
+      if (path.dirname(d) === d) return abs;
+      rest.push(path.basename(d));
+    }
   }
 }

@@ -1,28 +1,40 @@
 /**
  * The headless TS/JS provider of the engine's own: TypeScript language services over every
- * program that can see the target (semantic/tsprograms/tsPrograms.ts), answers merged.
+ * program that can see the target (semantic/tsprograms/tsPrograms.ts), answers merged
+ * (tsProgramsSearch.ts says which programs a question searches and how coverage is reported).
  *
- * A question about uses (references, implementations, callers, subtypes) searches the target
- * file's own programs first, then every other program one of whose root files the text index says
- * mentions the name, and files that no config includes in one inferred program. Definitions,
- * callees and supertypes come from the target's own program (the nearest config including it).
- * Programs left out by the per-question cap or the deadline, and programs that failed to load, are
- * named in the answer's `gaps` (→ `precise_partial`); an answer is plain `precise` only when every
- * candidate program was searched.
+ * The programs live in a worker thread (tsProgramsWorker.ts): building and searching a program is
+ * synchronous compiler work that runs for seconds on a large package, and on the engine's thread
+ * it would hold every other tool call (and the deadline timers) until it ended. This side reads
+ * the name at the target and the files mentioning it from the text index, posts the question with
+ * its deadline, and gives the question up through a shared cancellation slot when the caller
+ * aborts. A reply that does not arrive by the deadline (a program build cannot be interrupted)
+ * answers `loading`; the worker goes on building, so a later question finds the program loaded.
+ * Between questions the worker builds the programs not loaded yet (the ones the last question
+ * left out first), bounded by `TS_PROGRAMS_MAX_LOADED` and a heap budget; the thread's heap has a
+ * hard limit, and a worker that dies (out of memory) is replaced on the next question, which says so.
+ * Without a worker entry (an unusual bundle) the same search runs in the calling thread.
  *
  * Registered in the registry's `lsp` slot before typescript-language-server, which stays the
  * fallback (documentSymbols / workspaceSymbols, or no `typescript` package).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type * as TS from 'typescript';
-import { TS_PROGRAMS_DEADLINE_MARGIN_MS, TS_PROGRAMS_MAX_LOADED, TS_PROGRAMS_MAX_PER_QUESTION, TS_PROGRAMS_WARM_PAUSE_MS } from '../../core/limits';
+import { Worker } from 'node:worker_threads';
+import {
+  TS_PROGRAMS_DEADLINE_MARGIN_MS,
+  TS_PROGRAMS_HEAP_BUDGET_MB,
+  TS_PROGRAMS_MAX_LOADED,
+  TS_PROGRAMS_MAX_PER_QUESTION,
+  TS_PROGRAMS_REPLY_GRACE_MS,
+  TS_PROGRAMS_WORKER_HEAP_MB,
+} from '../../core/limits';
 import { log } from '../../core/log';
 import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
-import type { HierarchyItem, IncomingCall, OutgoingCall, ReferenceLocation, SemanticLocation, Span, SymbolKindName } from '../types';
-import { loadTypeScript, ProgramsCancelled, TsPrograms, type LoadedProgram, type ProgramConfig, type TypeScriptModule } from './tsPrograms';
+import { loadTypeScript, TsPrograms, type TypeScriptModule } from './tsPrograms';
+import { CANCEL_RING, nameAt, searchPrograms, USE_OPS, type Coverage, type SearchReply, type SearchRequest, type WorkerIn, type WorkerInit, type WorkerOut } from './tsProgramsSearch';
 
-export const TS_PROGRAMS_PROVIDER_ID = 'typescript';
+export { TS_PROGRAMS_PROVIDER_ID } from './tsProgramsSearch';
 
 const LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
 const OPS: ReadonlySet<SemanticOp> = new Set<SemanticOp>([
@@ -36,7 +48,6 @@ const OPS: ReadonlySet<SemanticOp> = new Set<SemanticOp>([
   'supertypes',
   'subtypes',
 ]);
-const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 
 export interface TsProgramsProviderOptions {
   /** Canonical absolute workspace root. */
@@ -52,28 +63,131 @@ export interface TsProgramsProviderOptions {
   maxPerQuestion?: number;
   /** Test hook: the `typescript` module (default: the engine's install). */
   typescript?: TypeScriptModule | null;
+  /**
+   * 'inline' runs the programs in the calling thread (default: a worker thread when its script is
+   * there; SEXTANT_TS_PROGRAMS_THREAD=inline does the same, for comparing in benches).
+   */
+  thread?: 'worker' | 'inline';
+  /** Hard heap limit of the worker thread (default `TS_PROGRAMS_WORKER_HEAP_MB`). */
+  workerHeapMb?: number;
 }
 
-/** What one question searched. */
-interface Coverage {
-  searched: string[];
-  skipped: { id: string; why: string }[];
+/** How the worker script is started from here; undefined when only the calling thread can run it. */
+export function tsWorkerEntry(): { file: string; execArgv: string[] } | undefined {
+  if (__filename.endsWith('.ts')) {
+    const file = path.join(__dirname, 'tsProgramsWorker.ts');
+    let hook: string | undefined;
+    try {
+      hook = require.resolve('tsx/cjs');
+    } catch {
+      hook = undefined;
+    }
+    return hook && fs.existsSync(file) ? { file, execArgv: ['--require', hook] } : undefined;
+  }
+  const file = path.join(__dirname, 'tsProgramsWorker.js');
+  return fs.existsSync(file) ? { file, execArgv: [] } : undefined;
+}
+
+interface Pending {
+  resolve: (r: { reply?: SearchReply; error?: string }) => void;
+}
+
+/** The worker thread and the questions in flight. */
+class ProgramsThread {
+  readonly worker: Worker;
+  private readonly cancel = new Int32Array(new SharedArrayBuffer(4 * CANCEL_RING));
+  private readonly pendingCount = new Int32Array(new SharedArrayBuffer(4));
+  private readonly inFlight = new Map<number, Pending>();
+  private nextId = 1;
+  /** Why the thread stopped, once it has. */
+  died: string | undefined;
+  loaded: string[] = [];
+  heapMb = 0;
+
+  constructor(entry: { file: string; execArgv: string[] }, init: Omit<WorkerInit, 'cancel' | 'pending'>, heapMb: number) {
+    this.worker = new Worker(entry.file, {
+      execArgv: entry.execArgv,
+      workerData: { ...init, cancel: this.cancel.buffer, pending: this.pendingCount.buffer } satisfies WorkerInit,
+      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+      stdout: false,
+      stderr: false,
+    });
+    this.worker.unref();
+    this.worker.on('message', (m: WorkerOut) => {
+      const p = this.inFlight.get(m.id);
+      if (!p) return;
+      this.settle(m.id);
+      if ('reply' in m) {
+        this.loaded = m.loaded;
+        this.heapMb = m.heapMb;
+        p.resolve({ reply: m.reply });
+      } else p.resolve({ error: m.error });
+    });
+    const onDeath = (why: string) => {
+      if (this.died === undefined) log.warn('the TypeScript programs thread stopped; the next question starts another', { why });
+      this.died ??= why;
+      for (const [id, p] of [...this.inFlight]) {
+        this.settle(id);
+        p.resolve({ error: `the TypeScript programs thread stopped: ${why}` });
+      }
+    };
+    this.worker.on('error', (e) => onDeath((e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? `out of memory (heap limit ${heapMb} MiB)` : e.message));
+    this.worker.on('exit', (code) => onDeath(`exited with code ${code}`));
+  }
+
+  /** Posts a question; resolves with the reply, an error, or `timedOut` past the deadline. */
+  ask(req: SearchRequest, signal: AbortSignal): Promise<{ reply?: SearchReply; error?: string; timedOut?: boolean }> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const giveUp = () => {
+        Atomics.store(this.cancel, id % CANCEL_RING, id);
+        if (this.inFlight.has(id)) {
+          this.settle(id);
+          resolve({ timedOut: true });
+        }
+      };
+      const done = (r: { reply?: SearchReply; error?: string }) => {
+        if (timer) clearTimeout(timer);
+        signal.removeEventListener('abort', giveUp);
+        resolve(r);
+      };
+      this.inFlight.set(id, { resolve: done });
+      Atomics.add(this.pendingCount, 0, 1);
+      this.worker.ref();
+      timer = setTimeout(giveUp, Math.max(0, req.deadline - Date.now()) + TS_PROGRAMS_REPLY_GRACE_MS);
+      signal.addEventListener('abort', giveUp, { once: true });
+      this.worker.postMessage({ type: 'ask', id, req } satisfies WorkerIn);
+    });
+  }
+
+  private settle(id: number): void {
+    if (!this.inFlight.delete(id)) return;
+    Atomics.sub(this.pendingCount, 0, 1);
+    if (this.inFlight.size === 0) this.worker.unref();
+  }
+
+  async dispose(): Promise<void> {
+    this.died ??= 'disposed';
+    await this.worker.terminate();
+  }
 }
 
 export class TsProgramsProvider implements SemanticProvider {
-  readonly id = TS_PROGRAMS_PROVIDER_ID;
+  readonly id = 'typescript';
   readonly precision = 'precise' as const;
   private readonly ts: TypeScriptModule | undefined;
-  private programs: TsPrograms | undefined;
+  private readonly entry: { file: string; execArgv: string[] } | undefined;
+  private thread: ProgramsThread | undefined;
+  /** The calling-thread programs (no worker entry). */
+  private inline: TsPrograms | undefined;
   /** What the last question searched (tests, doctor). */
   lastCoverage: Coverage | undefined;
-  /** Questions in progress (the background warm-up waits for none). */
-  private busy = 0;
-  private warming: NodeJS.Timeout | undefined;
-  private readonly warmFailed = new Set<string>();
 
   constructor(private readonly options: TsProgramsProviderOptions) {
     this.ts = options.typescript === null ? undefined : (options.typescript ?? loadTypeScript());
+    const inline = (options.thread ?? process.env.SEXTANT_TS_PROGRAMS_THREAD) === 'inline';
+    this.entry = inline || options.typescript ? undefined : tsWorkerEntry();
   }
 
   supports(language: string, op: SemanticOp): boolean {
@@ -84,13 +198,19 @@ export class TsProgramsProvider implements SemanticProvider {
     if (!LANGUAGES.has(language)) return { state: 'absent', detail: `no TypeScript service for ${language}`, started: false };
     if (!this.ts) return { state: 'absent', detail: 'the typescript package is not installed', started: false };
     if (!this.options.configs()) return { state: 'loading', detail: 'waiting for the project model', started: false };
-    const n = this.programs?.loadedIds().length ?? 0;
-    return { state: 'ready', detail: `TypeScript ${this.ts.version}, ${n} program(s) loaded`, started: n > 0 };
+    const n = this.loadedPrograms().length;
+    const where = this.entry ? `worker thread${this.thread ? `, ${this.thread.heapMb} MiB heap` : ''}` : 'engine thread';
+    return { state: 'ready', detail: `TypeScript ${this.ts.version}, ${n} program(s) loaded (${where})`, started: n > 0 };
   }
 
-  /** Ids of the loaded programs, least recently used first. */
+  /** Ids of the loaded programs, least recently used first (as of the last answer from the worker). */
   loadedPrograms(): string[] {
-    return this.programs?.loadedIds() ?? [];
+    return this.thread ? this.thread.loaded : (this.inline?.loadedIds() ?? []);
+  }
+
+  /** True when questions run in a worker thread. */
+  get usesWorker(): boolean {
+    return this.entry !== undefined;
   }
 
   async request<K extends SemanticOp>(op: K, language: string, args: OpArgs<K>, ctx: CallContext): Promise<ProviderOutcome<OpResult<K>>> {
@@ -117,502 +237,60 @@ export class TsProgramsProvider implements SemanticProvider {
     if (!this.supports(language, op)) return { kind: 'unavailable', state: 'unsupported', reason: `the TypeScript service does not serve ${op} for ${language}` };
     const cfg = this.options.configs();
     if (!cfg) return { kind: 'unavailable', state: 'loading', reason: 'the TypeScript programs are chosen from the project model, which is not built yet' };
-    const a = args as { path: string; line: number; column: number; external?: boolean; name?: string };
+    const a = args as { path: string; line: number; column: number; external?: boolean; name?: string; includeDeclaration?: boolean };
     if (a.external || path.isAbsolute(a.path)) return { kind: 'ok', value: [] as unknown as OpResult<K> };
-    this.programs ??= new TsPrograms(this.ts!, this.options.root, this.options.maxLoaded ?? TS_PROGRAMS_MAX_LOADED);
-    const programs = this.programs;
-    programs.begin(() => ctx.signal.aborted || Date.now() > ctx.deadline);
-    this.busy++;
-    try {
-      const q = new Question(this.ts!, programs, programs.configs(cfg.paths, cfg.key), this.options.mentions, a, ctx, this.options.maxPerQuestion ?? TS_PROGRAMS_MAX_PER_QUESTION, skipNearest);
-      const out = await this.run(op, q, args, a.name);
-      this.lastCoverage = q.coverage;
-      if (out.kind === 'ok' && q.coverage.skipped.length > 0) return { ...out, gaps: [...(out.gaps ?? []), q.gap()] };
-      return out;
-    } catch (e) {
-      if (e instanceof ProgramsCancelled) return { kind: 'unavailable', state: 'loading', reason: 'the TypeScript programs did not load within the deadline' };
-      throw e;
-    } finally {
-      this.busy--;
-      this.warmUp();
+    const req: SearchRequest = {
+      op,
+      args: { path: a.path, line: a.line, column: a.column, ...(a.name !== undefined ? { name: a.name } : {}), ...(a.includeDeclaration !== undefined ? { includeDeclaration: a.includeDeclaration } : {}) },
+      configs: cfg,
+      mentions: USE_OPS.has(op) ? this.mentionsOf(op, a) : undefined,
+      deadline: ctx.deadline,
+      marginMs: TS_PROGRAMS_DEADLINE_MARGIN_MS,
+      maxPrograms: this.options.maxPerQuestion ?? TS_PROGRAMS_MAX_PER_QUESTION,
+      skipNearest,
+    };
+    if (!this.entry) return this.answerInline<K>(req, ctx);
+    if (!this.thread || this.thread.died) {
+      this.thread = new ProgramsThread(this.entry, { root: this.options.root, maxLoaded: this.options.maxLoaded ?? TS_PROGRAMS_MAX_LOADED, heapBudgetMb: TS_PROGRAMS_HEAP_BUDGET_MB }, this.options.workerHeapMb ?? TS_PROGRAMS_WORKER_HEAP_MB);
     }
+    const r = await this.thread.ask(req, ctx.signal);
+    if (r.timedOut) return { kind: 'unavailable', state: 'loading', reason: 'the TypeScript programs were still being built at the deadline (they go on loading: ask again)' };
+    if (!r.reply) {
+      log.warn('TypeScript programs thread failed a question', { error: r.error });
+      return { kind: 'unavailable', state: 'failed', reason: `the TypeScript service failed: ${(r.error ?? '').split('\n')[0]}` };
+    }
+    this.lastCoverage = r.reply.coverage;
+    return r.reply.outcome as ProviderOutcome<OpResult<K>>;
   }
 
-  /**
-   * After the first question, the other programs are built in the background, one at a time
-   * between questions (at most `TS_PROGRAMS_MAX_LOADED`), so later questions — and questions that
-   * ran into their deadline — find them loaded. Building one blocks the event loop for its
-   * duration (the TypeScript service is synchronous); the pause between programs lets requests in.
-   */
-  private warmUp(): void {
-    if (this.warming || !this.programs) return;
-    const step = () => {
-      this.warming = undefined;
-      const programs = this.programs;
-      const cfg = this.options.configs();
-      if (!programs || !cfg) return;
-      if (this.busy > 0) {
-        this.warming = setTimeout(step, TS_PROGRAMS_WARM_PAUSE_MS).unref();
-        return;
-      }
-      const loaded = new Set(programs.loadedIds());
-      if (loaded.size >= (this.options.maxLoaded ?? TS_PROGRAMS_MAX_LOADED)) return;
-      const next = programs.configs(cfg.paths, cfg.key).configs.find((c) => !c.error && c.roots.size > 0 && !loaded.has(c.id) && !this.warmFailed.has(c.id));
-      if (!next) return;
-      programs.begin(() => this.busy > 0);
+  private async answerInline<K extends SemanticOp>(req: SearchRequest, ctx: CallContext): Promise<ProviderOutcome<OpResult<K>>> {
+    this.inline ??= new TsPrograms(this.ts!, this.options.root, this.options.maxLoaded ?? TS_PROGRAMS_MAX_LOADED);
+    const cancelled = () => ctx.signal.aborted || Date.now() > ctx.deadline;
+    this.inline.begin(cancelled);
+    const r = await searchPrograms(this.ts!, this.inline, req, cancelled);
+    this.lastCoverage = r.coverage;
+    return r.outcome as ProviderOutcome<OpResult<K>>;
+  }
+
+  /** Files mentioning the name searched (a hierarchy item names itself; else the identifier at the position). */
+  private mentionsOf(op: SemanticOp, a: { path: string; line: number; column: number; name?: string }): string[] | undefined {
+    let name = op === 'incomingCalls' || op === 'subtypes' ? a.name : undefined;
+    if (name === undefined) {
       try {
-        programs.load(next);
-      } catch (e) {
-        this.warmFailed.add(next.id);
-        log.warn('TypeScript program failed to load', { program: next.id, error: message(e) });
+        name = nameAt(fs.readFileSync(path.join(this.options.root, a.path), 'utf8'), a.line, a.column);
+      } catch {
+        name = undefined;
       }
-      this.warming = setTimeout(step, TS_PROGRAMS_WARM_PAUSE_MS).unref();
-    };
-    this.warming = setTimeout(step, TS_PROGRAMS_WARM_PAUSE_MS).unref();
+    }
+    const set = name ? this.options.mentions(name) : undefined;
+    return set ? [...set] : undefined;
   }
 
   async dispose(): Promise<void> {
-    if (this.warming) clearTimeout(this.warming);
-    this.warming = undefined;
-    this.programs?.dispose();
-    this.programs = undefined;
+    const t = this.thread;
+    this.thread = undefined;
+    if (t) await t.dispose();
+    this.inline?.dispose();
+    this.inline = undefined;
   }
-
-  private async run<K extends SemanticOp>(op: K, q: Question, args: OpArgs<K>, itemName: string | undefined): Promise<ProviderOutcome<OpResult<K>>> {
-    const ok = (value: unknown): ProviderOutcome<OpResult<K>> => ({ kind: 'ok', value: value as OpResult<K> });
-    switch (op) {
-      case 'definition': {
-        const lp = q.own();
-        if (!lp) return q.noProgram();
-        const pos = q.offsetIn(lp);
-        if (pos === undefined) return ok([]);
-        const d = lp.service.getDefinitionAndBoundSpan(q.abs, pos);
-        return ok(dedupe((d?.definitions ?? []).map((x) => q.location(lp, x.fileName, x.textSpan, x.contextSpan)).filter(isSome)));
-      }
-      case 'references': {
-        const includeDeclaration = (args as OpArgs<'references'>).includeDeclaration;
-        const rows = new Map<string, ReferenceLocation>();
-        const done = await q.eachUseProgram<OpResult<K>>(q.nameAtPosition(), (lp, pos) => {
-          for (const s of lp.service.findReferences(q.abs, pos) ?? []) {
-            for (const r of s.references) {
-              if (!includeDeclaration && r.isDefinition) continue;
-              const loc = q.location(lp, r.fileName, r.textSpan);
-              if (!loc) continue;
-              const key = `${loc.path}:${loc.line}:${loc.column}`;
-              const prev = rows.get(key);
-              if (prev) prev.isDeclaration = prev.isDeclaration || r.isDefinition === true;
-              else rows.set(key, { ...loc, isDeclaration: r.isDefinition === true });
-            }
-          }
-        });
-        return done ?? ok([...rows.values()]);
-      }
-      case 'implementation': {
-        const rows = new Map<string, SemanticLocation>();
-        const done = await q.eachUseProgram<OpResult<K>>(q.nameAtPosition(), (lp, pos) => {
-          for (const x of lp.service.getImplementationAtPosition(q.abs, pos) ?? []) {
-            const loc = q.location(lp, x.fileName, x.textSpan, x.contextSpan);
-            if (loc) rows.set(`${loc.path}:${loc.line}:${loc.column}`, loc);
-          }
-        });
-        return done ?? ok([...rows.values()]);
-      }
-      case 'prepareCallHierarchy': {
-        const lp = q.own();
-        if (!lp) return q.noProgram();
-        const pos = q.offsetIn(lp);
-        if (pos === undefined) return ok([]);
-        const r = lp.service.prepareCallHierarchy(q.abs, pos);
-        const items = r === undefined ? [] : Array.isArray(r) ? r : [r];
-        return ok(items.map((i) => q.item(lp, i)).filter(isSome));
-      }
-      case 'incomingCalls': {
-        const calls = new Map<string, IncomingCall>();
-        const done = await q.eachUseProgram<OpResult<K>>(itemName ?? q.nameAtPosition(), (lp, pos) => {
-          for (const c of lp.service.provideCallHierarchyIncomingCalls(q.abs, pos)) {
-            const from = q.item(lp, c.from);
-            if (!from) continue;
-            const key = `${from.path}:${from.line}:${from.column}`;
-            const call = calls.get(key) ?? calls.set(key, { from, sites: [] }).get(key)!;
-            for (const s of c.fromSpans) {
-              const site = q.span(lp, c.from.file, s);
-              if (site && !call.sites.some((x) => x.line === site.line && x.column === site.column)) call.sites.push(site);
-            }
-          }
-        });
-        for (const c of calls.values()) c.sites.sort((a, b) => a.line - b.line || a.column - b.column);
-        return done ?? ok([...calls.values()]);
-      }
-      case 'outgoingCalls': {
-        const lp = q.own();
-        if (!lp) return q.noProgram();
-        const pos = q.offsetIn(lp);
-        if (pos === undefined) return ok([]);
-        const out: OutgoingCall[] = [];
-        for (const c of lp.service.provideCallHierarchyOutgoingCalls(q.abs, pos)) {
-          const to = q.item(lp, c.to);
-          if (!to) continue;
-          out.push({ to, sites: c.fromSpans.map((s) => q.span(lp, q.abs, s)).filter(isSome) });
-        }
-        return ok(out);
-      }
-      case 'prepareTypeHierarchy': {
-        const lp = q.own();
-        if (!lp) return q.noProgram();
-        const pos = q.offsetIn(lp);
-        if (pos === undefined) return ok([]);
-        return ok(q.typesAt(lp, pos));
-      }
-      case 'supertypes': {
-        const lp = q.own();
-        if (!lp) return q.noProgram();
-        const pos = q.offsetIn(lp);
-        if (pos === undefined) return ok([]);
-        return ok(q.supertypes(lp, pos));
-      }
-      case 'subtypes': {
-        const rows = new Map<string, HierarchyItem>();
-        const done = await q.eachUseProgram<OpResult<K>>(itemName ?? q.nameAtPosition(), (lp, pos) => {
-          for (const s of lp.service.findReferences(q.abs, pos) ?? []) {
-            for (const r of s.references) {
-              if (r.isDefinition) continue;
-              const sub = q.subtypeAt(lp, r.fileName, r.textSpan.start);
-              if (sub) rows.set(`${sub.path}:${sub.line}:${sub.column}`, sub);
-            }
-          }
-        });
-        return done ?? ok([...rows.values()]);
-      }
-      default:
-        return { kind: 'unavailable', state: 'unsupported', reason: `the TypeScript service does not serve ${op}` };
-    }
-  }
-}
-
-/** One question: the target, its candidate programs, and what was searched. */
-class Question {
-  readonly abs: string;
-  readonly rel: string;
-  private readonly line: number;
-  private readonly column: number;
-  readonly coverage: Coverage = { searched: [], skipped: [] };
-  private ownConfigs: ProgramConfig[];
-
-  constructor(
-    private readonly ts: TypeScriptModule,
-    private readonly programs: TsPrograms,
-    private readonly parsed: { configs: ProgramConfig[]; byFile: Map<string, ProgramConfig[]> },
-    private readonly mentions: (name: string) => ReadonlySet<string> | undefined,
-    target: { path: string; line: number; column: number },
-    private readonly ctx: CallContext,
-    private readonly maxPrograms: number,
-    /** Leave out the nearest config of the target's file (an editor answered from it). */
-    private readonly skipNearest = false,
-  ) {
-    this.rel = target.path;
-    this.line = target.line;
-    this.column = target.column;
-    const rel = this.rel;
-    this.abs = programs.abs(rel);
-    // The nearest config first (the one the TypeScript service opens the file in), then by id.
-    const dir = path.posix.dirname(rel);
-    const depth = (c: ProgramConfig) => {
-      const cd = path.posix.dirname(c.id);
-      return cd === '.' || dir === cd || dir.startsWith(cd + '/') ? -cd.length : 1;
-    };
-    this.ownConfigs = [...(parsed.byFile.get(rel) ?? [])].sort((a, b) => depth(a) - depth(b) || a.id.localeCompare(b.id));
-  }
-
-  /** The target's own program (nearest config including the file, else an inferred one). */
-  own(): LoadedProgram | undefined {
-    for (const c of this.ownConfigs.length ? this.ownConfigs : [this.programs.inferred([this.rel])]) {
-      try {
-        const lp = this.programs.load(c);
-        if (lp.program.getSourceFile(this.abs)) {
-          this.coverage.searched.push(c.id);
-          return lp;
-        }
-      } catch (e) {
-        if (this.cancelled(e)) throw new ProgramsCancelled();
-        this.coverage.skipped.push({ id: c.id, why: `failed to load: ${message(e)}` });
-      }
-    }
-    return undefined;
-  }
-
-  noProgram<T>(): ProviderOutcome<T> {
-    return { kind: 'unavailable', state: 'failed', reason: `no TypeScript program could load ${this.rel}${this.coverage.skipped[0] ? ` (${this.coverage.skipped[0].why})` : ''}` };
-  }
-
-  /**
-   * Runs `search` in the target's programs and in every program a file of which mentions `name`;
-   * returns an outcome only when not even one program could be searched.
-   */
-  async eachUseProgram<T>(name: string | undefined, search: (lp: LoadedProgram, pos: number) => void): Promise<ProviderOutcome<T> | undefined> {
-    const mentions = name ? this.mentions(name) : undefined;
-    const candidates: ProgramConfig[] = this.skipNearest ? this.ownConfigs.slice(1) : [...this.ownConfigs];
-    const seen = new Set(this.ownConfigs.map((c) => c.id));
-    for (const c of this.parsed.configs) {
-      if (seen.has(c.id)) continue;
-      if (c.error || mentions === undefined || [...c.roots].some((f) => mentions.has(f))) {
-        // A config that failed to parse may include anything: it is a candidate (reported as not searched).
-        if (c.error && mentions !== undefined && !this.mayInclude(c, mentions)) continue;
-        candidates.push(c);
-        seen.add(c.id);
-      }
-    }
-    // Files no config includes: one inferred program (with the target's file when it is loose too;
-    // unless an editor already answered from the target's own inferred program).
-    const editorHadIt = this.skipNearest && this.ownConfigs.length === 0;
-    const loose = [...(mentions ?? [])].filter((f) => SOURCE.test(f) && !this.parsed.byFile.has(f) && !f.split('/').includes('node_modules') && !(editorHadIt && f === this.rel));
-    if (this.ownConfigs.length === 0 && !editorHadIt && !loose.includes(this.rel)) loose.push(this.rel);
-    if (loose.length > 0) candidates.push(this.programs.inferred(loose));
-    let index = 0;
-    for (; index < candidates.length; index++) {
-      const c = candidates[index]!;
-      if (this.coverage.searched.length >= this.maxPrograms) break;
-      if (this.ctx.signal.aborted || Date.now() > this.ctx.deadline - TS_PROGRAMS_DEADLINE_MARGIN_MS) break;
-      // Let the event loop breathe between programs (building one is synchronous).
-      await new Promise((r) => setImmediate(r));
-      let lp: LoadedProgram;
-      try {
-        lp = this.programs.load(c);
-      } catch (e) {
-        if (this.cancelled(e)) break;
-        this.coverage.skipped.push({ id: c.id, why: `failed to load: ${message(e)}` });
-        continue;
-      }
-      const pos = this.offsetIn(lp);
-      if (pos === undefined) {
-        // The program does not compile the target's file: it cannot see this declaration.
-        this.coverage.searched.push(c.id);
-        continue;
-      }
-      try {
-        search(lp, pos);
-        this.coverage.searched.push(c.id);
-      } catch (e) {
-        if (this.cancelled(e)) break;
-        log.warn('TypeScript service failed on a program', { program: c.id, error: message(e) });
-        this.coverage.skipped.push({ id: c.id, why: `failed: ${message(e)}` });
-      }
-    }
-    for (const c of candidates.slice(index)) {
-      const why = this.coverage.searched.length >= this.maxPrograms ? `cap: more than ${this.maxPrograms} programs` : 'deadline';
-      this.coverage.skipped.push({ id: c.id, why });
-    }
-    if (this.coverage.searched.length === 0 && !(this.skipNearest && candidates.length === 0)) {
-      const first = this.coverage.skipped[0];
-      if (first?.why === 'deadline') return { kind: 'unavailable', state: 'loading', reason: `no TypeScript program of ${this.rel} loaded within the deadline` };
-      return { kind: 'unavailable', state: 'failed', reason: `no TypeScript program could load ${this.rel}${first ? ` (${first.id}: ${first.why})` : ''}` };
-    }
-    return undefined;
-  }
-
-  /** The gap line of an answer whose search left programs out. */
-  gap(): string {
-    const s = this.coverage.skipped;
-    const list = s.slice(0, 4).map((x) => `${x.id} (${x.why})`).join(', ') + (s.length > 4 ? `, … ${s.length - 4} more` : '');
-    return `${s.length} TypeScript program(s) that may see it were not searched: ${list}; ${this.coverage.searched.length} searched`;
-  }
-
-  /** The identifier at the target position, read from the file. */
-  nameAtPosition(): string | undefined {
-    let text: string;
-    try {
-      text = fs.readFileSync(this.abs, 'utf8');
-    } catch {
-      return undefined;
-    }
-    const lines = text.split('\n');
-    const l = lines[this.line - 1];
-    if (l === undefined) return undefined;
-    const isId = (ch: string | undefined) => ch !== undefined && /[\w$\u00c0-\uffff]/.test(ch);
-    let s = this.column - 1;
-    let e = s;
-    while (s > 0 && isId(l[s - 1])) s--;
-    while (isId(l[e])) e++;
-    const name = l.slice(s, e);
-    return name && !/^\d/.test(name) ? name : undefined;
-  }
-
-  /** The target's offset in a program's copy of the file; undefined when the program lacks it. */
-  offsetIn(lp: LoadedProgram): number | undefined {
-    const sf = lp.program.getSourceFile(this.abs);
-    if (!sf) return undefined;
-    return offsetOf(sf, this.line, this.column);
-  }
-
-  location(lp: LoadedProgram, fileName: string, span: TS.TextSpan, context?: TS.TextSpan): SemanticLocation | undefined {
-    const s = this.span(lp, fileName, span);
-    if (!s) return undefined;
-    const rel = this.programs.rel(fileName);
-    const loc: SemanticLocation = { path: rel ?? fileName, ...s };
-    if (rel === undefined) loc.external = true;
-    if (context && (context.start !== span.start || context.length !== span.length)) {
-      const f = this.span(lp, fileName, context);
-      if (f) loc.fullSpan = f;
-    }
-    return loc;
-  }
-
-  span(lp: LoadedProgram, fileName: string, span: TS.TextSpan): Span | undefined {
-    const sf = lp.program.getSourceFile(fileName);
-    if (!sf) return undefined;
-    const a = sf.getLineAndCharacterOfPosition(span.start);
-    const b = sf.getLineAndCharacterOfPosition(span.start + span.length);
-    return { line: a.line + 1, column: a.character + 1, endLine: b.line + 1, endColumn: b.character + 1 };
-  }
-
-  item(lp: LoadedProgram, i: TS.CallHierarchyItem): HierarchyItem | undefined {
-    const loc = this.location(lp, i.file, i.selectionSpan, i.span);
-    if (!loc) return undefined;
-    // Top-level module code as a caller: TypeScript names the item by its absolute file name.
-    const isModule = i.kind === this.ts.ScriptElementKind.scriptElement || (i.kind === this.ts.ScriptElementKind.moduleElement && i.name === i.file);
-    const item: HierarchyItem = { ...loc, name: isModule ? (this.programs.rel(i.file) ?? i.name) : i.name, kind: isModule ? 'module' : kindName(i.kind), origin: TS_PROGRAMS_PROVIDER_ID };
-    if (i.containerName) item.detail = i.containerName;
-    return item;
-  }
-
-  /** The class or interface the position names (declaration or use), as a hierarchy item. */
-  typesAt(lp: LoadedProgram, pos: number): HierarchyItem[] {
-    const ts = this.ts;
-    const sf = lp.program.getSourceFile(this.abs)!;
-    const node = nodeAt(ts, sf, pos);
-    if (!node) return [];
-    const decl = classLike(ts, node);
-    if (decl) return [this.typeItem(lp, decl)].filter(isSome);
-    const checker = lp.program.getTypeChecker();
-    let sym = checker.getSymbolAtLocation(node);
-    if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
-    const d = sym?.declarations?.find((x) => ts.isClassLike(x) || ts.isInterfaceDeclaration(x));
-    return d ? [this.typeItem(lp, d as TS.ClassLikeDeclaration | TS.InterfaceDeclaration)].filter(isSome) : [];
-  }
-
-  /** Direct supertypes of the class or interface declared at `pos` (heritage clauses, resolved). */
-  supertypes(lp: LoadedProgram, pos: number): HierarchyItem[] {
-    const ts = this.ts;
-    const sf = lp.program.getSourceFile(this.abs)!;
-    const node = nodeAt(ts, sf, pos);
-    const decl = node && classLike(ts, node);
-    if (!decl) return [];
-    const checker = lp.program.getTypeChecker();
-    const out: HierarchyItem[] = [];
-    for (const clause of decl.heritageClauses ?? []) {
-      for (const t of clause.types) {
-        let sym = checker.getSymbolAtLocation(t.expression);
-        if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
-        const d = sym?.declarations?.find((x) => ts.isClassLike(x) || ts.isInterfaceDeclaration(x));
-        const item = d && this.typeItem(lp, d as TS.ClassLikeDeclaration | TS.InterfaceDeclaration);
-        if (item) out.push(item);
-      }
-    }
-    return out;
-  }
-
-  /** The class or interface whose heritage clause holds the reference at `offset`, if any. */
-  subtypeAt(lp: LoadedProgram, fileName: string, offset: number): HierarchyItem | undefined {
-    const ts = this.ts;
-    const sf = lp.program.getSourceFile(fileName);
-    if (!sf) return undefined;
-    let n: TS.Node | undefined = nodeAt(ts, sf, offset);
-    while (n && (ts.isIdentifier(n) || ts.isPropertyAccessExpression(n))) n = n.parent;
-    if (!n || !ts.isExpressionWithTypeArguments(n) || !ts.isHeritageClause(n.parent)) return undefined;
-    const decl = n.parent.parent;
-    return ts.isClassLike(decl) || ts.isInterfaceDeclaration(decl) ? this.typeItem(lp, decl) : undefined;
-  }
-
-  private typeItem(lp: LoadedProgram, d: TS.ClassLikeDeclaration | TS.InterfaceDeclaration): HierarchyItem | undefined {
-    const sf = d.getSourceFile();
-    const nameNode = d.name ?? d;
-    const start = nameNode.getStart(sf);
-    const loc = this.location(lp, sf.fileName, { start, length: nameNode.getEnd() - start }, { start: d.getStart(sf), length: d.getEnd() - d.getStart(sf) });
-    if (!loc) return undefined;
-    return { ...loc, name: d.name?.text ?? '(anonymous)', kind: this.ts.isInterfaceDeclaration(d) ? 'interface' : 'class', origin: TS_PROGRAMS_PROVIDER_ID };
-  }
-
-  private mayInclude(c: ProgramConfig, mentions: ReadonlySet<string>): boolean {
-    const dir = path.posix.dirname(c.id);
-    return dir === '.' || [...mentions].some((f) => f.startsWith(dir + '/'));
-  }
-
-  private cancelled(e: unknown): boolean {
-    return (e instanceof Error && e.name === 'OperationCanceledException') || e instanceof this.ts.OperationCanceledException || this.ctx.signal.aborted;
-  }
-}
-
-function offsetOf(sf: TS.SourceFile, line: number, column: number): number {
-  const starts = sf.getLineStarts();
-  const l = Math.min(Math.max(0, line - 1), starts.length - 1);
-  const lineEnd = l + 1 < starts.length ? starts[l + 1]! : sf.text.length;
-  return Math.min(starts[l]! + Math.max(0, column - 1), lineEnd);
-}
-
-/** The innermost node whose text (trivia excluded) contains `pos`. */
-function nodeAt(ts: TypeScriptModule, sf: TS.SourceFile, pos: number): TS.Node | undefined {
-  let found: TS.Node | undefined;
-  const visit = (n: TS.Node): void => {
-    if (pos < n.getStart(sf) || pos >= n.getEnd()) return;
-    found = n;
-    ts.forEachChild(n, visit);
-  };
-  ts.forEachChild(sf, visit);
-  return found;
-}
-
-/** The class/interface declaration whose name is `node`. */
-function classLike(ts: TypeScriptModule, node: TS.Node): TS.ClassLikeDeclaration | TS.InterfaceDeclaration | undefined {
-  const p = node.parent;
-  if (ts.isIdentifier(node) && p && (ts.isClassLike(p) || ts.isInterfaceDeclaration(p)) && p.name === node) return p;
-  if (ts.isClassLike(node) || ts.isInterfaceDeclaration(node)) return node;
-  return undefined;
-}
-
-/** TypeScript's ScriptElementKind names to symbol kinds (as typescript-language-server maps them). */
-const KINDS = new Map<string, SymbolKindName>([
-  ['script', 'file'],
-  ['module', 'module'],
-  ['class', 'class'],
-  ['local class', 'class'],
-  ['interface', 'interface'],
-  ['type', 'typeParameter'],
-  ['enum', 'enum'],
-  ['enum member', 'enumMember'],
-  ['var', 'variable'],
-  ['local var', 'variable'],
-  ['let', 'variable'],
-  ['const', 'constant'],
-  ['function', 'function'],
-  ['local function', 'function'],
-  ['method', 'method'],
-  ['getter', 'property'],
-  ['setter', 'property'],
-  ['property', 'property'],
-  ['accessor', 'property'],
-  ['constructor', 'constructor'],
-  ['parameter', 'variable'],
-  ['type parameter', 'typeParameter'],
-  ['alias', 'variable'],
-]);
-
-function kindName(kind: string): SymbolKindName {
-  return KINDS.get(kind) ?? 'function';
-}
-
-function dedupe<T extends { path: string; line: number; column: number }>(list: T[]): T[] {
-  const seen = new Set<string>();
-  return list.filter((l) => {
-    const k = `${l.path}:${l.line}:${l.column}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
-
-function isSome<T>(x: T | undefined): x is T {
-  return x !== undefined;
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
