@@ -301,4 +301,43 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
       assert.equal(tools.length, 5);
     });
   });
+
+  describe('file_dependencies on the TS/JS dependencies fixture', function () {
+    let ws: string;
+    let indexRoot: string;
+    let c: Connected;
+    let p: Pager;
+    before(async function () {
+      ws = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-paging-deps-'));
+      fs.cpSync(path.resolve(__dirname, '../fixtures/dependencies/ts'), ws, { recursive: true });
+      indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-paging-deps-idx-'));
+      c = await connectStdio(ws, indexRoot);
+      p = new Pager(c);
+      await p.init();
+      for (let i = 0; i < 300; i++) {
+        const s = (await p.call('repo_overview', {})).sc;
+        if (s.index.status === 'fresh' && !s.index.symbolsPending) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    });
+    after(async function () {
+      await c?.close();
+      for (const d of [ws, indexRoot]) if (d) removeDir(d);
+    });
+
+    it('dependencies and dependents at depths 1-3, with and without type-only: concatenation = unpaged answer, every answer schema-valid', async function () {
+      const queries: Query[] = [];
+      for (const file of ['src/main.ts', 'src/entry.ts', 'src/util.ts', 'src/plain.js', 'libs/core/src/index.ts']) {
+        for (const depth of [1, 2, 3]) {
+          queries.push({ tool: 'file_dependencies', args: { path: file, depth } }, { tool: 'file_dependencies', args: { path: file, depth, direction: 'dependents' } });
+        }
+        queries.push({ tool: 'file_dependencies', args: { path: file, typeOnly: false } });
+      }
+      const s = await checkProperty(p, queries, RUNS ?? 120, 30_000);
+      assert.ok(s.runs >= 20, `only ${s.runs} runs in the time bound`);
+      const entry2 = queries.find((q) => q.args.path === 'src/entry.ts' && q.args.depth === 2 && !q.args.direction)!;
+      assert.ok((await p.whole(entry2)).length >= 25, 'entry.ts at depth 2 reaches main.ts and what it loads');
+      console.log(`      ${s.runs} runs over ${queries.length} file_dependencies queries: ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid`);
+    });
+  });
 });

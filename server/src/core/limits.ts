@@ -422,3 +422,15 @@ export const SEMANTIC_GROUP_ROW_BYTES = 100;
 export const SEMANTIC_LOCATION_ROW_BYTES = 300;
 /** references: groups per page when no limit is given (a group without locations is ~100 bytes). */
 export const SEMANTIC_REFERENCES_GROUPS_PER_PAGE = 50;
+/**
+ * file_dependencies: module references kept per file (a generated barrel can have thousands; past
+ * this the file's list says truncated rather than growing the index without bound).
+ */
+export const MODULE_REFS_MAX_PER_FILE = 5_000;
+/**
+ * file_dependencies: files one answer's walk visits at most (a barrel imported everywhere can have
+ * thousands of dependents; past this the answer says capped instead of building an unbounded list).
+ */
+export const FILE_DEPS_MAX_ROWS = 5_000;
+/** file_dependencies: hops `depth` may ask for (deeper walks of a module graph reach most of a workspace anyway). */
+export const FILE_DEPS_MAX_DEPTH = 8;

@@ -5,7 +5,7 @@
  *
  * Numbers are reserved per area so parallel work does not collide:
  *   1 foundation (meta, files, text index)   2 symbols (syntax layer)   3 projects (project model)
- *   4 text index   5 compact symbols
+ *   4 text index   5 compact symbols   6 module references (file_dependencies)
  */
 export interface Migration {
   version: number;
@@ -29,6 +29,12 @@ export interface Migration {
  *     modifiers list as U+0002 (only for signatures without those characters).
  * The view's flags keep only bits 1..4. Scopes and strings are only added (unused ones are harmless).
  */
+export const MODULE_REFS_SQL = `
+      CREATE TABLE IF NOT EXISTS module_refs (
+        file_id INTEGER PRIMARY KEY,
+        refs TEXT NOT NULL
+      );`;
+
 export const SYMBOLS_V5_SQL = `
       CREATE TABLE IF NOT EXISTS symbol_strings (
         id INTEGER PRIMARY KEY,
@@ -237,6 +243,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ${SYMBOLS_V5_SQL}
       DELETE FROM syntax_files;
       UPDATE files SET hash = '', size = -1;
+    `,
+  },
+  {
+    version: 6,
+    name: 'module references of TS/JS files (file_dependencies)',
+    sql: `
+      -- One row per parsed file of a language with a modules query: its references as written
+      -- (JSON: refs [[specifier, kind, line, typeOnly?]...], computed count), resolved at query time
+      -- against the file set, so a created or deleted file changes what resolves without a re-parse.
+      ${MODULE_REFS_SQL}
+      -- TS/JS files parsed before this migration have no row: their outlines are owed again.
+      DELETE FROM symbol_rows WHERE file_id IN (SELECT id FROM files WHERE language IN ('typescript', 'tsx', 'javascript'));
+      DELETE FROM syntax_files WHERE file_id IN (SELECT id FROM files WHERE language IN ('typescript', 'tsx', 'javascript'));
     `,
   },
 ];

@@ -15,6 +15,7 @@ import { languageById } from '../syntax/languageConfig';
 import { parseBatch } from '../syntax/parseBatch';
 import { ParsePool } from '../syntax/parsePool';
 import type { FileSyntax, ParseRequest } from '../syntax/types';
+import { encodeModuleRefs } from './moduleRefsStore';
 import type { ChangedFile, IndexHook } from './indexer';
 import type { IndexStore } from './store';
 import {
@@ -85,14 +86,17 @@ function deleteRows(store: IndexStore, fileIds: number[]): void {
   if (fileIds.length === 0) return;
   const delSymbols = store.db.prepare('DELETE FROM symbol_rows WHERE file_id = ?');
   const delFiles = store.db.prepare('DELETE FROM syntax_files WHERE file_id = ?');
+  const delModules = store.db.prepare('DELETE FROM module_refs WHERE file_id = ?');
   try {
     for (const id of fileIds) {
       delSymbols.run([id]);
       delFiles.run([id]);
+      delModules.run([id]);
     }
   } finally {
     delSymbols.free();
     delFiles.free();
+    delModules.free();
   }
 }
 
@@ -110,6 +114,7 @@ export function writeSymbols(store: IndexStore, replaced: number[], ids: number[
     `INSERT OR REPLACE INTO syntax_files(file_id, language, has_errors, error_lines, reparsed, recovered, truncated, generated, symbols, error)
      VALUES (?,?,?,?,?,?,?,?,?,?)`,
   );
+  const insModules = store.db.prepare('INSERT OR REPLACE INTO module_refs(file_id, refs) VALUES (?,?)');
   try {
     results.forEach((r, i) => {
       const fileId = ids[i];
@@ -119,6 +124,7 @@ export function writeSymbols(store: IndexStore, replaced: number[], ids: number[
         fileId, r.language, d.hasErrors ? 1 : 0, d.errorLines.join(','), JSON.stringify(d.reparsedWith), d.recoveredDeclarations,
         (d.depthTruncated ? 1 : 0) | (d.symbolsTruncated ? 2 : 0), r.isGenerated ? 1 : 0, r.symbols.length, r.error ? `${r.error.code}: ${r.error.message}` : null,
       ]);
+      if (r.modules) insModules.run([fileId, encodeModuleRefs(r.modules)]);
       r.symbols.forEach((s, ordinal) => {
         const flags = (s.isTest ? SYMBOL_FLAG_TEST : 0) | (s.isGenerated ? SYMBOL_FLAG_GENERATED : 0) | (s.recovered ? SYMBOL_FLAG_RECOVERED : 0);
         const prefix = (s.namespace ? s.namespace + '.' : '') + (s.container ? s.container + '.' : '');
@@ -147,6 +153,7 @@ export function writeSymbols(store: IndexStore, replaced: number[], ids: number[
   } finally {
     insSym.free();
     insFile.free();
+    insModules.free();
   }
 }
 

@@ -9,7 +9,7 @@ export type ToolLayer = 'meta' | 'text' | 'syntax' | 'projects' | 'semantic';
 /** The navigation layer a tool answers from. */
 export function toolLayer(name: string): ToolLayer {
   if (/^(search_text|find_file|source_context|config_lookup)$/.test(name)) return 'text';
-  if (/outline|symbol|syntax|structural/.test(name)) return 'syntax';
+  if (/outline|symbol|syntax|structural|file_dependencies/.test(name)) return 'syntax';
   if (/project|namespace|dependency/.test(name)) return 'projects';
   if (/definition|reference|implementation|caller|callee|hierarchy/.test(name)) return 'semantic';
   return 'meta';

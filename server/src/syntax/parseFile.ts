@@ -21,7 +21,8 @@ import { languageById, languageForPath, supportedLanguageIds, type LanguageConfi
 import { extractOutline, isGeneratedFile, type OutlineResult } from './outline';
 import { BRANCHES_CHANGE_DEPTH, csharpSkeleton, csharpSkeletonOrReason, type Skeleton } from './csharpSkeleton';
 import { blankInactiveBranches, conditionalsAreSimple, hasConditionalDirectives } from './preprocessor';
-import type { FileSyntax, OutlineSymbol, SyntaxDiagnostics } from './types';
+import type { FileSyntax, ModuleRefs, OutlineSymbol, SyntaxDiagnostics } from './types';
+import { moduleRefsOf } from './moduleRefs';
 
 const parsers = new Map<string, Parser>();
 
@@ -62,7 +63,7 @@ export function parseTextSync(path: string, text: string, config: LanguageConfig
     depthTruncated: result.outline.depthTruncated,
     symbolsTruncated: result.outline.symbolsTruncated,
   };
-  return {
+  const out: FileSyntax = {
     path,
     language: config.id,
     lineCount: countLines(text),
@@ -72,6 +73,8 @@ export function parseTextSync(path: string, text: string, config: LanguageConfig
     diagnostics,
     parseMs: Math.round((performance.now() - t0) * 100) / 100,
   };
+  if (result.modules) out.modules = result.modules;
+  return out;
 }
 
 interface Outcome {
@@ -260,6 +263,7 @@ interface Parsed {
   outline: OutlineResult;
   errorCount: number;
   errorLines: number[];
+  modules?: ModuleRefs;
 }
 
 function parserFor(config: LanguageConfig): Parser {
@@ -300,7 +304,9 @@ function parseOutline(parser: Parser, parseable: string, display: string, config
     const root = tree.rootNode;
     const errors = root.hasError ? collectErrors(root) : { count: 0, lines: [] };
     const outline = extractOutline(root, display, config, path, generated, { locals });
-    return { outline, errorCount: errors.count, errorLines: errors.lines };
+    // Module references come from whole-file parses only (a skeleton parse leaves bodies out).
+    const modules = ranges ? undefined : moduleRefsOf(root, config);
+    return modules ? { outline, errorCount: errors.count, errorLines: errors.lines, modules } : { outline, errorCount: errors.count, errorLines: errors.lines };
   } finally {
     tree.delete();
   }

@@ -119,6 +119,27 @@ export interface FileSyntax {
   parseMs: number;
   /** Set instead of symbols when the file could not be handled (unsupported, unreadable, too large). */
   error?: { code: string; message: string };
+  /** Module references (languages whose folder has `modules.scm`: TS/JS); see moduleRefs.ts. */
+  modules?: ModuleRefs;
+}
+
+/** How a module is referenced: ES import, re-export, require(), `import x = require()`, import(). */
+export type ModuleRefKind = 'import' | 'export' | 'require' | 'import_equals' | 'dynamic';
+
+/** One module reference as written: the specifier, its form, its line; `typeOnly` when erased at run time. */
+export interface ModuleRef {
+  spec: string;
+  kind: ModuleRefKind;
+  line: number;
+  typeOnly?: true;
+}
+
+export interface ModuleRefs {
+  refs: ModuleRef[];
+  /** require()/import() calls whose argument is computed (cannot be followed statically). */
+  computed: number;
+  /** More than MODULE_REFS_MAX_PER_FILE references: the rest are not listed. */
+  truncated?: true;
 }
 
 /** Input to the parser: the text, or an absolute path to read (already vetted by PathPolicy). */

@@ -1,6 +1,7 @@
 /** Every tool this server registers, in the order tools/list shows them. Add a group per file. */
 import type { AnyTool } from '../tool';
 import { repoOverviewTool, serverCapabilities } from './core';
+import { fileDependenciesTool } from './dependencies';
 import { findFile, sourceContext } from './files';
 import { PROJECT_TOOLS } from './projects';
 import { SEMANTIC_TOOLS } from './semantic';
@@ -14,6 +15,7 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   searchTextTool,
   sourceContext,
   ...SYNTAX_TOOLS,
+  fileDependenciesTool,
   ...SEMANTIC_TOOLS,
   ...PROJECT_TOOLS,
 ];
