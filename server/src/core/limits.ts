@@ -264,6 +264,22 @@ export const ROSLYN_GENERATED_FILES_MAX_PER_PROJECT = 2_000;
 export const ROSLYN_GENERATED_DIRS_MAX_PER_PROJECT = 500;
 /** Implementations of an interface member asked for their own overrides, at most (one host query each). */
 export const ROSLYN_OVERRIDE_WALK_MAX_MEMBERS = 50;
+/** Callers: levels of a member's overridden chain whose projects are searched for calls through a base member (chains are 1-3 deep in practice). */
+export const ROSLYN_OVERRIDE_CHAIN_MAX_DEPTH = 6;
+/**
+ * Background start of the Roslyn host: the most depended-on projects compiled once every
+ * description is known (bottom-layer projects every question near them needs), stopped earlier at
+ * half the memory cap.
+ */
+export const ROSLYN_PREWARM_COMPILE_PROJECTS = 32;
+/** Projects described between two yields to the event loop (each is an MSBuild evaluation of a few ms). */
+export const ROSLYN_PREWARM_DESCRIBE_SLICE = 25;
+/** How often background work checks whether a question is still in flight. */
+export const ROSLYN_PREWARM_IDLE_POLL_MS = 100;
+/** One background step (the one-call ensure of every description; one compile) may take this long. */
+export const ROSLYN_PREWARM_STEP_TIMEOUT_MS = 180_000;
+/** Until the project model exists the background start checks again this often. */
+export const ROSLYN_PREWARM_POLL_MS = 1_000;
 /** Time the host gets to answer `status` for doctor. */
 export const ROSLYN_HOST_STATUS_TIMEOUT_MS = 5_000;
 /** `--version` of a language server must answer within this (doctor). */

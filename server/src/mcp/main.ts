@@ -12,6 +12,7 @@ import { ToolError } from '../core/errors';
 import type { EngineLock, ServerInfo } from '../core/lock';
 import { log } from '../core/log';
 import { Engine, indexRootFor, type EngineOptions } from '../nav/engine';
+import { semanticService } from '../nav/semanticService';
 import { TOOL_DEADLINE_MS } from '../core/limits';
 import { buildServer, callTool, SERVER_VERSION } from './server';
 import { ALL_TOOLS } from './tools';
@@ -127,6 +128,9 @@ async function startEngine(opts: EngineOptions, lock: EngineLock): Promise<{ eng
 
 /** Serve at once from the stored index; refresh in the background (answers say `building`/`stale`). */
 function startRefresh(e: Engine): void {
+  // Created now, not on the first question: it starts the C# host in the background once the
+  // project model exists (nav/semanticService.ts), so the first C# answer can already be precise.
+  semanticService(e);
   void e.refresh().then(
     () => e.watch(),
     (err) => log.error('initial refresh failed', { error: (err as Error).message }),

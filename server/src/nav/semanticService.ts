@@ -18,7 +18,7 @@
  * `csharpProvider` option) selects csharp-ls instead; without a built host csharp-ls serves C#.
  */
 import * as path from 'node:path';
-import { CSHARP_GENERATED_SOLUTION_MAX_PROJECTS, CSHARP_WHOLE_SOLUTION_MAX_PROJECTS, SEMANTIC_DEADLINE_MS, SEMANTIC_WAIT_FOR_READY_MS } from '../core/limits';
+import { CSHARP_GENERATED_SOLUTION_MAX_PROJECTS, CSHARP_WHOLE_SOLUTION_MAX_PROJECTS, ROSLYN_PREWARM_POLL_MS, SEMANTIC_DEADLINE_MS, SEMANTIC_WAIT_FOR_READY_MS } from '../core/limits';
 import { matchFiles } from '../index/textIndex';
 import type { ProjectGraph } from '../projects/ProjectGraph';
 import { HeuristicProvider } from '../semantic/heuristic/heuristicProvider';
@@ -59,6 +59,11 @@ export interface SemanticServiceOptions {
    * built) or `csharp-ls`. Env `SEXTANT_CSHARP_PROVIDER` when not given.
    */
   csharpProvider?: CSharpProviderChoice;
+  /**
+   * Start the Roslyn host in the background once the project model exists (default true; env
+   * SEXTANT_ROSLYN_NO_PREWARM=1 turns it off): false starts it on the first C# question.
+   */
+  roslynPrewarm?: boolean;
 }
 
 export type CSharpProviderChoice = 'roslyn' | 'csharp-ls';
@@ -108,12 +113,45 @@ export class SemanticService {
         const roslyn = this.roslyn;
         engine.onFileChanged((rel) => roslyn.filesChanged([rel]));
         this.csharpScope = 'Roslyn host: projects loaded by need';
+        if (options.roslynPrewarm ?? !process.env.SEXTANT_ROSLYN_NO_PREWARM) this.startRoslynInBackground();
       }
       this.lsp = new LspProvider({ root: engine.root, servers, coverage: (language, p) => this.coverage(language, p), csharpWriteRisk: () => this.csharpWriteRisk(), ...(this.roslyn ? { noCSharp: true } : {}) });
       this.registry.register(this.lsp, 'lsp');
     }
     this.heuristic = new HeuristicProvider({ store: engine.store, root: engine.root });
     this.registry.register(this.heuristic, 'heuristic');
+  }
+
+  /**
+   * Starts the Roslyn host in the background once the project model exists and the index is not
+   * being built (neither the index nor a question waits for it): every C# project is described to
+   * it, the most depended-on ones compiled first (RoslynProvider.prewarm). Only when the workspace
+   * has C# projects; once per engine.
+   */
+  private startRoslynInBackground(): void {
+    const roslyn = this.roslyn!;
+    const controller = new AbortController();
+    this.engine.onClose(() => controller.abort(new Error('engine closing')));
+    const tick = () => {
+      if (controller.signal.aborted) return;
+      const g = projectGraph(this.engine);
+      if (!g || this.engine.meta().status === 'building') {
+        setTimeout(tick, ROSLYN_PREWARM_POLL_MS).unref();
+        return;
+      }
+      const csharp = g.projects.filter((p) => p.kind === 'csharp' && p.status !== 'failed');
+      if (csharp.length === 0) return;
+      const up = projectRefs(g).up;
+      // Most dependents first: the projects the most questions need.
+      const degree = new Map(csharp.map((p) => [p.id, walk(up, [p.id]).size - 1]));
+      const order = (d: ProjectDescriber) =>
+        [...csharp]
+          .sort((a, b) => degree.get(b.id)! - degree.get(a.id)! || (a.id < b.id ? -1 : 1))
+          .map((p) => d.keyOfProject(p.id))
+          .filter((k): k is string => k !== undefined);
+      void roslyn.prewarm({ signal: controller.signal, order });
+    };
+    setTimeout(tick, 0).unref();
   }
 
   /** The extension host registers its editor provider here; the returned function removes it. */

@@ -217,6 +217,20 @@ export interface TypeHierarchyRow extends SymbolRef {
   depth: number;
 }
 
+/** The one row of `symbolInfo`. */
+export interface SymbolInfoRow {
+  symbol: SymbolRef;
+  type?: SymbolRef;
+  modifiers: string[];
+  isFromSource: boolean;
+  isGenerated?: boolean;
+  signature: string;
+  /** The member this one overrides (the nearest; ask again for the rest of the chain). */
+  overridden?: SymbolRef;
+  /** Interface members this member implements (a type: its direct interfaces). */
+  implements: SymbolRef[];
+}
+
 export interface QueryResult<Row = unknown> extends Coverage {
   symbol: SymbolRef | null;
   /** Why `symbol` is null (e.g. "no symbol at position"). */

@@ -46,6 +46,8 @@ export interface HostStatus {
   sdkVersion?: string;
   dotnetRoot?: string;
   readyAfterMs?: number;
+  /** The memory cap the host runs under (from initialize). */
+  memoryCapMb?: number;
   command?: HostCommand;
   stderrTail: string[];
 }
@@ -148,7 +150,7 @@ export interface RoslynHostOptions {
 
 export class RoslynHost {
   private state: HostState = 'stopped';
-  private detail = 'not started; starts on the first C# question';
+  private detail = 'not started; starts once the project model exists, or on the first C# question';
   private child: cp.ChildProcess | undefined;
   private connection: RpcConnection | undefined;
   private starting: Promise<void> | undefined;
@@ -180,6 +182,7 @@ export class RoslynHost {
     if (this.info?.roslynVersion) s.roslynVersion = this.info.roslynVersion;
     if (this.info?.dotnetRoot) s.dotnetRoot = this.info.dotnetRoot;
     if (this.readyAfterMs !== undefined) s.readyAfterMs = this.readyAfterMs;
+    if (this.info?.memoryCapMb !== undefined) s.memoryCapMb = this.info.memoryCapMb;
     const c = this.command ?? this.resolveCommand();
     if (c && 'dll' in c) s.command = c;
     return s;

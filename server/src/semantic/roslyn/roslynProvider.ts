@@ -13,7 +13,17 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ROSLYN_ENSURE_BATCH_PROJECTS, ROSLYN_MAX_CANDIDATE_PROJECTS, ROSLYN_OVERRIDE_WALK_MAX_MEMBERS } from '../../core/limits';
+import {
+  ROSLYN_ENSURE_BATCH_PROJECTS,
+  ROSLYN_HOST_INITIALIZE_TIMEOUT_MS,
+  ROSLYN_MAX_CANDIDATE_PROJECTS,
+  ROSLYN_OVERRIDE_CHAIN_MAX_DEPTH,
+  ROSLYN_OVERRIDE_WALK_MAX_MEMBERS,
+  ROSLYN_PREWARM_COMPILE_PROJECTS,
+  ROSLYN_PREWARM_DESCRIBE_SLICE,
+  ROSLYN_PREWARM_IDLE_POLL_MS,
+  ROSLYN_PREWARM_STEP_TIMEOUT_MS,
+} from '../../core/limits';
 import { log } from '../../core/log';
 import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
 import type { HierarchyItem, IncomingCall, OutgoingCall, ReferenceLocation, SemanticLocation, SymbolKindName } from '../types';
@@ -33,6 +43,7 @@ import {
   type QueryParams,
   type QueryResult,
   type ReferenceRow,
+  type SymbolInfoRow,
   type SymbolRef,
   type TypeHierarchyRow,
   type Unresolved,
@@ -79,6 +90,17 @@ export interface RoslynProviderOptions {
   hangGraceMs?: number;
 }
 
+/** What a background start did. */
+export interface PrewarmResult {
+  state: 'done' | 'skipped' | 'failed' | 'cancelled';
+  /** Projects described, handed to the host (new to it), compiled. */
+  described: number;
+  ensured: number;
+  compiled: number;
+  ms: number;
+  detail?: string;
+}
+
 /** The data of a hierarchy item this provider made: enough to ask the host about it again. */
 interface ItemData {
   docId: string | null;
@@ -102,6 +124,8 @@ export class RoslynProvider implements SemanticProvider {
   private readonly unresolved = new Map<ProjectKey, Unresolved[]>();
   private readonly failedProjects = new Map<ProjectKey, string>();
   private readonly changed = new Set<string>();
+  /** Questions being answered now (background work waits for 0). */
+  private inFlight = 0;
   /** Per-question counts, for doctor and tests. */
   readonly stats = { questions: 0, ensured: 0, lastScope: 0, lastSearched: 0 };
 
@@ -172,13 +196,9 @@ export class RoslynProvider implements SemanticProvider {
     const acquired = await this.host.acquire(ctx.waitForReadyMs, ctx.signal);
     if (!acquired.ok) return { kind: 'unavailable', state: acquired.state, reason: acquired.reason };
     this.stats.questions++;
+    this.inFlight++;
     try {
-      if (acquired.generation !== this.ensuredGeneration) {
-        // A new process has an empty workspace: everything is ensured again.
-        this.ensured = new Map();
-        this.ensuredGeneration = acquired.generation;
-        this.changed.clear();
-      } else await this.flushChanges(ctx);
+      if (!this.syncGeneration(acquired.generation)) await this.flushChanges(ctx);
       const bindKey = bind[0]!;
       const bindScope = this.closure(describer, [bindKey]);
       const failedBind = await this.ensure(describer, bindScope.keys, ctx, acquired.generation);
@@ -186,7 +206,87 @@ export class RoslynProvider implements SemanticProvider {
       return (await this.dispatch(op, a, bindKey, describer, ctx, acquired.generation)) as ProviderOutcome<OpResult<K>>;
     } catch (e) {
       return this.failure(e, op, ctx);
+    } finally {
+      this.inFlight--;
     }
+  }
+
+  /**
+   * Background start, once the project model exists: the host process is started, every C#
+   * project's description is handed to it in one growth step (so no later question grows the
+   * workspace past the size at which the host rebuilds its solution and drops compiled state), then
+   * the projects most depended on are compiled (one document bound each) while the host stays
+   * under half its memory cap. Every step waits while a question is in flight, so the first answer
+   * is not queued behind it; describing yields to the event loop between slices. Never throws.
+   */
+  async prewarm(o: { signal: AbortSignal; order?: (describer: ProjectDescriber) => ProjectKey[] }): Promise<PrewarmResult> {
+    const started = Date.now();
+    const result: PrewarmResult = { state: 'skipped', described: 0, ensured: 0, compiled: 0, ms: 0 };
+    const describer = this.options.model.describer();
+    if (!describer) return { ...result, detail: 'no project model yet' };
+    const acquired = await this.host.acquire(ROSLYN_HOST_INITIALIZE_TIMEOUT_MS, o.signal);
+    if (!acquired.ok) return { ...result, state: 'failed', detail: acquired.reason, ms: Date.now() - started };
+    const generation = acquired.generation;
+    const ctx = (ms: number): CallContext => ({ signal: o.signal, deadline: Date.now() + ms, waitForReadyMs: 0 });
+    try {
+      await this.idle(o.signal);
+      this.syncGeneration(generation);
+      const byDegree = o.order ? o.order(describer) : [];
+      const all = this.closure(describer, byDegree).keys;
+      // Describing evaluates each project again (a few ms each): in slices, yielding between them.
+      for (let i = 0; i < all.length; i += ROSLYN_PREWARM_DESCRIBE_SLICE) {
+        if (o.signal.aborted) return { ...result, state: 'cancelled', ms: Date.now() - started };
+        for (const k of all.slice(i, i + ROSLYN_PREWARM_DESCRIBE_SLICE)) describer.describe(k);
+        result.described = Math.min(all.length, i + ROSLYN_PREWARM_DESCRIBE_SLICE);
+        await new Promise((r) => setImmediate(r));
+      }
+      await this.idle(o.signal);
+      const before = this.ensured.size;
+      await this.ensure(describer, all, ctx(ROSLYN_PREWARM_STEP_TIMEOUT_MS), generation, all.length);
+      result.ensured = this.ensured.size - before;
+      // Compile the most depended-on projects (every question near them needs their compilation).
+      for (const k of byDegree.slice(0, ROSLYN_PREWARM_COMPILE_PROJECTS)) {
+        if (o.signal.aborted) return { ...result, state: 'cancelled', ms: Date.now() - started };
+        await this.idle(o.signal);
+        if (this.host.status().generation !== generation) break;
+        const d = describer.describe(k);
+        const doc = d.ok ? d.description.documents.find((x) => !x.generated) : undefined;
+        if (!doc || !this.ensured.has(k)) continue;
+        const r = await this.query<unknown>({ op: 'diagnostics', position: { path: doc.path, line: 1, column: 1, projectKey: k }, scope: [k] }, ctx(ROSLYN_PREWARM_STEP_TIMEOUT_MS), generation);
+        result.compiled++;
+        const mb = r.stats?.workingSetMb;
+        const cap = this.host.status().memoryCapMb;
+        if (mb !== undefined && cap !== undefined && mb > cap / 2) {
+          result.detail = `stopped compiling at ${mb} MB working set (half the ${cap} MB cap)`;
+          break;
+        }
+      }
+      result.state = 'done';
+    } catch (e) {
+      result.state = 'failed';
+      result.detail = e instanceof Error ? e.message : String(e);
+    }
+    result.ms = Date.now() - started;
+    this.lastPrewarm = result;
+    log.info('roslyn: background start', { ...result });
+    return result;
+  }
+
+  /** What the last background start did (doctor, tests). */
+  lastPrewarm: PrewarmResult | undefined;
+
+  /** Resolves when no question is in flight (background work goes between questions). */
+  private async idle(signal: AbortSignal): Promise<void> {
+    while (this.inFlight > 0 && !signal.aborted) await new Promise((r) => setTimeout(r, ROSLYN_PREWARM_IDLE_POLL_MS));
+  }
+
+  /** A new host process has an empty workspace: everything is ensured again. */
+  private syncGeneration(generation: number): boolean {
+    if (generation === this.ensuredGeneration) return false;
+    this.ensured = new Map();
+    this.ensuredGeneration = generation;
+    this.changed.clear();
+    return true;
   }
 
   async dispose(): Promise<void> {
@@ -224,10 +324,13 @@ export class RoslynProvider implements SemanticProvider {
         break;
     }
     // Use questions: find the symbol, then search its project and the dependents that mention it.
-    const info = await this.query<unknown>({ op: 'symbolInfo', ...target, scope: [bindKey] }, ctx, generation);
+    const info = await this.query<SymbolInfoRow>({ op: 'symbolInfo', ...target, scope: [bindKey] }, ctx, generation);
     const symbol = info.symbol;
     if (!symbol) return { kind: 'ok', value: [] };
-    const scope = this.candidates(describer, symbol, bindKey);
+    // A call through an interface or base member this one implements or overrides reaches it from
+    // any project that sees that member, not only from dependents of the symbol's own project.
+    const dispatchers = op === 'incomingCalls' && info.items[0] ? await this.dispatchers(info.items[0], ctx, generation) : [];
+    const scope = this.candidates(describer, symbol, bindKey, dispatchers);
     const closure = this.closure(describer, scope.keys);
     const failed = await this.ensure(describer, closure.keys, ctx, generation);
     const searchable = scope.keys.filter((k) => !failed.has(k));
@@ -240,8 +343,11 @@ export class RoslynProvider implements SemanticProvider {
     const sym = variants.length > 0 ? { symbol: { docId: symbol.docId!, projectKey: variants[0]! } } : target;
     const deadlineMs = Math.round(Math.max(500, ctx.deadline - Date.now() - 400));
     // Each variant is searched in the projects that bind to it (their reference closure holds it).
+    // A project that binds to no variant (it sees only an interface or base member) calls through
+    // that member whichever variant: it is searched with each.
+    const bindsTo = (k: ProjectKey, v: ProjectKey) => k === v || this.closure(describer, [k]).keys.includes(v);
     const scopeOf = (v: ProjectKey): ProjectKey[] => {
-      const out = searchable.filter((k) => k === v || this.closure(describer, [k]).keys.includes(v));
+      const out = searchable.filter((k) => bindsTo(k, v) || (dispatchers.length > 0 && !variants.some((w) => bindsTo(k, w))));
       return out.includes(v) ? out : [v, ...out];
     };
     const query = <Row>(params: QueryParams, keyOf: (row: Row) => string) => (variants.length > 1 ? this.queryVariants<Row>(params, symbol.docId!, variants, scopeOf, keyOf, ctx, generation) : this.query<Row>(params, ctx, generation));
@@ -256,6 +362,9 @@ export class RoslynProvider implements SemanticProvider {
         const ctor = TYPE_KINDS.has(symbol.kind) && symbol.docId?.startsWith('T:') ? `M:${symbol.docId.slice(2)}.#` : undefined;
         const rows: ReferenceLocation[] = [];
         for (const row of rr.items) {
+          // SymbolFinder marks a reference implicit where the symbol is not written (`new(...)`
+          // target-typed, a foreach's GetEnumerator, a deconstruction): not a use of its name.
+          if (row.isImplicit) continue;
           // The same declaration in another framework's compilation (same doc id) is the target too.
           const own = !row.related || row.definition === symbol.docId || (ctor !== undefined && row.definition?.startsWith(ctor) === true);
           if (!own && !q.includeRelated) continue;
@@ -310,8 +419,26 @@ export class RoslynProvider implements SemanticProvider {
     return { kind: 'ok', value, ...(gaps.length ? { gaps } : {}) };
   }
 
+  /**
+   * The source members a call to the symbol may go through: the interface members it implements
+   * and its overridden chain (each asked for its own overridden member, a few levels up).
+   */
+  private async dispatchers(info: SymbolInfoRow, ctx: CallContext, generation: number): Promise<SymbolRef[]> {
+    const out: SymbolRef[] = info.implements.filter((m) => m.projectKey);
+    let over = info.overridden;
+    for (let depth = 0; over?.projectKey && over.docId && depth < ROSLYN_OVERRIDE_CHAIN_MAX_DEPTH; depth++) {
+      out.push(over);
+      const up: QueryResult<SymbolInfoRow> = await this.query<SymbolInfoRow>({ op: 'symbolInfo', symbol: { docId: over.docId, projectKey: over.projectKey }, scope: [over.projectKey] }, ctx, generation).catch(() => ({ symbol: null, items: [], searched: [], notSearched: [] }));
+      const row = up.items[0];
+      if (!row) break;
+      for (const m of row.implements) if (m.projectKey) out.push(m);
+      over = row.overridden;
+    }
+    return out;
+  }
+
   /** The declaring project and its dependents that mention the name (the text index), as keys. */
-  private candidates(describer: ProjectDescriber, symbol: SymbolRef, bindKey: ProjectKey): Scope {
+  private candidates(describer: ProjectDescriber, symbol: SymbolRef, bindKey: ProjectKey, dispatchers: readonly SymbolRef[] = []): Scope {
     const model = this.options.model;
     const name = symbol.name.replace(/[(<`].*$/, '');
     const mention = /^\w+$/.test(name) ? model.projectsMentioning(name) : undefined;
@@ -321,6 +448,12 @@ export class RoslynProvider implements SemanticProvider {
       // A linked file is compiled by several projects, each with its own copy of the symbol.
       const owners = new Set([splitKey(declaring).project, ...linkedOwners(describer, symbol)]);
       for (const p of owners) {
+        ids.add(p);
+        for (const d of model.dependents(p)) if (!mention || mention.has(d)) ids.add(d);
+      }
+      // Calls through an interface or base member it implements or overrides.
+      for (const m of dispatchers) {
+        const p = splitKey(m.projectKey!).project;
         ids.add(p);
         for (const d of model.dependents(p)) if (!mention || mention.has(d)) ids.add(d);
       }
@@ -373,7 +506,7 @@ export class RoslynProvider implements SemanticProvider {
   }
 
   /** Sends the descriptions the host lacks (or has in another version); returns the keys that failed. */
-  private async ensure(describer: ProjectDescriber, keys: readonly ProjectKey[], ctx: CallContext, generation: number): Promise<Map<ProjectKey, string>> {
+  private async ensure(describer: ProjectDescriber, keys: readonly ProjectKey[], ctx: CallContext, generation: number, batchSize = ROSLYN_ENSURE_BATCH_PROJECTS): Promise<Map<ProjectKey, string>> {
     const failed = new Map<ProjectKey, string>();
     const send: ProjectDescription[] = [];
     for (const k of keys) {
@@ -387,8 +520,8 @@ export class RoslynProvider implements SemanticProvider {
       if (this.ensured.get(k) === d.description.hash) continue;
       send.push(d.description);
     }
-    for (let i = 0; i < send.length; i += ROSLYN_ENSURE_BATCH_PROJECTS) {
-      const batch = send.slice(i, i + ROSLYN_ENSURE_BATCH_PROJECTS);
+    for (let i = 0; i < send.length; i += batchSize) {
+      const batch = send.slice(i, i + batchSize);
       const r = await this.host.request<EnsureResult>(HostMethods.ensure, { projects: batch }, { signal: ctx.signal, deadline: ctx.deadline, generation });
       const byKey = new Map<ProjectKey, EnsureResultRow>((r?.results ?? []).map((x) => [x.key, x]));
       for (const d of batch) {
