@@ -22,3 +22,8 @@ export const MAX_ENGINE_RESTARTS = 5;
 export const RESTART_WINDOW_MS = 3 * 60 * 1000;
 /** Status bar / view refresh throttle for progress notifications. */
 export const PROGRESS_THROTTLE_MS = 150;
+/**
+ * While an editor language extension is installed but not active yet, how often the extension
+ * re-checks it and tells the engine once it is (VS Code fires no event when an extension activates).
+ */
+export const AVAILABILITY_RECHECK_MS = 1_000;

@@ -38,6 +38,8 @@ export class EditorBridge {
   constructor(
     readonly mapper: PathMapper,
     private readonly log: (line: string) => void = () => undefined,
+    /** Called after a query activated the language's provider extensions. */
+    private readonly onActivated: () => void = () => undefined,
   ) {}
 
   /** Answers one query. Never throws. */
@@ -45,6 +47,7 @@ export class EditorBridge {
     const deadline = Date.now() + Math.max(1, q.timeoutMs);
     try {
       const exts = await withTimeout(ensureProvidersActive(q.language), deadline);
+      this.onActivated();
       if (exts.length === 0) {
         return { kind: 'unavailable', state: 'absent', reason: `no editor extension provides ${q.language} language features` };
       }

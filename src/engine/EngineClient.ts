@@ -37,7 +37,7 @@ import {
 import { EditorBridge } from '../bridge/EditorBridge';
 import { PathMapper } from '../bridge/convert';
 import { editorAvailability } from '../bridge/editorLanguages';
-import { MAX_ENGINE_RESTARTS, RESTART_WINDOW_MS } from '../extensionLimits';
+import { AVAILABILITY_RECHECK_MS, MAX_ENGINE_RESTARTS, RESTART_WINDOW_MS } from '../extensionLimits';
 import { readSettings } from '../settings';
 
 export type EngineState = 'stopped' | 'starting' | 'running' | 'restarting' | 'failed';
@@ -52,6 +52,9 @@ export class EngineClient implements vscode.Disposable {
   private _endpoint: McpEndpoint | undefined;
   private _failure: string | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** The availability last sent to the engine (JSON), and the re-check timer while a provider is loading. */
+  private sentAvailability = '';
+  private availabilityTimer: NodeJS.Timeout | undefined;
 
   private readonly stateEmitter = new vscode.EventEmitter<EngineState>();
   private readonly statusEmitter = new vscode.EventEmitter<EngineStatus>();
@@ -71,7 +74,12 @@ export class EngineClient implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.bridge = new EditorBridge(new PathMapper(folder.uri), (line) => log.info(`[${folder.name}] bridge: ${line}`));
+    // A bridge query activates the language's extensions: the engine hears of it at once.
+    this.bridge = new EditorBridge(
+      new PathMapper(folder.uri),
+      (line) => log.info(`[${folder.name}] bridge: ${line}`),
+      () => this.sendAvailability(),
+    );
     this.subscriptions.push(
       this.stateEmitter,
       this.statusEmitter,
@@ -82,6 +90,9 @@ export class EngineClient implements vscode.Disposable {
         this.bridge.reset();
         this.sendAvailability();
       }),
+      // Opening a file of a language activates its extension (onLanguage:…): tell the engine.
+      vscode.workspace.onDidOpenTextDocument(() => this.sendAvailability()),
+      { dispose: () => clearTimeout(this.availabilityTimer) },
       ...this.watchProjectChanges(),
     );
   }
@@ -229,6 +240,7 @@ export class EngineClient implements vscode.Disposable {
   private afterStart(client: LanguageClient): void {
     const init = (client.initializeResult as { sextant?: EngineInitResult } | undefined)?.sextant;
     if (init?.endpoint) this.setEndpoint(init.endpoint);
+    this.sentAvailability = '';
     this.sendAvailability();
     void this.request(EngineStatusRequest.type).then(
       (s) => this.setStatus(s),
@@ -236,14 +248,30 @@ export class EngineClient implements vscode.Disposable {
     );
   }
 
+  /**
+   * Tells the engine which languages the editor can serve, when that changed since the last send.
+   * VS Code has no event for "an extension activated", and a language extension usually
+   * activates after the engine started (when a file of its language opens, or a bridge query
+   * activates it): while any language is `loading` this re-checks every
+   * AVAILABILITY_RECHECK_MS, so the engine (and the Index view) never stays on a stale `loading`.
+   */
   private sendAvailability(): void {
+    clearTimeout(this.availabilityTimer);
+    this.availabilityTimer = undefined;
     const c = this.client;
-    if (!c || c.state !== State.Running) return;
+    if (this.disposed || !c || c.state !== State.Running) return;
     const s = readSettings(this.folder.uri);
     // The engine names React files' languages apart (typescriptreact, javascriptreact).
     const expanded = s.languages.flatMap((l) => (l === 'typescript' || l === 'javascript' ? [l, `${l}react`] : [l]));
-    const languages = s.useEditorProviders ? expanded : [];
-    void c.sendNotification(EditorAvailabilityNotification.method, editorAvailability(languages)).catch(() => undefined);
+    const list = editorAvailability(s.useEditorProviders ? expanded : []);
+    const json = JSON.stringify(list);
+    if (json !== this.sentAvailability) {
+      this.sentAvailability = json;
+      void c.sendNotification(EditorAvailabilityNotification.method, list).catch(() => undefined);
+    }
+    if (list.some((l) => l.state === 'loading')) {
+      this.availabilityTimer = setTimeout(() => this.sendAvailability(), AVAILABILITY_RECHECK_MS);
+    }
   }
 
   private onClosed(): { action: CloseAction; message?: string; handled?: boolean } {
