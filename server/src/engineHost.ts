@@ -464,6 +464,14 @@ function locationsOf(structured: unknown): ActivityLocation[] {
       return;
     }
     const o = v as Record<string, unknown>;
+    if (typeof o.path === 'string' && Array.isArray(o.hits)) {
+      // A file group (search_text): its hits are the locations.
+      for (const h of o.hits as { line?: unknown; column?: unknown }[]) {
+        if (out.length >= ACTIVITY_LOCATIONS) return;
+        out.push({ path: o.path, line: typeof h.line === 'number' ? h.line : 1, ...(typeof h.column === 'number' ? { column: h.column } : {}) });
+      }
+      return;
+    }
     if (typeof o.path === 'string' && !o.path.includes('://')) {
       // A row with a place (search hits, definitions) or a whole file (find_file: line 1).
       out.push({ path: o.path, line: typeof o.line === 'number' ? o.line : 1, ...(typeof o.column === 'number' ? { column: o.column } : {}) });

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { call, callError, connectStdio, waitFor, type Connected } from '../helpers/mcpClient';
 import { removeDir, smallWorkspace, tempDir, writeTree } from '../helpers/workspace';
+import { textHits } from '../helpers/textHits';
 
 const BUDGET = 8 * 1024;
 
@@ -81,36 +82,40 @@ describe('MCP over stdio: foundation tools', function () {
 
   it('search_text finds a literal with 1-based line/column and ranks source before tests and generated, whole-token files first', async function () {
     const r = await call(c.client, 'search_text', { query: 'InvoiceService' });
+    const hits = textHits(r);
     assert.equal(r.strategy, 'index');
     // Within the source class, the file holding the whole token comes before the one where it is
     // only part of a longer identifier (IInvoiceService), though its path sorts later.
-    const paths = r.items.map((i: { path: string }) => i.path);
+    const paths = hits.map((i: { path: string }) => i.path);
     assert.ok(paths.indexOf('src/Billing/Application/InvoiceService.cs') < paths.indexOf('src/Billing/Api/InvoicesController.cs'), paths.join(', '));
-    const inner = r.items.find((i: { path: string }) => i.path === 'src/Billing/Api/InvoicesController.cs');
-    assert.equal(inner.line, 4);
-    assert.equal(inner.column, 23); // "    private readonly IInvoiceService _svc;" — inside IInvoiceService
-    const classes = r.items.map((i: { fileClass: string }) => i.fileClass);
+    const inner = hits.find((i: { path: string }) => i.path === 'src/Billing/Api/InvoicesController.cs');
+    assert.equal(inner!.line, 4);
+    assert.equal(inner!.column, 23); // "    private readonly IInvoiceService _svc;" — inside IInvoiceService
+    const classes = hits.map((i: { fileClass: string }) => i.fileClass);
     assert.ok(classes.indexOf('test') > classes.lastIndexOf('source'), 'tests after source');
     assert.equal(classes[classes.length - 1], 'generated');
-    assert.equal(r.completeness.total, r.items.length);
+    assert.equal(r.completeness.total, hits.length);
+    assert.equal(r.completeness.returned, hits.length);
+    assert.equal(new Set(r.items.map((g: { path: string }) => g.path)).size, r.items.length, 'one group per file');
+    assert.ok(r.items.every((g: { fileClass?: string }) => g.fileClass !== 'source'), 'the default class is omitted');
   });
 
   it('search_text word mode excludes longer identifiers; substring mode finds mid-token hits', async function () {
     const word = await call(c.client, 'search_text', { query: 'getRequiredService', mode: 'word', case: 'sensitive' });
-    assert.equal(word.items.length, 1);
-    assert.equal(word.items[0].line, 2);
+    assert.equal(textHits(word).length, 1);
+    assert.equal(textHits(word)[0]!.line, 2);
     const sub = await call(c.client, 'search_text', { query: 'RequiredService', case: 'insensitive' });
-    assert.equal(sub.items.length, 2, 'getRequiredService and tryGetRequiredServiceX');
+    assert.equal(textHits(sub).length, 2, 'getRequiredService and tryGetRequiredServiceX');
     const key = await call(c.client, 'search_text', { query: 'Billing:InvoicePrefix' });
-    assert.equal(key.items.length, 1);
-    assert.equal(key.items[0].path, 'src/Billing/Application/InvoiceService.cs');
-    assert.equal(key.items[0].line, 10);
+    assert.equal(textHits(key).length, 1);
+    assert.equal(textHits(key)[0]!.path, 'src/Billing/Application/InvoiceService.cs');
+    assert.equal(textHits(key)[0]!.line, 10);
   });
 
   it('search_text regex runs a bounded scan; punctuation-only literals fall back to the scan', async function () {
     const r = await call(c.client, 'search_text', { query: 'Create\\w+Async\\(', mode: 'regex' });
     assert.equal(r.strategy, 'scan');
-    assert.ok(r.items.length >= 3);
+    assert.ok(textHits(r).length >= 3);
     const p = await call(c.client, 'search_text', { query: '=>' });
     assert.equal(p.strategy, 'scan');
     assert.ok(p.items.some((i: { path: string }) => i.path.endsWith('InvoicesController.cs')));
@@ -118,10 +123,10 @@ describe('MCP over stdio: foundation tools', function () {
 
   it('pages with a cursor and rejects a cursor for another query', async function () {
     const p1 = await call(c.client, 'search_text', { query: 'Field', limit: 5 });
-    assert.equal(p1.items.length, 5);
+    assert.equal(textHits(p1).length, 5);
     assert.ok(p1.nextCursor);
     const p2 = await call(c.client, 'search_text', { query: 'Field', limit: 5, cursor: p1.nextCursor });
-    assert.equal(p2.items[0].line, p1.items[4].line + 1);
+    assert.equal(textHits(p2)[0]!.line, textHits(p1)[4]!.line + 1);
     const bad = await callError(c.client, 'search_text', { query: 'Other', cursor: p1.nextCursor });
     assert.match(bad, /^Error \[STALE_CURSOR\]: .* Hint: /);
   });
@@ -180,7 +185,7 @@ describe('MCP over stdio: foundation tools', function () {
     const v0 = before.index.version;
     fs.writeFileSync(path.join(ws, 'src/Billing/Api/NewThing.cs'), 'public class BrandNewWidget { }\n');
     await waitFor(async () => (await call(c.client, 'repo_overview', {})).index.version !== v0);
-    await waitFor(async () => (await call(c.client, 'search_text', { query: 'BrandNewWidget' })).items.length === 1);
+    await waitFor(async () => textHits(await call(c.client, 'search_text', { query: 'BrandNewWidget' })).length === 1);
     const stale = await callError(c.client, 'search_text', { query: 'Field', limit: 2, cursor: before.nextCursor });
     assert.match(stale, /^Error \[STALE_CURSOR\]/);
   });

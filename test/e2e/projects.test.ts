@@ -198,6 +198,8 @@ describe('MCP over stdio: project tools', function () {
     assert.deepEqual(f.items[0].projects.sort(), ['src/Shared/Shared.shproj', 'src/UsesShared/UsesShared.csproj']);
     const t = await call(c.client, 'search_text', { query: 'class Widget' });
     assert.deepEqual(t.items[0].projects, ['src/Core/Core.csproj']);
+    assert.equal(t.items[0].hits.length, 1);
+    assert.equal(t.items[0].hits[0].projects, undefined, 'projects are said once per file, not per hit');
   });
 
   it('find_file and search_text filter by project (compiled files, linked ones included)', async function () {

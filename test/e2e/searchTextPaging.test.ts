@@ -13,6 +13,7 @@ import { searchText } from '../../server/src/nav/textSearch';
 import { cachedWorkspace } from '../fixtures/generate';
 import { factById } from '../fixtures/generate/manifest';
 import { call, callError, connectStdio, type Connected } from '../helpers/mcpClient';
+import { textHits } from '../helpers/textHits';
 import { removeDir } from '../helpers/workspace';
 
 interface Row {
@@ -54,7 +55,11 @@ describe('MCP over stdio: search_text pages are exact (generated workspace)', fu
     let cursor: string | undefined;
     for (let calls = 1; calls < 10_000; calls++) {
       const r = await call(c.client, 'search_text', cursor ? { ...args, cursor } : args);
-      for (const it of r.items) rows.push({ path: it.path, line: it.line, column: it.column });
+      // Hits come grouped by file; a file cut by a page boundary continues as a group on the next page.
+      for (const h of textHits(r)) rows.push({ path: h.path, line: h.line, column: h.column });
+      const paths = r.items.map((g: { path: string }) => g.path);
+      assert.equal(new Set(paths).size, paths.length, 'a page has one group per file');
+      assert.equal(r.completeness.returned, r.items.reduce((n: number, g: { hits: unknown[] }) => n + g.hits.length, 0), 'returned counts hits');
       if (!r.nextCursor) return { rows, calls, last: r };
       assert.ok(r.items.length > 0, `a page with a cursor and no rows (call ${calls})`);
       assert.notEqual(r.nextCursor, cursor, 'the cursor moved');

@@ -53,7 +53,8 @@ export function buildAnswer(tool: AnyTool, result: ToolResult, meta: IndexMeta, 
     if (reason) completeness.reason = reason;
     if (budgetCut) completeness.omittedBecauseBudget = all.length - n;
     const partial: string[] = result.partial ? [result.partial] : [];
-    const structured: Record<string, unknown> = { summary, items };
+    const shown = tool.present ? tool.present(items as never[]) : items;
+    const structured: Record<string, unknown> = { summary, items: shown };
     if (tool.paged && moreExist && (result.truncated === undefined || result.truncated === 'limit' || budgetCut)) {
       if (n > 0) {
         structured.nextCursor = encodeCursor(tool.name, meta.version, args, {
@@ -75,7 +76,7 @@ export function buildAnswer(tool: AnyTool, result: ToolResult, meta: IndexMeta, 
     if (result.mode) structured.mode = result.mode;
     structured.index = meta;
     if (result.extra) Object.assign(structured, result.extra);
-    return { structured, text: render(tool, structured, items) };
+    return { structured, text: render(tool, structured, shown) };
   };
   let answer = compose(all.length, false);
   if (fits(answer, maxBytes)) return answer;

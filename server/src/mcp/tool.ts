@@ -77,7 +77,15 @@ export interface ToolDef<S extends z.ZodRawShape = z.ZodRawShape> {
   paged: boolean;
   /** Rows per page when the call gives no `limit` (a tool whose common answer is longer than the general default). */
   defaultLimit?: number;
-  /** Renders one row for the markdown text. */
+  /**
+   * How a page's rows are shown, when rows are not shown one by one (search_text groups its hits by
+   * file). Rows stay the paging unit (limit, offset, cursor, `returned`); `items` and the text are
+   * what this returns for the rows of the page, and `item` is the schema of what it returns. Pages
+   * concatenated and presented = the unpaged answer presented (a group cut by a page boundary
+   * continues as a group of the same key at the top of the next page).
+   */
+  present?(rows: never[]): unknown[];
+  /** Renders one item (a row, or what `present` made) for the markdown text. */
   row(item: never): string;
   handle(env: ToolEnv, args: z.infer<z.ZodObject<S>>, page: PageRequest): Promise<ToolResult>;
 }

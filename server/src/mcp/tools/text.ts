@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { MAX_QUERY_CHARS } from '../../core/limits';
 import { filesOfProject, projectsOfFile } from '../../nav/projects';
-import { searchText } from '../../nav/textSearch';
+import { searchText, type TextHit } from '../../nav/textSearch';
 import { fileClassEnum, pagingArgs } from '../schemas';
 import { defineTool } from '../tool';
 
@@ -21,7 +21,14 @@ export const searchTextTool = defineTool({
     count: z.boolean().optional().describe('Exact total (slower); default exact when cheap, else totalAtLeast'),
     ...pagingArgs,
   }),
-  item: z.object({ path: z.string(), line: z.number(), column: z.number(), endColumn: z.number(), preview: z.string(), fileClass: z.string(), changedSinceIndex: z.boolean(), projects: z.array(z.string()).optional().describe('Projects that compile or contain the file') }),
+  // Hits grouped by file: the path, class and projects once per file, defaults omitted (see present).
+  item: z.object({
+    path: z.string(),
+    fileClass: fileClassEnum.exclude(['source']).optional().describe('Omitted: source'),
+    changedSinceIndex: z.literal(true).optional().describe('The file changed since indexing (hits are from the live bytes)'),
+    projects: z.array(z.string()).optional().describe('Projects that compile or contain the file'),
+    hits: z.array(z.object({ line: z.number(), column: z.number(), endColumn: z.number(), preview: z.string() })),
+  }),
   extra: {
     strategy: z.enum(['index', 'scan']).describe('index: token index + live verification; scan: bounded ripgrep pass'),
     filesWithHits: z.number().describe('Files with a match among those verified so far'),
@@ -29,7 +36,8 @@ export const searchTextTool = defineTool({
     navigationLayer: z.literal('text'),
   },
   paged: true,
-  row: (i: { path: string; line: number; column: number; preview: string }) => `${i.path}:${i.line}:${i.column}  ${i.preview}`,
+  present: (rows: Row[]) => groupByFile(rows),
+  row: (g: FileGroup) => [g.path, ...g.hits.map((h) => `  ${h.line}:${h.column}  ${h.preview}`)].join('\n'),
   async handle(env, args, page) {
     const r = await searchText(env.engine, {
       query: args.query,
@@ -51,13 +59,15 @@ export const searchTextTool = defineTool({
         : r.total !== undefined || r.strategy !== 'index'
           ? `${totalText} match${r.totalAtLeast === 1 ? '' : 'es'} in ${r.filesWithHits} file${r.filesWithHits === 1 ? '' : 's'} for '${args.query}'.`
           : `${totalText} matches for '${args.query}' in the first ${r.verifiedFiles} files read${r.candidates !== undefined ? ` of ${r.candidates} candidate files` : ''} (counting stopped once the page was full; pass count: true for the exact total).`;
+    const projectsByPath = new Map<string, string[]>();
     const notes: string[] = [];
     if (r.changedSinceIndex > 0) notes.push(`${r.changedSinceIndex} file(s) with hits changed since indexing`);
     if (env.engine.meta().dirty > 0) notes.push(`${env.engine.meta().dirty} file(s) changed since indexing were checked live`);
     return {
       summary,
-      items: r.hits.map((h) => {
-        const projects = projectsOfFile(env.engine, h.path);
+      items: r.hits.map((h): Row => {
+        let projects = projectsByPath.get(h.path);
+        if (!projects) projectsByPath.set(h.path, (projects = projectsOfFile(env.engine, h.path)));
         return projects.length ? { ...h, projects } : h;
       }),
       total: r.total,
@@ -68,3 +78,38 @@ export const searchTextTool = defineTool({
     };
   },
 });
+
+/** One hit as the handler pages it (the paging unit: limit, offset and cursor count hits). */
+type Row = TextHit & { projects?: string[] };
+
+interface FileGroup {
+  path: string;
+  fileClass?: Exclude<TextHit['fileClass'], 'source'>;
+  changedSinceIndex?: true;
+  projects?: string[];
+  hits: { line: number; column: number; endColumn: number; preview: string }[];
+}
+
+/**
+ * A page's hits as file groups, in order: consecutive hits of one file make one group. A file
+ * whose hits a page boundary cuts continues as a group of the same path on the next page, so the
+ * groups' hits, pages concatenated, are the unpaged answer's hits.
+ */
+export function groupByFile(rows: readonly Row[]): FileGroup[] {
+  const out: FileGroup[] = [];
+  let g: FileGroup | undefined;
+  for (const r of rows) {
+    if (!g || g.path !== r.path) {
+      g = {
+        path: r.path,
+        ...(r.fileClass !== 'source' ? { fileClass: r.fileClass } : {}),
+        ...(r.changedSinceIndex ? { changedSinceIndex: true as const } : {}),
+        ...(r.projects?.length ? { projects: r.projects } : {}),
+        hits: [],
+      };
+      out.push(g);
+    }
+    g.hits.push({ line: r.line, column: r.column, endColumn: r.endColumn, preview: r.preview });
+  }
+  return out;
+}
