@@ -280,6 +280,8 @@ export const ROSLYN_PREWARM_IDLE_POLL_MS = 100;
 export const ROSLYN_PREWARM_STEP_TIMEOUT_MS = 180_000;
 /** Until the project model exists the background start checks again this often. */
 export const ROSLYN_PREWARM_POLL_MS = 1_000;
+/** Implementations of a type: rounds of adding dependents that mention a derived type found (a deeper hierarchy level each). */
+export const ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS = 8;
 /** Time the host gets to answer `status` for doctor. */
 export const ROSLYN_HOST_STATUS_TIMEOUT_MS = 5_000;
 /** `--version` of a language server must answer within this (doctor). */

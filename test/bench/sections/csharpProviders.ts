@@ -31,6 +31,8 @@ const ORACLE_MAX_PROJECTS = 300;
 /** Projects handed to the sampler on bigger workspaces (their closure is loaded). */
 const SAMPLE_PROJECTS = 20;
 const RSS_POLL_MS = 250;
+/** The wide question is asked again while partial, for at most this long per provider. */
+const WIDE_MAX_MS = 180_000;
 const PROVIDERS = ['roslyn', 'csharp-ls'] as const;
 type ProviderName = (typeof PROVIDERS)[number];
 
@@ -159,6 +161,62 @@ async function session(ctx: BenchContext, root: string, indexRoot: string, provi
   }
 }
 
+/** A wide question: references of a type used by hundreds of projects (the manifest's generic base). */
+interface Wide {
+  provider: ProviderName;
+  /** ms from the first ask to the first precise answer (asked again while partial), and asks needed. */
+  coldMs: number | undefined;
+  coldAsks: number;
+  /** One more ask once precise. */
+  warmMs: number | undefined;
+  rows: number;
+  lastMode: string;
+  lastReason?: string;
+  restarts: number;
+  peakTreeMiB: number;
+}
+
+/** Keeps asking (each ask is one tool call within the tools' deadline) until precise or WIDE_MAX_MS. */
+async function wideReferences(ctx: BenchContext, root: string, indexRoot: string, provider: ProviderName, q: Question): Promise<Wide> {
+  const transport = new StdioClientTransport({
+    command: ctx.options.cli[0]!,
+    args: [...ctx.options.cli.slice(1), 'mcp', '--workspace-root', root, '--index-root', indexRoot],
+    env: { ...getDefaultEnvironment(), SEXTANT_CSHARP_PROVIDER: provider },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', () => undefined);
+  const client = new Client({ name: 'sextant-bench-csharp-wide', version: '0.0.0' });
+  await client.connect(transport);
+  const mon = treeMonitor(transport.pid!);
+  const out: Wide = { provider, coldMs: undefined, coldAsks: 0, warmMs: undefined, rows: 0, lastMode: 'none', restarts: 0, peakTreeMiB: 0 };
+  try {
+    const t0 = Date.now();
+    while (Date.now() - t0 < WIDE_MAX_MS) {
+      const a = await askEngine(client, q, 10_000);
+      out.coldAsks++;
+      out.lastMode = a.mode;
+      out.rows = a.items.length;
+      if (a.reason) out.lastReason = String(a.reason).slice(0, 200);
+      ctx.progress(`${provider} wide references ask ${out.coldAsks} → ${a.mode} ${a.items.length} rows in ${a.ms} ms`);
+      if (a.mode === 'precise') {
+        out.coldMs = Date.now() - t0;
+        break;
+      }
+    }
+    if (out.coldMs !== undefined) {
+      const w = await askEngine(client, q, 10_000);
+      out.warmMs = w.mode === 'precise' ? w.ms : undefined;
+      out.lastMode = w.mode;
+    }
+  } finally {
+    const m = mon.stop();
+    out.restarts = m.restarts;
+    out.peakTreeMiB = m.peakTreeMiB;
+    await client.close();
+  }
+  return out;
+}
+
 function solutionOf(root: string): string | undefined {
   const slns = fs.readdirSync(root).filter((f) => f.endsWith('.sln'));
   return slns.map((s) => ({ s, n: (fs.readFileSync(path.join(root, s), 'utf8').match(/^Project\(/gm) ?? []).length })).sort((a, b) => b.n - a.n)[0]?.s;
@@ -231,6 +289,21 @@ export const section: BenchSection = {
       fs.rmSync(idx, { recursive: true, force: true });
     }
     const [host, lsp] = runs as [Run, Run];
+    // References of the manifest's generic base (used by ~400 projects on the 3,000-project workspace), fresh engines.
+    const found = ctx.target.manifest?.facts.find((f) => f.id === 'genericBase');
+    const wideFact = found?.kind === 'symbol' ? found : undefined;
+    const wideDecl = wideFact?.declarations[0];
+    const wides: Wide[] = [];
+    if (wideDecl) {
+      const q: Question = { id: 'wide', op: 'references', path: wideDecl.path, line: wideDecl.line, column: wideDecl.column };
+      for (const provider of PROVIDERS) {
+        const idx = path.join(ctx.scratch, `csharp-providers-wide-${provider}`);
+        fs.cpSync(baseIndex, idx, { recursive: true });
+        wides.push(await wideReferences(ctx, root, idx, provider, q));
+        fs.rmSync(idx, { recursive: true, force: true });
+      }
+      notes.push(`wide question: references of ${wideFact!.name} (${wideDecl.path}:${wideDecl.line}:${wideDecl.column}; ${wideFact!.mentionFiles} files mention it), asked again while partial for ≤ ${WIDE_MAX_MS / 1000} s on a fresh engine: ${wides.map((w) => `${w.provider} ${w.coldAsks} asks, last ${w.lastMode} (${w.lastReason ?? ''})`).join('; ')}`);
+    }
     if (!host.answeredBy['roslyn']) notes.push(`the Roslyn host answered nothing in its run (answers by ${JSON.stringify(host.answeredBy)}): host not built or its provider not in this build — its column is the fallback's`);
 
     const lat = (r: Run) => r.answers.map((a) => a.ms);
@@ -249,6 +322,14 @@ export const section: BenchSection = {
       ['latency p50', fmtMs(median(lat(host))), fmtMs(median(lat(lsp)))],
       ['latency p95', fmtMs(p95(lat(host))), fmtMs(p95(lat(lsp)))],
     ];
+    if (wides.length === 2) {
+      const [wh, wl] = wides as [Wide, Wide];
+      table.push(
+        ['wide references: cold to precise (asks)', `${fmtMs(wh.coldMs)} (${wh.coldAsks})`, `${fmtMs(wl.coldMs)} (${wl.coldAsks})`],
+        ['wide references: warm', fmtMs(wh.warmMs), fmtMs(wl.warmMs)],
+        ['wide references: rows / restarts / peak RSS', `${wh.rows} / ${wh.restarts} / ${wh.peakTreeMiB.toFixed(0)} MiB`, `${wl.rows} / ${wl.restarts} / ${wl.peakTreeMiB.toFixed(0)} MiB`],
+      );
+    }
     for (const op of ['definition', 'references', 'implementations', 'callers'] as const) {
       const h = host.score?.ops.find((o) => o.op === op);
       const l = lsp.score?.ops.find((o) => o.op === op);
@@ -260,6 +341,7 @@ export const section: BenchSection = {
       { name: 'host: heuristic after first precise', value: host.heuristicAfterFirstPrecise, unit: 'count', target: { op: '<=', value: 0 } },
       { name: 'host: restarts', value: host.restarts, unit: 'count', target: { op: '<=', value: 0 } },
       { name: 'host: peak RSS (engine + host)', value: host.peakTreeMiB, unit: 'MiB' },
+      ...(wides[0] ? [{ name: 'host: wide references cold → precise', value: wides[0].coldMs, unit: 'ms' as const, target: { op: '<=' as const, value: 60_000 } }, { name: 'host: wide references warm', value: wides[0].warmMs, unit: 'ms' as const, target: { op: '<=' as const, value: 2_000 } }] : []),
       { name: 'csharp-ls: first precise answer', value: lsp.firstPreciseMs, unit: 'ms' },
       { name: 'csharp-ls: precise share', value: lsp.preciseShare, unit: 'ratio' },
       { name: 'csharp-ls: restarts', value: lsp.restarts, unit: 'count' },

@@ -5,6 +5,7 @@
  * host start, on the same process. Plus two answers the oracle pinned down on this fixture:
  * - callers of RemoteRepository.Save (Harbor.Net) include Registry.Register in Harbor.Core, which
  *   calls it through IRepository<T>.Save — a project that does not depend on Harbor.Net at all;
+ * - implementations of a type follow derived types into projects that never name it;
  * - a target-typed `new(...)` is not a reference of the type: SymbolFinder reports it as an
  *   implicit reference of the constructor (at the `new` keyword, the type's name is not written).
  */
@@ -43,6 +44,8 @@ describe('semantic: Roslyn host started in the background (real host, Harbor fix
     dir = copyTree(ROSLYN_FIXTURE, 'roslyn-bg');
     // A target-typed construction of a source type beside an explicit one.
     fs.writeFileSync(path.join(dir, 'src/Harbor.App/Fleet.cs'), 'using Harbor.Core;\n\nnamespace Harbor.App;\n\npublic static class Fleet\n{\n    public static Ship Flagship() { Ship s = new(7, "Flag"); return s; }\n    public static Ship Spare() => new Ship(8, "Spare");\n}\n');
+    // A class two levels below EntityBase in a project that never names EntityBase.
+    fs.writeFileSync(path.join(dir, 'tests/Harbor.Tests/Convoy.cs'), 'namespace Harbor.Tests;\n\npublic class Convoy : Harbor.Core.Ship\n{\n    public Convoy() : base(5, "convoy") { }\n}\n');
     restoreHarbor(dir);
     engine = await Engine.open({ workspaceRoot: dir, indexRoot: '' });
     await engine.refresh();
@@ -86,6 +89,11 @@ describe('semantic: Roslyn host started in the background (real host, Harbor fix
     const refs = ats(await value('references', { ...pos('src/Harbor.Core/Ship.cs:3:22'), includeDeclaration: false }));
     const fleet = refs.filter((r) => r.startsWith('src/Harbor.App/Fleet.cs:'));
     assert.deepEqual(fleet, ['src/Harbor.App/Fleet.cs:7:19', 'src/Harbor.App/Fleet.cs:7:37', 'src/Harbor.App/Fleet.cs:8:19', 'src/Harbor.App/Fleet.cs:8:39'], `the target-typed new(...) at 7:46 is not a use of the name: ${refs.join(' ')}`);
+    // Implementations of EntityBase are transitive: Convoy derives from Ship in a project that
+    // mentions only Ship (found in the first round), so that project is searched too.
+    const impls = ats(await value('implementation', pos('src/Harbor.Core/EntityBase.cs:3:23')));
+    assert.ok(impls.includes('tests/Harbor.Tests/Convoy.cs:3:14'), impls.join(' '));
+    assert.ok(impls.includes('src/Harbor.Core/Tanker.cs:3:21'), impls.join(' '));
     assert.equal(svc.roslyn!.host.status().generation, generation, 'the host restarted');
     assert.equal(svc.roslyn!.stats.ensured, ensuredBefore, 'a question had to describe projects the background start had not');
   });

@@ -14,6 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS,
   ROSLYN_ENSURE_BATCH_PROJECTS,
   ROSLYN_HOST_INITIALIZE_TIMEOUT_MS,
   ROSLYN_MAX_CANDIDATE_PROJECTS,
@@ -353,6 +354,10 @@ export class RoslynProvider implements SemanticProvider {
     const query = <Row>(params: QueryParams, keyOf: (row: Row) => string) => (variants.length > 1 ? this.queryVariants<Row>(params, symbol.docId!, variants, scopeOf, keyOf, ctx, generation) : this.query<Row>(params, ctx, generation));
     let value: unknown[];
     let r: QueryResult<unknown>;
+    /** Implementing members not asked for their overrides (deadline). */
+    let overridesCut = 0;
+    /** Derived types whose dependents were not followed (deadline or round limit). */
+    let derivedOpen = false;
     switch (op) {
       case 'references': {
         const q = a as unknown as OpArgs<'references'>;
@@ -377,8 +382,39 @@ export class RoslynProvider implements SemanticProvider {
         break;
       }
       case 'implementation': {
-        const rr = await query<ImplementationRow>({ op: 'implementations', ...sym, scope: searchable, options: { deadlineMs } }, symKey);
+        let rr = await query<ImplementationRow>({ op: 'implementations', ...sym, scope: searchable, options: { deadlineMs } }, symKey);
         const rows = [...rr.items];
+        // A type's implementations are transitive: `class C : B` where B implements the interface
+        // need not mention it. Dependents that mention a type found are searched too, until none is new.
+        if (TYPE_KINDS.has(symbol.kind)) {
+          const inScope = new Set([...scope.keys, ...scope.dropped.map((d) => d.key)]);
+          const seen = new Set(rows.map(symKey));
+          derivedOpen = true;
+          for (let round = 0; round < ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS && Date.now() < ctx.deadline - 1_000; round++) {
+            const extra: ProjectKey[] = [];
+            const names = new Set(rows.map((x) => x.name.replace(/[(<`].*$/, '')).filter((n) => /^\w+$/.test(n)));
+            for (const n of names) {
+              const m = this.options.model.projectsMentioning(n);
+              for (const owner of owners) for (const d of this.options.model.dependents(owner)) {
+                if (m && !m.has(d)) continue;
+                const k = describer.keyOfProject(d);
+                if (k && !inScope.has(k)) (inScope.add(k), extra.push(k));
+              }
+            }
+            if (extra.length === 0) {
+              derivedOpen = false;
+              break;
+            }
+            const failedMore = await this.ensure(describer, this.closure(describer, extra).keys, ctx, generation);
+            for (const k of extra) {
+              if (failedMore.has(k)) scope.dropped.push({ key: k, reason: `could not be loaded: ${failedMore.get(k)}` });
+              else (scope.keys.push(k), searchable.push(k));
+            }
+            const again = await query<ImplementationRow>({ op: 'implementations', ...sym, scope: searchable, options: { deadlineMs: Math.round(Math.max(500, ctx.deadline - Date.now() - 400)) } }, symKey);
+            for (const x of again.items) if (!seen.has(symKey(x))) (seen.add(symKey(x)), rows.push(x));
+            rr = { ...again, items: rows };
+          }
+        }
         // An interface member's implementations that are themselves virtual have overrides below
         // them (Shape.Area implements IShape.Area; Circle.Area overrides it): asked for one by one.
         if (!TYPE_KINDS.has(symbol.kind)) {
@@ -386,7 +422,7 @@ export class RoslynProvider implements SemanticProvider {
           const more = rows.filter((x) => x.relation === 'implementation' && x.docId && x.projectKey).slice(0, ROSLYN_OVERRIDE_WALK_MAX_MEMBERS);
           for (const m of more) {
             if (Date.now() > ctx.deadline - 500) {
-              rr.truncated = true;
+              overridesCut = more.length - more.indexOf(m);
               break;
             }
             const o = await this.query<ImplementationRow>({ op: 'implementations', symbol: { docId: m.docId!, projectKey: m.projectKey! }, scope: searchable, options: { deadlineMs: Math.round(Math.max(300, ctx.deadline - Date.now() - 400)) } }, ctx, generation);
@@ -414,6 +450,8 @@ export class RoslynProvider implements SemanticProvider {
       }
     }
     const gaps = coverageGaps(scope, r, value.length);
+    if (derivedOpen) gaps.push('types deriving from the implementations found were not all followed into the projects that mention them (deadline)');
+    if (overridesCut > 0) gaps.push(`${overridesCut} implementing member(s) were not searched for overrides below them (deadline)`);
     this.stats.lastScope = scope.keys.length + scope.dropped.length;
     this.stats.lastSearched = r.searched.length;
     return { kind: 'ok', value, ...(gaps.length ? { gaps } : {}) };
