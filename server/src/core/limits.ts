@@ -272,6 +272,12 @@ export const ROSLYN_OVERRIDE_CHAIN_MAX_DEPTH = 6;
  * half the memory cap.
  */
 export const ROSLYN_PREWARM_COMPILE_PROJECTS = 32;
+/**
+ * Descriptions per projects/ensure in the background start: at most the host's in-place growth
+ * size (roslyn/PROTOCOL.md: a call adding more than 48 new projects rebuilds the solution and drops
+ * every compiled project; one call of all 3,000 took ~20 s, which a question would wait behind).
+ */
+export const ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS = 48;
 /** Projects described between two yields to the event loop (each is an MSBuild evaluation of a few ms). */
 export const ROSLYN_PREWARM_DESCRIBE_SLICE = 25;
 /** How often background work checks whether a question is still in flight. */

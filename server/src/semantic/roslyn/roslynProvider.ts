@@ -22,6 +22,7 @@ import {
   ROSLYN_OVERRIDE_WALK_MAX_MEMBERS,
   ROSLYN_PREWARM_COMPILE_PROJECTS,
   ROSLYN_PREWARM_DESCRIBE_SLICE,
+  ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS,
   ROSLYN_PREWARM_IDLE_POLL_MS,
   ROSLYN_PREWARM_STEP_TIMEOUT_MS,
 } from '../../core/limits';
@@ -99,6 +100,9 @@ export interface PrewarmResult {
   ensured: number;
   compiled: number;
   ms: number;
+  /** ms from the start to every description handed over; the longest single host step. */
+  ensureMs?: number;
+  maxStepMs?: number;
   detail?: string;
 }
 
@@ -234,17 +238,27 @@ export class RoslynProvider implements SemanticProvider {
       this.syncGeneration(generation);
       const byDegree = o.order ? o.order(describer) : [];
       const all = this.closure(describer, byDegree).keys;
-      // Describing evaluates each project again (a few ms each): in slices, yielding between them.
-      for (let i = 0; i < all.length; i += ROSLYN_PREWARM_DESCRIBE_SLICE) {
-        if (o.signal.aborted) return { ...result, state: 'cancelled', ms: Date.now() - started };
-        for (const k of all.slice(i, i + ROSLYN_PREWARM_DESCRIBE_SLICE)) describer.describe(k);
-        result.described = Math.min(all.length, i + ROSLYN_PREWARM_DESCRIBE_SLICE);
-        await new Promise((r) => setImmediate(r));
-      }
-      await this.idle(o.signal);
+      // Handed over in small steps (references first), each between questions: a step this small
+      // is added in place by the host (compiled state kept), and a question waits at most one step.
       const before = this.ensured.size;
-      await this.ensure(describer, all, ctx(ROSLYN_PREWARM_STEP_TIMEOUT_MS), generation, all.length);
+      for (let i = 0; i < all.length; i += ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS) {
+        if (o.signal.aborted) return { ...result, state: 'cancelled', ms: Date.now() - started };
+        await this.idle(o.signal);
+        const step = all.slice(i, i + ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS);
+        // Describing evaluates each project again (a few ms each): in slices, yielding between them.
+        for (let j = 0; j < step.length; j += ROSLYN_PREWARM_DESCRIBE_SLICE) {
+          for (const k of step.slice(j, j + ROSLYN_PREWARM_DESCRIBE_SLICE)) describer.describe(k);
+          await new Promise((r) => setImmediate(r));
+        }
+        result.described += step.length;
+        await this.idle(o.signal);
+        if (this.host.status().generation !== generation) throw new Error('the host restarted during the background start');
+        const t = Date.now();
+        await this.ensure(describer, step, ctx(ROSLYN_PREWARM_STEP_TIMEOUT_MS), generation, ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS);
+        result.maxStepMs = Math.max(result.maxStepMs ?? 0, Date.now() - t);
+      }
       result.ensured = this.ensured.size - before;
+      result.ensureMs = Date.now() - started;
       // Compile the most depended-on projects (every question near them needs their compilation).
       for (const k of byDegree.slice(0, ROSLYN_PREWARM_COMPILE_PROJECTS)) {
         if (o.signal.aborted) return { ...result, state: 'cancelled', ms: Date.now() - started };
