@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ToolError } from '../core/errors';
 import { MAX_FILE_BYTES, MAX_MATCHES_PER_FILE } from '../core/limits';
-import { DEFAULT_EXCLUDED_DIRS } from '../workspace/ignoreRules';
+import { DEFAULT_EXCLUDED_DIRS, workspaceDeclaredDirs } from '../workspace/ignoreRules';
 
 export function ripgrepPath(): string {
   const bin = process.platform === 'win32' ? 'rg.exe' : 'rg';
@@ -48,7 +48,7 @@ export interface RgOptions {
 
 export function runRipgrep(o: RgOptions): Promise<RgResult> {
   const started = Date.now();
-  const include = new Set((o.include ?? []).map((s) => s.toLowerCase()));
+  const include = new Set([...(o.include ?? []), ...workspaceDeclaredDirs(o.cwd)].map((s) => s.toLowerCase()));
   const args = ['--json', '--no-config', '--no-require-git', '--max-filesize', String(MAX_FILE_BYTES), '--max-count', String(MAX_MATCHES_PER_FILE), '--max-columns', '2000'];
   if (o.fixedStrings) args.push('--fixed-strings');
   if (o.caseInsensitive) args.push('--ignore-case');

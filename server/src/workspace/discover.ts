@@ -81,7 +81,7 @@ function walk(root: string, opts: DiscoveryOptions, known: KnownPaths | undefine
   const started = Date.now();
   const realRoot = fs.realpathSync(root);
   const rules = new IgnoreRules(realRoot, opts);
-  const stamp = crypto.createHash('sha1').update(JSON.stringify([opts.exclude ?? [], opts.include ?? [], opts.useGitignore ?? true]));
+  const stamp = crypto.createHash('sha1').update(JSON.stringify([opts.exclude ?? [], opts.include ?? [], opts.useGitignore ?? true, rules.declared]));
   const knownPaths = known?.paths;
   const knownDirs = knownPaths ? dirsOf(knownPaths.keys()) : undefined;
   const maxBytes = opts.maxFileBytes ?? MAX_FILE_BYTES;

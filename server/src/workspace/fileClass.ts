@@ -32,7 +32,9 @@ export function languageOf(relPath: string): string | undefined {
 }
 
 const GENERATED_NAME = /(\.g\.cs|\.g\.i\.cs|\.designer\.cs|\.generated\.cs|\.generated\.ts|\.AssemblyInfo\.cs|\.AssemblyAttributes\.cs)$/i;
-const VENDOR_SEGMENT = /(^|\/)(node_modules|vendor|third_party|third-party|thirdparty|external|bower_components|packages)\//i;
+const VENDOR_SEGMENT = /(^|\/)(node_modules|vendor|third_party|third-party|thirdparty|external|bower_components)\//i;
+/** A NuGet packages folder (`packages/<Id>.<version>/`); a JS monorepo's `packages/<name>/` is source. */
+const NUGET_PACKAGES = /(^|\/)packages\/[^/]+\.\d+\.\d+[^/]*\//i;
 const MINIFIED = /\.min\.(js|css)$/i;
 const TEST_SEGMENT = /(^|\/)(tests?|specs?|__tests__|testing|UnitTests|IntegrationTests)\//i;
 const TEST_NAME = /(\.(test|tests|spec)\.[cm]?[jt]sx?$|Tests?\.cs$|_test\.(go|py)$|(^|\/)test_[^/]*\.py$|Tests?\.java$)/i;
@@ -42,7 +44,7 @@ const CONFIG_NAME = /(\.(json|jsonc|ya?ml|toml|ini|config|editorconfig|env)$|(^|
 
 /** Classifies a workspace-relative POSIX path. `head` (first bytes) refines `generated`. */
 export function classify(relPath: string, head?: string): FileClass {
-  if (VENDOR_SEGMENT.test(relPath) || MINIFIED.test(relPath)) return 'vendor';
+  if (VENDOR_SEGMENT.test(relPath) || NUGET_PACKAGES.test(relPath) || MINIFIED.test(relPath)) return 'vendor';
   if (GENERATED_NAME.test(relPath) || /(^|\/)obj\//i.test(relPath)) return 'generated';
   if (head !== undefined && isGeneratedHeader(head)) return 'generated';
   if (BUILD_NAME.test(relPath)) return 'build';

@@ -12,6 +12,52 @@ export const DEFAULT_EXCLUDED_DIRS: readonly string[] = [
   '.vscode-test', 'dist', 'out', 'coverage', '.idea', '__pycache__', '.venv', 'target', '.next', '.nuget',
 ];
 
+/** Default-excluded names a workspace declaration never re-admits. */
+const NEVER_READMITTED = new Set(['.git', '.hg', '.svn', '.sextant', 'node_modules']);
+
+/**
+ * Default-excluded folder names that the workspace declares as its own code: a literal path
+ * segment of a package pattern in the root package.json `workspaces` (npm/yarn; array or
+ * `{ packages }`) or in pnpm-workspace.yaml `packages:` (`packages/*` re-admits `packages`, the
+ * usual JS monorepo folder, which is otherwise skipped as a NuGet packages folder). Negated
+ * patterns are ignored; `.git`, `node_modules` and the like are never re-admitted.
+ */
+export function workspaceDeclaredDirs(root: string): string[] {
+  const patterns: string[] = [];
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { workspaces?: unknown };
+    const w = pkg.workspaces;
+    const list = Array.isArray(w) ? w : w && typeof w === 'object' && Array.isArray((w as { packages?: unknown }).packages) ? (w as { packages: unknown[] }).packages : [];
+    for (const x of list) if (typeof x === 'string') patterns.push(x);
+  } catch {
+    // no package.json, or not JSON: nothing declared
+  }
+  try {
+    const yaml = fs.readFileSync(path.join(root, 'pnpm-workspace.yaml'), 'utf8');
+    let inPackages = false;
+    for (const line of yaml.split(/\r?\n/)) {
+      if (/^\S/.test(line)) inPackages = /^packages\s*:/.test(line);
+      else if (inPackages) {
+        const m = /^\s+-\s*(['"]?)(.+?)\1\s*(#.*)?$/.exec(line);
+        if (m?.[2]) patterns.push(m[2]);
+      }
+    }
+  } catch {
+    // no pnpm-workspace.yaml
+  }
+  const defaults = new Set(DEFAULT_EXCLUDED_DIRS.map((d) => d.toLowerCase()));
+  const out = new Set<string>();
+  for (const p of patterns) {
+    if (p.startsWith('!')) continue;
+    for (const seg of p.replace(/^\.\//, '').split('/')) {
+      if (/[*?[\]{}!]/.test(seg)) break;
+      const name = seg.toLowerCase();
+      if (defaults.has(name) && !NEVER_READMITTED.has(name)) out.add(name);
+    }
+  }
+  return [...out].sort();
+}
+
 export interface IgnoreOptions {
   /** Extra gitignore-style patterns to exclude. */
   exclude?: readonly string[];
@@ -30,9 +76,12 @@ export class IgnoreRules {
   private readonly excludedDirs: Set<string>;
   private readonly extra: Ignore | undefined;
   private readonly layers = new Map<string, Layer>();
+  /** Default-excluded names re-admitted because the workspace declares them (workspaceDeclaredDirs). */
+  readonly declared: string[];
 
   constructor(private readonly root: string, private readonly opts: IgnoreOptions = {}) {
-    const include = new Set((opts.include ?? []).map((s) => s.toLowerCase()));
+    this.declared = workspaceDeclaredDirs(root);
+    const include = new Set([...(opts.include ?? []), ...this.declared].map((s) => s.toLowerCase()));
     this.excludedDirs = new Set(DEFAULT_EXCLUDED_DIRS.filter((d) => !include.has(d.toLowerCase())).map((d) => d.toLowerCase()));
     this.extra = opts.exclude && opts.exclude.length > 0 ? ignore().add([...opts.exclude]) : undefined;
   }

@@ -12,6 +12,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import ts from 'typescript';
 import { TOOL_DEADLINE_MS } from '../../../server/src/core/limits';
 import type { Engine } from '../../../server/src/nav/engine';
@@ -227,6 +228,8 @@ export type Op = 'references' | 'implementations' | 'callers' | 'definition';
 export interface OracleReport {
   ops: Record<Op, OpScore>;
   misses: string[];
+  /** The engine thread's event-loop delay while each pass ran (ms): max and p99. */
+  eventLoop: Record<'first' | 'second', { maxMs: number; p99Ms: number }>;
 }
 
 type Q = { op: Op; target: { path: string; line: number; column: number }; label: string; expected: Set<string> };
@@ -283,7 +286,10 @@ export async function compareWithOracle(engine: Engine, qs: Q[]): Promise<Oracle
   const blank = (): OpScore => ({ questions: 0, expected: 0, found: 0, correct: 0, precision: 1, recall: 1, missedButPrecise: [], partial: 0, latencyMs: { first: [], second: [] }, second: { correct: 0, found: 0, recall: 1, partial: 0, missedButPrecise: 0 } });
   const ops: Record<Op, OpScore> = { references: blank(), implementations: blank(), callers: blank(), definition: blank() };
   const misses: string[] = [];
+  const eventLoop = { first: { maxMs: 0, p99Ms: 0 }, second: { maxMs: 0, p99Ms: 0 } };
   for (const pass of ['first', 'second'] as const) {
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
     for (const q of qs) {
       const t0 = Date.now();
       const a = await ask(engine, q);
@@ -307,19 +313,22 @@ export async function compareWithOracle(engine: Engine, qs: Q[]): Promise<Oracle
       if (missed.length > 0 && a.mode === 'precise') s.missedButPrecise.push(`${q.op} ${q.label}: ${missed.length} missed`);
       if (missed.length || extra.length) misses.push(`${q.op} ${q.label} [${a.mode}${a.gaps.length ? `: ${a.gaps.join('; ')}` : ''}]: missed ${missed.slice(0, 3).join(', ')}${missed.length > 3 ? ` (+${missed.length - 3})` : ''}; extra ${extra.slice(0, 3).join(', ')}`);
     }
+    delay.disable();
+    eventLoop[pass] = { maxMs: Math.round(delay.max / 1e6), p99Ms: Math.round(delay.percentile(99) / 1e6) };
   }
   for (const s of Object.values(ops)) {
     s.precision = s.found === 0 ? 1 : s.correct / s.found;
     s.recall = s.expected === 0 ? 1 : s.correct / s.expected;
     s.second.recall = s.expected === 0 ? 1 : s.second.correct / s.expected;
   }
-  return { ops, misses };
+  return { ops, misses, eventLoop };
 }
 
-/** One line per op: scores and latency (median / p95, first and second pass). */
+/** One line per op: scores and latency (median / p95, first and second pass), then the event-loop delay. */
 export function formatReport(r: OracleReport): string[] {
-  return (Object.entries(r.ops) as [Op, OpScore][]).map(([op, s]) => {
+  const loop = `engine thread event-loop delay: first pass max ${r.eventLoop.first.maxMs} ms p99 ${r.eventLoop.first.p99Ms} ms; second pass max ${r.eventLoop.second.maxMs} ms p99 ${r.eventLoop.second.p99Ms} ms`;
+  return [...(Object.entries(r.ops) as [Op, OpScore][]).map(([op, s]) => {
     const lat = (xs: number[]) => `${percentile(xs, 50)}/${percentile(xs, 95)} ms`;
     return `${op.padEnd(15)} q=${s.questions} expected=${s.expected} found=${s.found} precision=${s.precision.toFixed(4)} recall=${s.recall.toFixed(4)} partial=${s.partial} missed-but-precise=${s.missedButPrecise.length} | second pass recall=${s.second.recall.toFixed(4)} partial=${s.second.partial} missed-but-precise=${s.second.missedButPrecise} | latency p50/p95 first ${lat(s.latencyMs.first)}, second ${lat(s.latencyMs.second)}`;
-  });
+  }), loop];
 }

@@ -4,8 +4,12 @@
  * C# test projects).
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Engine } from '../../../server/src/nav/engine';
 import type { ProjectGraph, ProjectNode } from '../../../server/src/projects/ProjectGraph';
-import { importsTestFramework, isTestByProjects, isTestPath } from '../../../server/src/nav/testLabels';
+import { importsTestFramework, isTestByProjects, isTestFile, isTestPath } from '../../../server/src/nav/testLabels';
 
 function node(id: string, kind: ProjectNode['kind'], isTest: boolean): ProjectNode {
   return { id, path: id, name: id, kind, isTest, targetFrameworks: [], status: 'complete', reasons: [], fileCount: 0 };
@@ -65,5 +69,56 @@ describe('test labelling rules', () => {
     const g = graph([node('tests/A.Tests/A.Tests.csproj', 'csharp', true), node('src/A/A.csproj', 'csharp', false)], { 'shared/Link.cs': ['src/A/A.csproj', 'tests/A.Tests/A.Tests.csproj'] });
     assert.equal(isTestByProjects(g, 'shared/Link.cs', 'tests/A.Tests/A.Tests.csproj'), true);
     assert.equal(isTestByProjects(g, 'shared/Link.cs', 'src/A/A.csproj'), false);
+  });
+
+  it('on a real engine every rule labels its file, and plain source stays production', async function () {
+    this.timeout(60_000);
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-testlabels-')));
+    const files: Record<string, string> = {
+      'pnpm-workspace.yaml': "packages:\n  - 'packages/*'\n  - 'e2e'\n",
+      'package.json': JSON.stringify({ name: 'root', private: true }),
+      'packages/core/package.json': JSON.stringify({ name: '@x/core' }),
+      'packages/core/tsconfig.json': JSON.stringify({ include: ['src'] }),
+      'packages/core/src/client.ts': 'export function connect() { return 1; }\n',
+      'packages/core/src/client.spec.ts': "import { connect } from './client';\nconnect();\n",
+      'packages/core/src/__tests__/helpers.ts': 'export const h = 1;\n',
+      'packages/core/src/checks.ts': "import { describe, it } from 'vitest';\ndescribe('x', () => it('y', () => undefined));\n",
+      'packages/core/src/runner.mjs': "import test from 'node:test';\ntest('x', () => undefined);\n",
+      'packages/core/src/pw.ts': "import { test } from '@playwright/test';\ntest('x', async () => undefined);\n",
+      'packages/core/src/mochaSetup.js': "const mocha = require('mocha');\nmodule.exports = mocha;\n",
+      'packages/core/src/jestish.ts': "import { expect } from '@jest/globals';\nexpect(1).toBe(1);\n",
+      'packages/core/src/latest.ts': "import { chromium } from 'playwright';\nexport const latest = chromium;\n",
+      'e2e/package.json': JSON.stringify({ name: 'e2e-tests' }),
+      'e2e/tsconfig.json': JSON.stringify({ include: ['.'] }),
+      'e2e/flows/flow.ts': "import { connect } from '../../packages/core/src/client';\nconnect();\n",
+      'tests/fixtures/data.ts': 'export const d = 1;\n',
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), text);
+    }
+    const engine = await Engine.open({ workspaceRoot: root, indexRoot: '' });
+    try {
+      await engine.refresh();
+      const label = (p: string) => isTestFile(engine, p);
+      const expected: Record<string, boolean> = {
+        'packages/core/src/client.ts': false,
+        'packages/core/src/latest.ts': false,
+        'packages/core/src/client.spec.ts': true, // *.spec.*
+        'packages/core/src/__tests__/helpers.ts': true, // __tests__/
+        'tests/fixtures/data.ts': true, // tests/
+        'packages/core/src/checks.ts': true, // imports vitest
+        'packages/core/src/runner.mjs': true, // imports node:test
+        'packages/core/src/pw.ts': true, // imports @playwright/test
+        'packages/core/src/mochaSetup.js': true, // requires mocha
+        'packages/core/src/jestish.ts': true, // imports @jest/globals
+      };
+      for (const [p, want] of Object.entries(expected)) assert.equal(label(p), want, p);
+      // e2e/flows/flow.ts has no test name, folder or import: the project model labels it (the e2e package is a test package).
+      assert.equal(label('e2e/flows/flow.ts'), true);
+    } finally {
+      await engine.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
