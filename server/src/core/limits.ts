@@ -288,6 +288,8 @@ export const ROSLYN_PREWARM_STEP_TIMEOUT_MS = 180_000;
 export const ROSLYN_PREWARM_POLL_MS = 1_000;
 /** Implementations of a type: rounds of adding dependents that mention a derived type found (a deeper hierarchy level each). */
 export const ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS = 8;
+/** Unresolved packages/references named in one answer's note (the rest counted): enough to act on, short enough to read. */
+export const ROSLYN_UNRESOLVED_NOTE_MAX_NAMES = 5;
 /** Time the host gets to answer `status` for doctor. */
 export const ROSLYN_HOST_STATUS_TIMEOUT_MS = 5_000;
 /** `--version` of a language server must answer within this (doctor). */

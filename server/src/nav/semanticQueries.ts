@@ -55,6 +55,8 @@ export interface NavMeta {
   reason?: string;
   /** Known coverage gaps of a precise answer. */
   gaps: string[];
+  /** Facts about a complete answer (e.g. unresolved references of the projects searched). */
+  notes?: string[];
   target_selection: TargetSelection;
   elapsedMs: number;
 }
@@ -193,6 +195,7 @@ export async function callsQuery(
   const edges: CallEdge[] = [];
   let worst: SemanticAnswer<unknown> = prep;
   const gaps = new Set(prep.gaps);
+  const notes = new Set(prep.notes ?? []);
   let truncated: CallAnswer['truncated'];
   const seen = new Set<string>();
   let frontier: { item: HierarchyItem; depth: number }[] = roots.slice(0, 1).map((item) => ({ item, depth: 1 }));
@@ -212,6 +215,7 @@ export async function callsQuery(
           : await svc.request('outgoingCalls', t.language, item, o);
       if (rank(a.mode) > rank(worst.mode)) worst = a;
       a.gaps.forEach((g) => gaps.add(g));
+      a.notes?.forEach((x) => notes.add(x));
       const conf = confidenceOf(a.mode);
       const calls = [...((a.value ?? []) as { from?: HierarchyItem; to?: HierarchyItem }[])].sort((x, y) => compareLocations((direction === 'incoming' ? x.from : x.to)!, (direction === 'incoming' ? y.from : y.to)!));
       for (const call of calls as { from?: HierarchyItem; to?: HierarchyItem; sites: SemanticLocation[] | { line: number; column: number }[] }[]) {
@@ -235,7 +239,7 @@ export async function callsQuery(
     }
     frontier = next;
   }
-  const m = meta({ ...worst, gaps: [...gaps] } as SemanticAnswer<unknown>, t);
+  const m = meta({ ...worst, gaps: [...gaps], ...(notes.size ? { notes: [...notes] } : {}) } as SemanticAnswer<unknown>, t);
   const availability: Availability =
     roots.length === 0 && prep.mode === 'unavailable_no_precise'
       ? 'unavailable'
@@ -285,6 +289,7 @@ export async function typeHierarchyQuery(
   const nodes: TypeNode[] = [];
   let worst: SemanticAnswer<unknown> = prep;
   const gaps = new Set(prep.gaps);
+  const notes = new Set(prep.notes ?? []);
   let truncated: TypeHierarchyAnswer['truncated'];
   if (root) {
     nodes.push(typeNode(engine, root, 'self', 0, undefined, prep.mode));
@@ -302,6 +307,7 @@ export async function typeHierarchyQuery(
           const a = await svc.request(dir, t.language, item, o);
           if (rank(a.mode) > rank(worst.mode)) worst = a;
           a.gaps.forEach((g) => gaps.add(g));
+      a.notes?.forEach((x) => notes.add(x));
           for (const x of [...(a.value ?? [])].sort(compareLocations)) {
             const key = `${x.path}:${x.line}`;
             if (seen.has(key)) continue;
@@ -319,7 +325,7 @@ export async function typeHierarchyQuery(
       }
     }
   }
-  const m = meta({ ...worst, gaps: [...gaps] } as SemanticAnswer<unknown>, t);
+  const m = meta({ ...worst, gaps: [...gaps], ...(notes.size ? { notes: [...notes] } : {}) } as SemanticAnswer<unknown>, t);
   const availability: Availability = !root ? 'unavailable' : m.mode === 'precise' ? 'available' : m.mode === 'precise_partial' ? 'partial' : m.mode === 'heuristic_no_precise' ? 'heuristic' : 'unavailable';
   const answer: TypeHierarchyAnswer = { ...m, availability, nodes };
   if (truncated) answer.truncated = truncated;
@@ -384,6 +390,7 @@ function meta(a: SemanticAnswer<unknown>, t: ResolvedTarget): NavMeta {
   const m: NavMeta = { name: t.name, mode: a.mode, gaps: a.gaps, target_selection: t.selection, elapsedMs: a.elapsedMs };
   if (a.provider) m.provider = a.provider;
   if (a.reason) m.reason = a.reason;
+  if (a.notes?.length) m.notes = a.notes;
   return m;
 }
 

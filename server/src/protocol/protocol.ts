@@ -456,6 +456,8 @@ export type EditorAnswer<T> =
       kind: 'ok';
       value: T;
       gaps?: string[];
+      /** Facts about a complete answer the reader should know (e.g. references a project could not resolve). */
+      notes?: string[];
       /** Which extension answered, when VS Code says (`vscode.typescript-language-features`). */
       via?: string;
     }

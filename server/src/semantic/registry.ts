@@ -52,6 +52,8 @@ export interface SemanticAnswer<T> {
   provider?: string;
   /** Coverage gaps of a precise answer (non-empty ⇔ precise_partial). */
   gaps: string[];
+  /** Facts about the answer that do not make it partial (e.g. references its projects could not resolve). */
+  notes?: string[];
   /** Why the answer is not precise: one line built from the precise providers' attempts. */
   reason?: string;
   attempts: ProviderAttempt[];
@@ -149,6 +151,7 @@ export class SemanticRegistry {
           value: outcome.value.value,
           provider: provider.id,
           gaps,
+          ...(outcome.value.notes?.length ? { notes: outcome.value.notes } : {}),
           ...(reason !== undefined ? { reason } : {}),
           attempts,
           elapsedMs: Date.now() - started,
@@ -174,7 +177,7 @@ export class SemanticRegistry {
 }
 
 type AttemptResult<T> =
-  | { kind: 'ok'; value: { value: T; gaps?: string[] } }
+  | { kind: 'ok'; value: { value: T; gaps?: string[]; notes?: string[] } }
   | { kind: 'failed_attempt'; attempt: ProviderAttempt['outcome']; reason: string };
 
 async function runAttempt<K extends SemanticOp>(
@@ -218,7 +221,7 @@ async function runAttempt<K extends SemanticOp>(
       log.error('semantic provider threw', { provider: provider.id, op, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
       return { kind: 'failed_attempt', attempt: 'error', reason: `${provider.id} failed: ${e instanceof Error ? e.message : String(e)}` };
     }
-    if (outcome.kind === 'ok') return { kind: 'ok', value: outcome.gaps ? { value: outcome.value, gaps: outcome.gaps } : { value: outcome.value } };
+    if (outcome.kind === 'ok') return { kind: 'ok', value: { value: outcome.value, ...(outcome.gaps ? { gaps: outcome.gaps } : {}), ...(outcome.notes?.length ? { notes: outcome.notes } : {}) } };
     if (outcome.kind === 'error') return { kind: 'failed_attempt', attempt: 'error', reason: outcome.reason };
     return { kind: 'failed_attempt', attempt: outcome.state, reason: outcome.reason };
   })();

@@ -6,6 +6,7 @@
  * - callers of RemoteRepository.Save (Harbor.Net) include Registry.Register in Harbor.Core, which
  *   calls it through IRepository<T>.Save — a project that does not depend on Harbor.Net at all;
  * - implementations of a type follow derived types into projects that never name it;
+ * - a project with a package no feed serves gets precise answers that name the package;
  * - a target-typed `new(...)` is not a reference of the type: SymbolFinder reports it as an
  *   implicit reference of the constructor (at the `new` keyword, the type's name is not written).
  */
@@ -94,6 +95,13 @@ describe('semantic: Roslyn host started in the background (real host, Harbor fix
     const impls = ats(await value('implementation', pos('src/Harbor.Core/EntityBase.cs:3:23')));
     assert.ok(impls.includes('tests/Harbor.Tests/Convoy.cs:3:14'), impls.join(' '));
     assert.ok(impls.includes('src/Harbor.Core/Tanker.cs:3:21'), impls.join(' '));
+    // Harbor.Net references a package no feed serves: answers about its own symbols stay precise
+    // and name what it compiles without.
+    const remote = await ask('references', { ...pos('src/Harbor.Net/RemoteRepository.cs:6:21'), includeDeclaration: false });
+    assert.equal(remote.mode, 'precise', `${remote.reason} ${remote.gaps}`);
+    assert.deepEqual(ats(remote.value!), ['src/Harbor.App/Program.cs:13:26']);
+    assert.ok(remote.notes?.some((n) => n.includes('package Harbor.Telemetry.Unpublished')), JSON.stringify(remote.notes));
+    console.log(`      notes: ${JSON.stringify(remote.notes)}`);
     assert.equal(svc.roslyn!.host.status().generation, generation, 'the host restarted');
     assert.equal(svc.roslyn!.stats.ensured, ensuredBefore, 'a question had to describe projects the background start had not');
   });

@@ -116,6 +116,7 @@ const metaExtra = {
   provider: z.string().optional().describe('editor | lsp | heuristic'),
   reason: z.string().optional().describe('Why the answer is not precise'),
   gaps: z.array(z.string()).optional().describe('Known coverage gaps of a precise answer'),
+  notes: z.array(z.string()).optional().describe('Facts about the answer that do not make it partial'),
 };
 
 const rowText = (r: NavRow): string =>
@@ -126,6 +127,7 @@ function metaFields(m: NavMeta): Record<string, unknown> {
   if (m.provider) out.provider = m.provider;
   if (m.reason) out.reason = m.reason;
   if (m.gaps.length) out.gaps = m.gaps;
+  if (m.notes?.length) out.notes = m.notes;
   return out;
 }
 

@@ -25,6 +25,7 @@ import {
   ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS,
   ROSLYN_PREWARM_IDLE_POLL_MS,
   ROSLYN_PREWARM_STEP_TIMEOUT_MS,
+  ROSLYN_UNRESOLVED_NOTE_MAX_NAMES,
 } from '../../core/limits';
 import { log } from '../../core/log';
 import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
@@ -317,7 +318,8 @@ export class RoslynProvider implements SemanticProvider {
     switch (op) {
       case 'definition': {
         const r = await this.query<DefinitionRow>({ op: 'definition', position, scope: [bindKey] }, ctx, generation);
-        return { kind: 'ok', value: r.items.map(toLocation) };
+        const notes = this.unresolvedNotes([bindKey]);
+        return { kind: 'ok', value: r.items.map(toLocation), ...(notes.length ? { notes } : {}) };
       }
       case 'prepareCallHierarchy':
       case 'prepareTypeHierarchy': {
@@ -468,7 +470,36 @@ export class RoslynProvider implements SemanticProvider {
     if (overridesCut > 0) gaps.push(`${overridesCut} implementing member(s) were not searched for overrides below them (deadline)`);
     this.stats.lastScope = scope.keys.length + scope.dropped.length;
     this.stats.lastSearched = r.searched.length;
-    return { kind: 'ok', value, ...(gaps.length ? { gaps } : {}) };
+    const notes = this.unresolvedNotes(r.searched);
+    return { kind: 'ok', value, ...(gaps.length ? { gaps } : {}), ...(notes.length ? { notes } : {}) };
+  }
+
+  /**
+   * What the searched projects compile without (the host dropped it): named, so an answer about a
+   * symbol in source stays precise yet says where a use binding through a missing package or
+   * reference could hide. Empty when everything resolved.
+   */
+  unresolvedNotes(keys: readonly ProjectKey[]): string[] {
+    const byName = new Map<string, { kind: string; projects: Set<string> }>();
+    let projects = 0;
+    for (const k of new Set(keys)) {
+      const list = this.unresolved.get(k);
+      if (!list?.length) continue;
+      if (list.some((u) => u.kind !== 'analyzer')) projects++;
+      for (const u of list) {
+        const name = u.kind === 'analyzer' || u.kind === 'reference' ? path.posix.basename(u.name.replace(/\\/g, '/')) : u.name;
+        const e = byName.get(`${u.kind} ${name}`) ?? byName.set(`${u.kind} ${name}`, { kind: u.kind, projects: new Set() }).get(`${u.kind} ${name}`)!;
+        e.projects.add(splitKey(k).project);
+      }
+    }
+    if (byName.size === 0) return [];
+    const binding = [...byName].filter(([, e]) => e.kind !== 'analyzer');
+    const analyzers = [...byName].filter(([, e]) => e.kind === 'analyzer');
+    const list = (xs: typeof binding) => xs.slice(0, ROSLYN_UNRESOLVED_NOTE_MAX_NAMES).map(([n, e]) => `${n} (${e.projects.size} project${e.projects.size === 1 ? '' : 's'})`).join(', ') + (xs.length > ROSLYN_UNRESOLVED_NOTE_MAX_NAMES ? `, and ${xs.length - ROSLYN_UNRESOLVED_NOTE_MAX_NAMES} more` : '');
+    const notes: string[] = [];
+    if (binding.length) notes.push(`${projects} of the ${new Set(keys).size} project(s) searched compile without what could not be resolved (uses that bind only through it may be missing): ${list(binding)}`);
+    if (analyzers.length) notes.push(`analyzers not built, so their generated code is not seen: ${list(analyzers)}`);
+    return notes;
   }
 
   /**
