@@ -56,7 +56,13 @@ public sealed class ProjectDescription
 public sealed class EnsureParams { public List<ProjectDescription> Projects { get; set; } = new(); }
 public sealed class EvictParams { public List<string>? Keys { get; set; } public bool? Forget { get; set; } }
 
-public sealed class DocumentChange { public string Path { get; set; } = ""; public string Kind { get; set; } = "changed"; }
+public sealed class DocumentChange
+{
+    public string Path { get; set; } = "";
+    public string Kind { get; set; } = "changed";
+    /// an editor's unsaved buffer: the document's text until a change without text (back to disk)
+    public string? Text { get; set; }
+}
 public sealed class DocumentsChangedParams { public List<DocumentChange> Changes { get; set; } = new(); }
 
 public sealed class PositionParam
@@ -77,6 +83,7 @@ public sealed class QueryOptions
     public bool? Transitive { get; set; }
     public int? DeadlineMs { get; set; }
     public int? MaxItems { get; set; }
+    public bool? WidenDispatch { get; set; }
 }
 
 public sealed class QueryParams
@@ -211,4 +218,8 @@ public sealed class QueryResult
     public List<NotSearched> NotSearched { get; set; } = new();
     public UnresolvedCounts UnresolvedInScope { get; set; } = new();
     public Stats Stats { get; set; } = new();
+    /// callers: the interface / base members calls were followed through (no locations)
+    public List<SymbolRef>? Dispatchers { get; set; }
+    /// callers: known projects the host added to the scope for calls through them
+    public List<string>? DispatchScope { get; set; }
 }

@@ -143,7 +143,7 @@ public sealed class Queries
                 key = q.Position.ProjectKey;
             }
             else key = keys.OrderByDescending(k => h.Known[k].Touched).First();
-            if (!File.Exists(abs))
+            if (!File.Exists(abs) && !h.Buffers.ContainsKey(abs))
                 throw new HostError(-32011, $"Error [DOCUMENT_MISSING]: {q.Position.Path} no longer exists on disk. Hint: send documents/changed and re-ensure its project.", new { path = q.Position.Path });
             var kp = h.Known[key];
             var doc = sol.GetProject(kp.Id)?.Documents.FirstOrDefault(d => d.FilePath == abs);
@@ -299,6 +299,18 @@ public sealed class Queries
         // a local / parameter / local function: only its own document can reference it
         var localOnly = DocId(sym) == null && t.Document != null;
         if (localOnly) scope = scope.Where(k => k == t.ProjectKey).ToList();
+        else if (q.Op == "callers" && (q.Options?.WidenDispatch ?? true))
+        {
+            var dispatchers = await Dispatchers(sym, symSol, ct);
+            res.Dispatchers = dispatchers.Where(d => d.via != null).Select(d => Ref(d.s, symSol, withLocations: false)).ToList();
+            var added = WidenForDispatch(dispatchers.Where(d => d.via != null).Select(d => d.s).ToList(), symSol, sym.Name, scope);
+            if (added.Count > 0)
+            {
+                res.DispatchScope = added;
+                var set = new HashSet<string>(scope.Concat(added), StringComparer.Ordinal);
+                scope = h.TopoOrder().Where(set.Contains).ToList();
+            }
+        }
         var seen = new HashSet<string>();
         var callerRows = new Dictionary<string, CallRow>();
         var sw = Stopwatch.StartNew();
@@ -336,6 +348,48 @@ public sealed class Queries
             res.Stats.ProjectsEvicted += h.EvictIfNeeded(pinned);
         }
         if (q.Op == "callers") foreach (var r in callerRows.Values) res.Items.Add(r);
+    }
+
+    /// Most projects a callers question adds to its scope for calls through interface / base members.
+    const int DispatchWidenMaxProjects = 512;
+
+    /// Known projects outside the scope that can call `sym` through one of its dispatchers: they are
+    /// (or reference) a dispatcher's declaring project and one of their documents mentions the name.
+    List<string> WidenForDispatch(List<ISymbol> dispatchers, Solution sol, string name, List<string> scope)
+    {
+        var added = new List<string>();
+        if (dispatchers.Count == 0 || string.IsNullOrEmpty(name)) return added;
+        var declaring = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var d in dispatchers)
+            foreach (var l in d.Locations.Where(l => l.IsInSource && l.SourceTree != null))
+                if (sol.GetDocumentId(l.SourceTree!) is DocumentId did && h.KeyOf(did.ProjectId) is string k) declaring.Add(k);
+        if (declaring.Count == 0) return added;
+        var inScope = new HashSet<string>(scope, StringComparer.Ordinal);
+        foreach (var k in h.TopoOrder())
+        {
+            if (inScope.Contains(k)) continue;
+            if (!declaring.Contains(k) && !h.Closure(new[] { k }).Overlaps(declaring)) continue;
+            if (!h.Known[k].Desc.Documents.Any(doc => Mentions(h.Abs(doc.Path), name))) continue;
+            added.Add(k);
+            if (added.Count >= DispatchWidenMaxProjects) break;
+        }
+        return added;
+    }
+
+    static bool Mentions(string absPath, string name)
+    {
+        try
+        {
+            var text = File.ReadAllText(absPath);
+            for (var i = text.IndexOf(name, StringComparison.Ordinal); i >= 0; i = text.IndexOf(name, i + 1, StringComparison.Ordinal))
+            {
+                var before = i > 0 ? text[i - 1] : ' ';
+                var after = i + name.Length < text.Length ? text[i + name.Length] : ' ';
+                if (!(char.IsLetterOrDigit(before) || before == '_') && !(char.IsLetterOrDigit(after) || after == '_')) return true;
+            }
+            return false;
+        }
+        catch { return false; }
     }
 
     static string LocKey(Loc l) => $"{l.Path}:{l.Line}:{l.Column}:{l.EndLine}:{l.EndColumn}";
@@ -420,15 +474,42 @@ public sealed class Queries
         return list;
     }
 
-    async Task CallersBatch(ISymbol sym, Solution sol, IImmutableSet<Document> docs, Dictionary<string, CallRow> rows, CancellationToken ct)
+    static bool InSource(ISymbol s) => s.Locations.Any(l => l.IsInSource);
+
+    /// The members a call can bind to and still dispatch to `sym`: itself, the members it overrides
+    /// and the interface members it implements, transitively (an override of a base member that
+    /// implements an interface member is reached through both), declared in source only (a call
+    /// through IDisposable.Dispose or object.ToString is not a caller of one implementation).
+    public static async Task<List<(ISymbol s, string? via)>> Dispatchers(ISymbol sym, Solution sol, CancellationToken ct)
     {
         var E = SymbolEqualityComparer.Default;
-        var iface = InterfaceMembersImplemented(sym);
-        var bases = OverriddenChain(sym);
-        var targets = new List<(ISymbol s, string? via)> { (sym, null) };
-        targets.AddRange(iface.Select(s => (s, (string?)"interface")));
-        targets.AddRange(bases.Select(s => (s, (string?)"base")));
-        foreach (var (target, via) in targets)
+        var outList = new List<(ISymbol, string?)>();
+        var seen = new HashSet<ISymbol>(E);
+        var queue = new Queue<ISymbol>();
+        queue.Enqueue(sym.OriginalDefinition);
+        while (queue.Count > 0 && outList.Count < 64)
+        {
+            var n = queue.Dequeue().OriginalDefinition;
+            if (!seen.Add(n)) continue;
+            var via = E.Equals(n, sym.OriginalDefinition) ? null : n.ContainingType?.TypeKind == TypeKind.Interface ? "interface" : "base";
+            outList.Add((n, via));
+            if (n is not (IMethodSymbol or IPropertySymbol or IEventSymbol)) continue;
+            ISymbol? over = n switch { IMethodSymbol m => m.OverriddenMethod, IPropertySymbol p => p.OverriddenProperty, IEventSymbol e => e.OverriddenEvent, _ => null };
+            if (over != null && InSource(over)) queue.Enqueue(over);
+            foreach (var i in InterfaceMembersImplemented(n)) if (InSource(i)) queue.Enqueue(i);
+            try
+            {
+                foreach (var i in await SymbolFinder.FindImplementedInterfaceMembersAsync(n, sol, cancellationToken: ct))
+                    if (InSource(i)) queue.Enqueue(i);
+            }
+            catch (Exception e) when (e is not OperationCanceledException) { HostState.Log($"implemented members of {n.Name}: {e.Message}"); }
+        }
+        return outList;
+    }
+
+    async Task CallersBatch(ISymbol sym, Solution sol, IImmutableSet<Document> docs, Dictionary<string, CallRow> rows, CancellationToken ct)
+    {
+        foreach (var (target, via) in await Dispatchers(sym, sol, ct))
         {
             var callers = await SymbolFinder.FindCallersAsync(target, sol, docs, ct);
             foreach (var c in callers)
@@ -438,9 +519,11 @@ public sealed class Queries
                 if (!c.IsDirect) continue;
                 var sites = c.Locations.Where(l => l.IsInSource).ToList();
                 // base.M() is a non-virtual call: it never reaches an override
-                if (via == "base") sites = sites.Where(l => !IsBaseCall(l)).ToList();
+                if (via != null) sites = sites.Where(l => !IsBaseCall(l)).ToList();
                 if (sites.Count == 0) continue;
                 var from = c.CallingSymbol;
+                // a lambda is not a caller of its own: its enclosing member is
+                while (from is IMethodSymbol { MethodKind: MethodKind.AnonymousFunction } && from.ContainingSymbol != null) from = from.ContainingSymbol;
                 var fromRef = Ref(from, sol);
                 var key = (fromRef.DocId ?? fromRef.Display + "@" + string.Join(",", fromRef.Locations.Select(LocKey))) + "|" + via;
                 if (!rows.TryGetValue(key, out var row))
@@ -680,7 +763,7 @@ public sealed class Queries
             if (keys.Count == 0) throw new HostError(-32010, $"Error [DOCUMENT_NOT_IN_WORKSPACE]: {q.Position.Path} is in no project the host was given. Hint: ensure its project first.", new { path = q.Position.Path });
             var key = q.Position.ProjectKey ?? keys[0];
             var doc = sol.GetProject(h.Known[key].Id)?.Documents.FirstOrDefault(d => d.FilePath == abs);
-            if (doc == null || !File.Exists(abs)) throw new HostError(-32011, $"Error [DOCUMENT_MISSING]: {q.Position.Path} is not on disk. Hint: send documents/changed.", new { path = q.Position.Path });
+            if (doc == null || (!File.Exists(abs) && !h.Buffers.ContainsKey(abs))) throw new HostError(-32011, $"Error [DOCUMENT_MISSING]: {q.Position.Path} is not on disk. Hint: send documents/changed.", new { path = q.Position.Path });
             var model = await doc.GetSemanticModelAsync(ct);
             diags = model!.GetDiagnostics(cancellationToken: ct);
             outList.AddRange(diags.Select(d => (d, (string?)key)));

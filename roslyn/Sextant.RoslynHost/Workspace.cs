@@ -43,6 +43,8 @@ public sealed class HostState
     readonly Dictionary<string, List<string>> docsByPath = new(StringComparer.Ordinal);
     readonly Dictionary<string, PortableExecutableReference> metadataCache = new(StringComparer.Ordinal);
     public readonly SemaphoreSlim Gate = new(1, 1);
+    /// absolute path → an editor's unsaved text (documents/changed with `text`), used instead of the disk
+    public readonly Dictionary<string, string> Buffers = new(StringComparer.Ordinal);
     public string Root = "/";
     public int MemoryCapMb = 4096;
     public Resolver? Resolver;
@@ -152,13 +154,15 @@ public sealed class HostState
         {
             var abs = Abs(doc.Path);
             if (!seen.Add(abs)) continue;
-            if (!File.Exists(abs)) continue; // a listed file that no longer exists is not a document
+            var buffered = Buffers.TryGetValue(abs, out var bufferText);
+            if (!buffered && !File.Exists(abs)) continue; // a listed file that no longer exists is not a document
             var gen = doc.Generated == true || LooksGenerated(abs);
             if (gen) kp.GeneratedPaths.Add(abs);
             var logical = doc.LinkPath ?? Path.GetRelativePath(projectDir, abs);
             var folders = logical.Replace('\\', '/').Split('/').SkipLast(1).Where(f => f != ".." && f != ".").ToList();
             docs.Add(DocumentInfo.Create(DocumentId.CreateNewId(pid, abs), Path.GetFileName(abs), folders, SourceCodeKind.Regular,
-                new FileTextLoader(abs, new UTF8Encoding(false)), abs, gen));
+                buffered ? TextLoader.From(TextAndVersion.Create(SourceText.From(bufferText!, Encoding.UTF8), VersionStamp.Create(), abs)) : new FileTextLoader(abs, new UTF8Encoding(false)),
+                abs, gen));
         }
         if (d.GlobalUsings.Count > 0)
         {
@@ -176,7 +180,13 @@ public sealed class HostState
             docs.Add(DocumentInfo.Create(DocumentId.CreateNewId(pid, virt), Path.GetFileName(virt), Array.Empty<string>(), SourceCodeKind.Regular,
                 TextLoader.From(TextAndVersion.Create(SourceText.From(sb.ToString(), Encoding.UTF8), VersionStamp.Create(), virt)), virt, true));
         }
-        var projRefs = d.ProjectReferences.Where(k => k != d.Key).Distinct().Select(k => new ProjectReference(IdFor(k)));
+        // MSBuild passes the transitive closure of project references to the compiler (SDK default,
+        // DisableTransitiveProjectReferences=false): code may use a type of a project it reaches only
+        // through another one, and signatures of direct references mention types of theirs.
+        var refKeys = Closure(d.ProjectReferences);
+        refKeys.UnionWith(d.ProjectReferences);
+        refKeys.Remove(d.Key);
+        var projRefs = refKeys.OrderBy(k => k, StringComparer.Ordinal).Select(k => new ProjectReference(IdFor(k)));
         var metas = kp.Res.Paths.Select(Metadata).ToList();
         return ProjectInfo.Create(pid, VersionStamp.Create(), d.Name, string.IsNullOrEmpty(d.AssemblyName) ? d.Name : d.AssemblyName!, LanguageNames.CSharp,
             filePath: projectAbs, compilationOptions: comp, parseOptions: parse, documents: docs, projectReferences: projRefs, metadataReferences: metas);
@@ -263,13 +273,16 @@ public sealed class HostState
         var sol = Workspace.CurrentSolution;
         var infos = new List<ProjectInfo>();
         var n = 0;
+        var remove = keys.Distinct().Where(Known.ContainsKey).Select(k => Known[k].Id).Where(sol.ContainsProject).ToList();
+        sol = BatchAdd.TryRemove(sol, remove) ?? remove.Aggregate(sol, (s, id) => s.RemoveProject(id));
         foreach (var k in keys.Distinct().ToList())
         {
             if (!Known.TryGetValue(k, out var kp)) continue;
-            if (sol.ContainsProject(kp.Id)) sol = sol.RemoveProject(kp.Id);
             n++;
             if (forget) { UnindexDocs(kp); Known.Remove(k); topo = null; continue; }
             kp.Touched = false;
+            // an editor buffer lives in the solution only: rebuild the info so the reload keeps it
+            if (Buffers.Count > 0 && kp.Desc.Documents.Any(doc => Buffers.ContainsKey(Abs(doc.Path)))) kp.Info = null;
             infos.Add(InfoOf(kp));
         }
         AddInfos(sol, infos);
@@ -280,6 +293,14 @@ public sealed class HostState
     /// known project (the projects a query already compiled then recompile on their next use).
     void AddInfos(Solution sol, List<ProjectInfo> infos)
     {
+        // Growth keeps the compiled state of every loaded project: a batch add (one fork of the
+        // solution for the whole batch) when Roslyn has it, else one by one while few, else (a
+        // fallback with many projects) a rebuilt snapshot.
+        if (infos.Count > 0 && BatchAdd.TryAdd(sol, TopoSorted(infos).ToList()) is Solution batched)
+        {
+            Workspace.Set(batched);
+            return;
+        }
         if (infos.Count <= RebuildThreshold)
         {
             foreach (var info in TopoSorted(infos)) sol = sol.AddProject(info);
@@ -383,24 +404,102 @@ public sealed class HostState
         foreach (var c in changes)
         {
             var abs = Abs(c.Path);
+            var buffer = c.Kind != "deleted" && c.Text != null;
+            if (buffer) Buffers[abs] = c.Text!; else Buffers.Remove(abs);
+            TextLoader Loader() => buffer
+                ? TextLoader.From(TextAndVersion.Create(SourceText.From(c.Text!, Encoding.UTF8), VersionStamp.Create(), abs))
+                : new FileTextLoader(abs, new UTF8Encoding(false));
             foreach (var id in sol.GetDocumentIdsWithFilePath(abs))
             {
-                if (c.Kind == "deleted" || !File.Exists(abs)) { sol = sol.RemoveDocument(id); removed++; }
-                else { sol = sol.WithDocumentTextLoader(id, new FileTextLoader(abs, new UTF8Encoding(false)), PreservationMode.PreserveValue); updated++; }
+                if (c.Kind == "deleted" || (!buffer && !File.Exists(abs))) { sol = sol.RemoveDocument(id); removed++; }
+                else if (buffer) { sol = sol.WithDocumentText(id, SourceText.From(c.Text!, Encoding.UTF8), PreservationMode.PreserveIdentity); updated++; }
+                else { sol = sol.WithDocumentTextLoader(id, Loader(), PreservationMode.PreserveValue); updated++; }
             }
-            if (c.Kind == "created" && File.Exists(abs) && sol.GetDocumentIdsWithFilePath(abs).IsEmpty)
+            if (c.Kind != "deleted" && (buffer || File.Exists(abs)) && sol.GetDocumentIdsWithFilePath(abs).IsEmpty)
             {
                 foreach (var k in KeysForPath(abs))
                 {
                     if (!Known.TryGetValue(k, out var kp) || !sol.ContainsProject(kp.Id)) continue;
                     var gen = kp.GeneratedPaths.Contains(abs) || LooksGenerated(abs);
                     sol = sol.AddDocument(DocumentInfo.Create(DocumentId.CreateNewId(kp.Id, abs), Path.GetFileName(abs), null, SourceCodeKind.Regular,
-                        new FileTextLoader(abs, new UTF8Encoding(false)), abs, gen));
+                        Loader(), abs, gen));
                     updated++;
                 }
             }
         }
         Workspace.Set(sol);
         return (updated, removed);
+    }
+}
+
+/// Roslyn's own batch add (`Solution.AddProjects`, internal in 5.x: it takes a pooled builder):
+/// one solution fork for N projects instead of N forks, and the compilation trackers of the
+/// projects already there are kept. Reached by reflection; when it is not there (another Roslyn
+/// version) the caller falls back to the public per-project add.
+static class BatchAdd
+{
+    static readonly Func<Solution, List<ProjectInfo>, Solution>? add = Make();
+
+    static Func<Solution, List<ProjectInfo>, Solution>? Make()
+    {
+        try
+        {
+            var m = typeof(Solution).GetMethods(System.Reflection.BindingFlags.Instance | System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Public)
+                .FirstOrDefault(x => x.Name == "AddProjects" && x.GetParameters().Length == 1 && x.GetParameters()[0].ParameterType.IsGenericType
+                    && x.GetParameters()[0].ParameterType.GetGenericArguments()[0] == typeof(ProjectInfo));
+            if (m == null) return null;
+            var builderType = m.GetParameters()[0].ParameterType;
+            var ctor = builderType.GetConstructor(System.Reflection.BindingFlags.Instance | System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.NonPublic, Type.EmptyTypes);
+            var addItem = builderType.GetMethod("Add", new[] { typeof(ProjectInfo) });
+            if (ctor == null || addItem == null) return null;
+            return (sol, infos) =>
+            {
+                var b = ctor.Invoke(null);
+                foreach (var i in infos) addItem.Invoke(b, new object[] { i });
+                return (Solution)m.Invoke(sol, new[] { b })!;
+            };
+        }
+        catch (Exception e) { HostState.Log($"batch add unavailable: {e.Message}"); return null; }
+    }
+
+    static readonly Func<Solution, List<ProjectId>, Solution>? remove = MakeRemove();
+
+    static Func<Solution, List<ProjectId>, Solution>? MakeRemove()
+    {
+        try
+        {
+            var m = typeof(Solution).GetMethods(System.Reflection.BindingFlags.Instance | System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Public)
+                .FirstOrDefault(x => x.Name == "RemoveProjects" && x.GetParameters().Length == 1 && x.GetParameters()[0].ParameterType.IsGenericType
+                    && x.GetParameters()[0].ParameterType.GetGenericArguments()[0] == typeof(ProjectId));
+            if (m == null) return null;
+            var builderType = m.GetParameters()[0].ParameterType;
+            var ctor = builderType.GetConstructor(System.Reflection.BindingFlags.Instance | System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.NonPublic, Type.EmptyTypes);
+            var addItem = builderType.GetMethod("Add", new[] { typeof(ProjectId) });
+            if (ctor == null || addItem == null) return null;
+            return (sol, ids) =>
+            {
+                var b = ctor.Invoke(null);
+                foreach (var i in ids) addItem.Invoke(b, new object[] { i });
+                return (Solution)m.Invoke(sol, new[] { b })!;
+            };
+        }
+        catch (Exception e) { HostState.Log($"batch remove unavailable: {e.Message}"); return null; }
+    }
+
+    public static Solution? TryRemove(Solution sol, List<ProjectId> ids)
+    {
+        if (ids.Count == 0) return sol;
+        if (remove == null || ids.Count == 1) return null;
+        try { return remove(sol, ids); }
+        catch (Exception e) { HostState.Log($"batch remove failed, removing one by one: {e.InnerException?.Message ?? e.Message}"); return null; }
+    }
+
+    public static bool Available => add != null;
+
+    public static Solution? TryAdd(Solution sol, List<ProjectInfo> infos)
+    {
+        if (add == null) return null;
+        try { return add(sol, infos); }
+        catch (Exception e) { HostState.Log($"batch add failed, adding one by one: {e.InnerException?.Message ?? e.Message}"); return null; }
     }
 }

@@ -1,0 +1,156 @@
+/**
+ * The Roslyn host itself over its real stdio protocol (roslyn/PROTOCOL.md), through the engine's
+ * client (semantic/roslyn/roslynHost.ts) but without the engine's project model: hand-written
+ * project descriptions of small C# projects in a temp folder (framework references from the
+ * installed SDK's packs; nothing to restore). Covers what the provider tests cannot pin down:
+ * callers through an interface one override down when the interface's project is outside the
+ * scope, transitive project references, unsaved editor buffers, and growth that keeps compiled
+ * state.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { findDotnet, locateRoslynHost, RoslynHost } from '../../../server/src/semantic/roslyn/roslynHost';
+import { HostMethods } from '../../../server/src/semantic/roslyn/hostProtocol';
+
+interface Row {
+  from?: { name: string; display: string };
+  via?: string;
+  sites?: unknown[];
+  path?: string;
+  line?: number;
+}
+interface Answer {
+  symbol: { name: string; display: string; projectKey?: string } | null;
+  items: Row[];
+  searched: string[];
+  dispatchScope?: string[];
+  dispatchers?: { docId: string | null }[];
+}
+
+describe('roslyn host: protocol behaviour on hand-written projects', function () {
+  this.timeout(240_000);
+  let dir: string;
+  let host: RoslynHost;
+  const ac = new AbortController();
+  const req = <R>(method: string, params: unknown) => host.request<R>(method, params, { signal: ac.signal, deadline: Date.now() + 120_000 });
+  const query = (params: unknown) => req<Answer>(HostMethods.query, params);
+  const status = () => req<{ loadedProjects: number; knownProjects: number }>(HostMethods.status, {});
+
+  const write = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  };
+  const describeProject = (name: string, refs: string[], docs: string[]) => ({
+    key: `${name}/${name}.csproj|net10.0`,
+    projectPath: `${name}/${name}.csproj`,
+    name,
+    assemblyName: name,
+    targetFramework: 'net10.0',
+    defines: ['NET', 'NET10_0'],
+    globalUsings: [{ name: 'System' }],
+    documents: docs.map((p) => ({ path: p })),
+    projectReferences: refs.map((r) => `${r}/${r}.csproj|net10.0`),
+    packageReferences: [],
+    frameworkReferences: [],
+    references: [],
+    analyzers: [],
+    hash: `${name}:${refs.join(',')}:${docs.join(',')}`,
+  });
+  const key = (name: string) => `${name}/${name}.csproj|net10.0`;
+
+  before(async function () {
+    const located = locateRoslynHost();
+    if (!located.ok) {
+      if (findDotnet()) throw new Error(`dotnet is installed but ${located.reason}; run node scripts/build-roslyn-host.mjs`);
+      this.skip();
+    }
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-roslyn-host-')));
+    // Core: an interface, a base class implementing it, and the calls through both.
+    write('Core/Repo.cs', 'namespace Core;\npublic interface IRepo { void Save(); }\npublic abstract class RepoBase : IRepo { public virtual void Save() { } }\n');
+    write(
+      'Core/Use.cs',
+      'namespace Core;\npublic static class Use\n{\n    public static void ThroughInterface(IRepo r) => r.Save();\n    public static void ThroughBase(RepoBase b) => b.Save();\n    public static void Untyped(object o) => o.ToString();\n}\n',
+    );
+    // Net: an override one level below the interface's implementation.
+    write('Net/Remote.cs', 'namespace Net;\npublic sealed class Remote : Core.RepoBase\n{\n    public override void Save() { }\n    public static void Direct(Remote r) => r.Save();\n}\n');
+    // App references Net only, and uses Core's type directly (a transitive project reference).
+    write('App/Program.cs', 'namespace App;\npublic static class Program\n{\n    public static void Main() => Core.Use.ThroughInterface(new Net.Remote());\n}\n');
+    host = new RoslynHost({ root: dir });
+    const got = await host.acquire(60_000, ac.signal);
+    assert.ok(got.ok, `host did not start: ${JSON.stringify(got)}`);
+    const ens = await req<{ results: { key: string; status: string }[] }>(HostMethods.ensure, {
+      projects: [describeProject('Core', [], ['Core/Repo.cs', 'Core/Use.cs']), describeProject('Net', ['Core'], ['Net/Remote.cs']), describeProject('App', ['Net'], ['App/Program.cs'])],
+    });
+    assert.deepEqual(
+      ens.results.map((r) => r.status),
+      ['loaded', 'loaded', 'loaded'],
+    );
+  });
+
+  after(() => {
+    host?.kill();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('callers of an override include calls through the interface its base implements, also from projects outside the scope', async () => {
+    // The scope the engine passes: the declaring project and its dependents (Core is neither).
+    const r = await query({ op: 'callers', position: { path: 'Net/Remote.cs', line: 4, column: 26 }, scope: [key('Net'), key('App')] });
+    assert.equal(r.symbol?.name, 'Save');
+    const rows = r.items.map((c) => `${c.from!.name}|${c.via ?? ''}`).sort();
+    assert.deepEqual(rows, ['Direct|', 'ThroughBase|base', 'ThroughInterface|interface']);
+    assert.deepEqual(r.dispatchScope, [key('Core')]);
+    assert.ok(r.searched.includes(key('Core')), `searched ${r.searched.join(', ')}`);
+    assert.deepEqual(r.dispatchers?.map((d) => d.docId).sort(), ['M:Core.IRepo.Save', 'M:Core.RepoBase.Save']);
+    // Without widening only the given scope is searched.
+    const narrow = await query({ op: 'callers', position: { path: 'Net/Remote.cs', line: 4, column: 26 }, scope: [key('Net'), key('App')], options: { widenDispatch: false } });
+    assert.deepEqual(
+      narrow.items.map((c) => c.from!.name),
+      ['Direct'],
+    );
+  });
+
+  it('a type of a project reached only through another reference binds (transitive project references)', async () => {
+    const r = await query({ op: 'definition', position: { path: 'App/Program.cs', line: 4, column: 39 } });
+    assert.equal(r.symbol?.name, 'Use');
+    assert.equal(r.symbol?.projectKey, key('Core'));
+    const d = await query({ op: 'diagnostics', position: { path: 'App/Program.cs', line: 1, column: 1 } });
+    assert.deepEqual(
+      d.items.filter((x) => (x as { severity?: string }).severity === 'error'),
+      [],
+    );
+  });
+
+  it('an unsaved buffer is what the next answer reads; a change without text goes back to the disk', async () => {
+    const refs = async () => (await query({ op: 'references', position: { path: 'Core/Repo.cs', line: 2, column: 18 }, scope: [key('Core'), key('Net'), key('App')] })).items.map((x) => `${x.path}:${x.line}`).sort();
+    const before = await refs();
+    assert.deepEqual(before, ['Core/Repo.cs:3', 'Core/Use.cs:4']);
+    const edited = fs.readFileSync(path.join(dir, 'App/Program.cs'), 'utf8').replace('public static void Main()', 'public static Core.IRepo? Field;\n    public static void Main()');
+    await req(HostMethods.documentsChanged, { changes: [{ path: 'App/Program.cs', kind: 'changed', text: edited }] });
+    assert.deepEqual(await refs(), ['App/Program.cs:4', 'Core/Repo.cs:3', 'Core/Use.cs:4']);
+    // evicted and reloaded by need, the project still reads the buffer
+    assert.deepEqual((await req<{ evicted: string[] }>(HostMethods.evict, { keys: [key('App')] })).evicted, [key('App')]);
+    assert.deepEqual(await refs(), ['App/Program.cs:4', 'Core/Repo.cs:3', 'Core/Use.cs:4']);
+    await req(HostMethods.documentsChanged, { changes: [{ path: 'App/Program.cs', kind: 'changed' }] });
+    assert.deepEqual(await refs(), before);
+    assert.ok(!fs.readFileSync(path.join(dir, 'App/Program.cs'), 'utf8').includes('Field'), 'the host wrote the buffer to disk');
+  });
+
+  it('growing the workspace by many projects keeps the compiled state of the loaded ones', async () => {
+    await query({ op: 'references', position: { path: 'Core/Repo.cs', line: 2, column: 18 } });
+    const loadedBefore = (await status()).loadedProjects;
+    assert.ok(loadedBefore >= 3, `loaded ${loadedBefore}`);
+    const more = [];
+    for (let i = 0; i < 60; i++) {
+      write(`Leaf${i}/Leaf.cs`, `namespace Leaf${i};\npublic class Leaf${i} : Core.RepoBase { }\n`);
+      more.push(describeProject(`Leaf${i}`, ['Core'], [`Leaf${i}/Leaf.cs`]));
+    }
+    await req(HostMethods.ensure, { projects: more });
+    const st = await status();
+    assert.equal(st.knownProjects, 63);
+    assert.equal(st.loadedProjects, loadedBefore, 'compiled projects were dropped by the growth');
+    const impl = await query({ op: 'implementations', position: { path: 'Core/Repo.cs', line: 3, column: 23 } });
+    assert.equal(impl.items.length, 61);
+  });
+});
