@@ -460,3 +460,12 @@ export const MODULE_REFS_MAX_PER_FILE = 5_000;
 export const FILE_DEPS_MAX_ROWS = 5_000;
 /** file_dependencies: hops `depth` may ask for (deeper walks of a module graph reach most of a workspace anyway). */
 export const FILE_DEPS_MAX_DEPTH = 8;
+/**
+ * file_dependencies on C#: distinct names of one file asked `definition` at most (a 2,000-line file
+ * uses ~300; each is one provider question, a few ms on a warm Roslyn host).
+ */
+export const CSHARP_DEPS_MAX_QUESTIONS = 400;
+/** …asked this many at a time (the host answers in parallel; more only queues). */
+export const CSHARP_DEPS_PARALLEL = 4;
+/** file_dependencies on C#: names listed per row in `uses` (the row says which types/members; the rest are the same file). */
+export const CSHARP_DEPS_USES_PER_ROW = 12;

@@ -196,6 +196,10 @@ class ModuleGraph {
 
   constructor(readonly version: string, private readonly engine: Engine, private readonly resolver: ModuleResolver) {}
 
+  resolveOne(spec: string, from: string): Resolution {
+    return this.resolver.resolve(spec, from);
+  }
+
   /** Edges of `file` (its stored references unless `refs` is given), merged per target. */
   edgesOf(file: string, refs: ModuleRefs | undefined, includeTypeOnly: boolean): FileEdges {
     const key = `${includeTypeOnly ? 1 : 0}:${file}`;
@@ -293,4 +297,9 @@ export function moduleGraph(engine: Engine): ModuleGraph {
   const g = new ModuleGraph(version, engine, resolver);
   graphs.set(engine, g);
   return g;
+}
+
+/** How `spec` written in `from` resolves in the current index version (for checks against tsc). */
+export function resolveModuleSpecifier(engine: Engine, spec: string, from: string): Resolution {
+  return moduleGraph(engine).resolveOne(spec, from);
 }

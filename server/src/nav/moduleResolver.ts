@@ -44,9 +44,9 @@ const PROBE_JS = ['.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.d.ts', '.mts',
 const CONDITIONS = new Set(['types', 'import', 'require', 'node', 'default', 'module']);
 
 interface TsConfig {
-  /** Workspace-relative folder paths are resolved against (baseUrl, or the config declaring paths). */
-  pathsBase?: string;
   paths?: [string, string[]][];
+  /** The folder of the config declaring `paths` (their base when no baseUrl is set, own or inherited). */
+  pathsDir?: string;
   baseUrl?: string;
 }
 
@@ -81,9 +81,10 @@ export class ModuleResolver {
     if (/^[a-z][a-z0-9+.-]*:/i.test(s)) return /^(npm|jsr):/i.test(s) ? { kind: 'package' } : { kind: 'unresolved', reason: 'invalid' };
     if (s.startsWith('/')) return this.absolute(s, ts);
     if (s === '.' || s === '..' || s.startsWith('./') || s.startsWith('../')) return this.relative(dir, s, ts);
-    if (s.startsWith('#')) return this.subpathImport(dir, s, ts);
+    // tsconfig paths come first for every non-relative name (`#x` too), then package.json imports.
     const viaConfig = this.viaTsconfig(dir, s, ts);
     if (viaConfig) return viaConfig;
+    if (s.startsWith('#')) return this.subpathImport(dir, s, ts);
     const [name, sub] = splitPackage(s);
     if (!name) return { kind: 'unresolved', reason: 'invalid' };
     const pkg = this.packages().get(name);
@@ -113,8 +114,23 @@ export class ModuleResolver {
     return { kind: 'unresolved', reason: target === '' || this.host.inside(target) ? 'not_found' : 'outside_workspace' };
   }
 
+  /**
+   * A path through `node_modules/<name>/` where `<name>` is a workspace package is that package's
+   * folder (what a workspace install links there); node_modules itself is never indexed.
+   */
+  private throughLink(p: string): string {
+    const at = p.lastIndexOf('node_modules/');
+    if (at < 0 || (at > 0 && p[at - 1] !== '/')) return p;
+    const rest = p.slice(at + 'node_modules/'.length);
+    const [name, sub] = splitPackage(rest);
+    const pkg = name ? this.packages().get(name) : undefined;
+    if (!pkg) return p;
+    return sub ? (pkg.dir === '' ? sub : `${pkg.dir}/${sub}`) : pkg.dir;
+  }
+
   /** The file a path names: exact / TS source behind JS / probed extensions / the folder's entry. */
   probe(p: string, ts: boolean, dirOnly: boolean): string | undefined {
+    p = this.throughLink(p);
     if (!dirOnly && p !== '') {
       const ext = path.posix.extname(p);
       const swaps = JS_TO_TS[ext];
@@ -148,6 +164,7 @@ export class ModuleResolver {
   }
 
   private probeFile(p: string, ts: boolean): string | undefined {
+    p = this.throughLink(p);
     const ext = path.posix.extname(p);
     const swaps = JS_TO_TS[ext];
     const base = swaps ? p.slice(0, -ext.length) : p;
@@ -165,7 +182,7 @@ export class ModuleResolver {
       const star = matchPattern(pattern, s);
       if (star === undefined) continue;
       for (const t of targets) {
-        const rel = path.posix.normalize(path.posix.join(cfg.pathsBase ?? '', t.replace('*', star)));
+        const rel = path.posix.normalize(path.posix.join(cfg.baseUrl ?? cfg.pathsDir ?? '', t.replace('*', star)));
         if (rel === '..' || rel.startsWith('../')) return { kind: 'unresolved', reason: 'outside_workspace' };
         const hit = this.probeFile(rel === '.' ? '' : rel, ts);
         if (hit) return { kind: 'file', path: hit };
@@ -266,6 +283,17 @@ export class ModuleResolver {
     return found ?? undefined;
   }
 
+  /** `extends: "<package>[/sub]"` of a workspace package: the sub path, its `tsconfig` field, else tsconfig.json. */
+  private packageConfig(spec: string): string | undefined {
+    const [name, sub] = splitPackage(spec);
+    const pkg = name ? this.packages().get(name) : undefined;
+    if (!pkg) return undefined;
+    const at = (f: string) => (pkg.dir === '' ? f : `${pkg.dir}/${f}`);
+    if (sub) return at(sub.endsWith('.json') ? sub : sub + '.json');
+    const field = pkg.json.tsconfig;
+    return at(typeof field === 'string' ? path.posix.normalize(field) : 'tsconfig.json');
+  }
+
   private readConfig(file: string, hops: number): TsConfig | undefined {
     const json = readJson(this.host, file);
     if (!json || hops > 8) return undefined;
@@ -273,10 +301,12 @@ export class ModuleResolver {
     let base: TsConfig = {};
     const ext = json.extends;
     for (const e of (Array.isArray(ext) ? ext : ext === undefined ? [] : [ext]).filter((x): x is string => typeof x === 'string')) {
-      if (!e.startsWith('.') && !e.startsWith('/')) continue; // a package's config (not in the index)
-      let rel = path.posix.normalize(path.posix.join(dir, e));
-      if (!rel.endsWith('.json')) rel += '.json';
-      if (rel.startsWith('..') || !this.host.has(rel)) continue;
+      let rel: string | undefined;
+      if (e.startsWith('.') || e.startsWith('/')) {
+        rel = path.posix.normalize(path.posix.join(dir, e));
+        if (!rel.endsWith('.json')) rel += '.json';
+      } else rel = this.packageConfig(e); // a workspace package's config; an outside package's is not indexed
+      if (!rel || rel.startsWith('..') || !this.host.has(rel)) continue;
       base = { ...base, ...this.readConfig(rel, hops + 1) };
     }
     const co = (json.compilerOptions ?? {}) as Record<string, unknown>;
@@ -284,7 +314,6 @@ export class ModuleResolver {
     if (typeof co.baseUrl === 'string') {
       out.baseUrl = path.posix.normalize(path.posix.join(dir, co.baseUrl));
       if (out.baseUrl === '.') out.baseUrl = '';
-      if (!co.paths && base.paths && base.pathsBase === undefined) out.pathsBase = out.baseUrl;
     }
     if (co.paths && typeof co.paths === 'object') {
       const entries = Object.entries(co.paths as Record<string, unknown>)
@@ -293,7 +322,7 @@ export class ModuleResolver {
       // Longest prefix before the star first (TypeScript's pattern choice).
       entries.sort((a, b) => prefixLen(b[0]) - prefixLen(a[0]));
       out.paths = entries;
-      out.pathsBase = out.baseUrl ?? dir;
+      out.pathsDir = dir;
     }
     return out;
   }
