@@ -140,6 +140,8 @@ describe('semantic: Roslyn host provider (real host, real project model)', funct
     const callers = areaCalls.map((c) => `${c.from.name} ${c.from.path}`).sort();
     // csharp-ls finds only the direct call; the host adds the calls through IShape.Area / Shape.Area.
     assert.ok(callers.includes('AreaOfUnitCircleIsPi tests/Geometry.Tests/CircleTests.cs'), callers.join('; '));
+    // Circle.Area overrides Shape.Area, which implements IShape.Area: calls through IShape.Area reach it.
+    assert.ok(callers.includes('TotalArea src/Geometry/ShapeMath.cs'), callers.join('; '));
     const [shapeArea] = await value('prepareCallHierarchy', pos('src/Geometry/Shape.cs:6:28'));
     const through = (await value('incomingCalls', shapeArea!)).map((c) => `${c.from.name} ${c.from.path}`).sort();
     console.log('      callers of Circle.Area: ' + callers.join('; ') + ' | of Shape.Area: ' + through.join('; '));

@@ -117,6 +117,34 @@ describe('roslyn: project descriptions from the project model', () => {
     }
   });
 
+  it('project references are listed transitively, as the SDK flows them (PrivateAssets="all" and DisableTransitiveProjectReferences stop it)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-desc-trans-'));
+    try {
+      const proj = (name: string, refs: string[], extra = '') => {
+        fs.mkdirSync(path.join(dir, name), { recursive: true });
+        fs.writeFileSync(path.join(dir, name, `${name}.csproj`), `<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net10.0</TargetFramework>${extra}</PropertyGroup><ItemGroup>${refs.join('')}</ItemGroup></Project>\n`);
+        fs.writeFileSync(path.join(dir, name, 'C.cs'), `namespace ${name}; public class C { }\n`);
+      };
+      const ref = (n: string, attrs = '') => `<ProjectReference Include="../${n}/${n}.csproj"${attrs} />`;
+      proj('Base', []);
+      proj('Hidden', []);
+      proj('Mid', [ref('Base'), ref('Hidden', ' PrivateAssets="all"')]);
+      proj('Top', [ref('Mid')]);
+      proj('Alone', [ref('Mid')], '<DisableTransitiveProjectReferences>true</DisableTransitiveProjectReferences>');
+      const d = describerFor(dir);
+      const refsOf = (n: string) => {
+        const r = d.describe(`${n}/${n}.csproj|net10.0`);
+        assert.ok(r.ok, n);
+        return [...r.description.projectReferences].sort();
+      };
+      assert.deepEqual(refsOf('Mid'), ['Base/Base.csproj|net10.0', 'Hidden/Hidden.csproj|net10.0']);
+      assert.deepEqual(refsOf('Top'), ['Base/Base.csproj|net10.0', 'Mid/Mid.csproj|net10.0']);
+      assert.deepEqual(refsOf('Alone'), ['Mid/Mid.csproj|net10.0']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the SDK rules: framework defines, nearest framework, default language version', () => {
     assert.deepEqual(frameworkDefines('netstandard2.0'), ['NETSTANDARD', 'NETSTANDARD2_0', 'NETSTANDARD1_0_OR_GREATER', 'NETSTANDARD1_1_OR_GREATER', 'NETSTANDARD1_2_OR_GREATER', 'NETSTANDARD1_3_OR_GREATER', 'NETSTANDARD1_4_OR_GREATER', 'NETSTANDARD1_5_OR_GREATER', 'NETSTANDARD1_6_OR_GREATER', 'NETSTANDARD2_0_OR_GREATER']);
     assert.deepEqual(frameworkDefines('net472').slice(0, 2), ['NETFRAMEWORK', 'NET472']);

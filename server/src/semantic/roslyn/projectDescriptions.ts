@@ -88,6 +88,7 @@ export class ProjectDescriber {
     if (!d) {
       try {
         d = this.build(key);
+        if (d.ok) d = this.withTransitiveReferences(d);
       } catch (e) {
         d = { ok: false, reason: `internal error while describing ${key}: ${(e as Error).message}` };
       }
@@ -95,6 +96,50 @@ export class ProjectDescriber {
     }
     return d;
   }
+
+  /**
+   * Project references flow transitively in SDK projects (a project compiles against the whole
+   * closure of what it references, unless a reference says `PrivateAssets="all"` or the project
+   * sets DisableTransitiveProjectReferences): a Roslyn compilation sees only what is listed, so
+   * the closure is listed (MassTransit.Newtonsoft → MassTransit → MassTransit.Abstractions: without
+   * it IMessageSerializer did not bind).
+   */
+  private withTransitiveReferences(d: Extract<Described, { ok: true }>): Described {
+    const key = d.description.key;
+    if (this.building.has(key)) return d; // a cycle: its own references only
+    this.building.add(key);
+    try {
+      const own = this.direct.get(key) ?? { refs: d.description.projectReferences, privateRefs: new Set<ProjectKey>(), disableTransitive: false };
+      if (own.disableTransitive) return d;
+      const out = new Set<ProjectKey>(own.refs);
+      for (const r of own.refs) {
+        const rd = this.describe(r);
+        if (!rd.ok) continue;
+        for (const t of this.exposed.get(r) ?? rd.description.projectReferences) if (t !== key) out.add(t);
+      }
+      // What this project passes on to its dependents: all but its PrivateAssets="all" references.
+      const exposed: ProjectKey[] = [];
+      for (const r of own.refs) {
+        if (own.privateRefs.has(r)) continue;
+        exposed.push(r);
+        const rd = this.described.get(r);
+        if (rd?.ok) for (const t of this.exposed.get(r) ?? rd.description.projectReferences) exposed.push(t);
+      }
+      this.exposed.set(key, unique(exposed.filter((t) => t !== key)));
+      if (out.size === d.description.projectReferences.length) return d;
+      const { hash: _old, ...body } = d.description;
+      const withRefs = { ...body, projectReferences: [...out] };
+      const hash = crypto.createHash('sha1').update(JSON.stringify(withRefs)).digest('hex');
+      return { ok: true, description: { ...withRefs, hash }, notes: d.notes };
+    } finally {
+      this.building.delete(key);
+    }
+  }
+  private readonly building = new Set<ProjectKey>();
+  /** Direct references as evaluated, with those not passed on (PrivateAssets="all"). */
+  private readonly direct = new Map<ProjectKey, { refs: ProjectKey[]; privateRefs: Set<ProjectKey>; disableTransitive: boolean }>();
+  /** References a project passes on to its dependents (transitively). */
+  private readonly exposed = new Map<ProjectKey, ProjectKey[]>();
 
   private build(key: ProjectKey): Described {
     const { project, tfm } = splitKey(key);
@@ -140,6 +185,7 @@ export class ProjectDescriber {
 
     // References.
     const projectReferences: ProjectKey[] = [];
+    const privateRefs = new Set<ProjectKey>();
     const analyzers: string[] = [];
     for (const item of ev.items.get('projectreference') ?? []) {
       const meta = (k: string) => item.metadata.get(k)?.trim() ?? '';
@@ -170,8 +216,11 @@ export class ProjectDescriber {
       if (chosen === undefined) {
         notes.push(`no target framework of ${target} (${t.targetFrameworks.join(', ')}) is compatible with ${tfm}; using ${t.targetFrameworks[0] ?? 'none'}`);
       }
-      projectReferences.push(projectKey(target, chosen ?? t.targetFrameworks[0]));
+      const refKey = projectKey(target, chosen ?? t.targetFrameworks[0]);
+      projectReferences.push(refKey);
+      if (meta('privateassets').toLowerCase() === 'all') privateRefs.add(refKey);
     }
+    this.direct.set(key, { refs: unique(projectReferences), privateRefs, disableTransitive: prop('DisableTransitiveProjectReferences').toLowerCase() === 'true' });
     for (const item of ev.items.get('analyzer') ?? []) analyzers.push(item.abs);
 
     const central = prop('ManagePackageVersionsCentrally').toLowerCase() === 'true';

@@ -341,7 +341,13 @@ export class RoslynProvider implements SemanticProvider {
         break;
     }
     // Use questions: find the symbol, then search its project and the dependents that mention it.
-    const info = await this.query<SymbolInfoRow>({ op: 'symbolInfo', ...target, scope: [bindKey] }, ctx, generation);
+    // A doc id naming a type the compilation could not resolve (a package not restored) does not
+    // resolve back to its symbol (SYMBOL_NOT_FOUND): the position still does.
+    const notFound = (e: unknown) => rpcErrorCode(e) === HostErrorCodes.symbolNotFound;
+    const info = await this.query<SymbolInfoRow>({ op: 'symbolInfo', ...target, scope: [bindKey] }, ctx, generation).catch((e: unknown) => {
+      if (!notFound(e) || !target.symbol) throw e;
+      return this.query<SymbolInfoRow>({ op: 'symbolInfo', position, scope: [bindKey] }, ctx, generation);
+    });
     const symbol = info.symbol;
     if (!symbol) return { kind: 'ok', value: [] };
     // A call through an interface or base member this one implements or overrides reaches it from
@@ -367,13 +373,24 @@ export class RoslynProvider implements SemanticProvider {
       const out = searchable.filter((k) => bindsTo(k, v) || (dispatchers.length > 0 && !variants.some((w) => bindsTo(k, w))));
       return out.includes(v) ? out : [v, ...out];
     };
-    const query = <Row>(params: QueryParams, keyOf: (row: Row) => string) => (variants.length > 1 ? this.queryVariants<Row>(params, symbol.docId!, variants, scopeOf, keyOf, ctx, generation) : this.query<Row>(params, ctx, generation));
+    const query = async <Row>(params: QueryParams, keyOf: (row: Row) => string): Promise<QueryResult<Row>> => {
+      try {
+        return await (variants.length > 1 ? this.queryVariants<Row>(params, symbol.docId!, variants, scopeOf, keyOf, ctx, generation) : this.query<Row>(params, ctx, generation));
+      } catch (e) {
+        if (!notFound(e) || !params.symbol) throw e;
+        // By position, in the compilation of the position's project (its other frameworks' copies are not reached).
+        const { symbol: _byId, ...rest } = params;
+        return this.query<Row>({ ...rest, position }, ctx, generation);
+      }
+    };
     let value: unknown[];
     let r: QueryResult<unknown>;
     /** Implementing members not asked for their overrides (deadline). */
     let overridesCut = 0;
     /** Derived types whose dependents were not followed (deadline or round limit). */
     let derivedOpen = false;
+    /** Interface members (through an overridden member) whose calls could not be asked for. */
+    const unresolvedVia: string[] = [];
     switch (op) {
       case 'references': {
         const q = a as unknown as OpArgs<'references'>;
@@ -441,7 +458,11 @@ export class RoslynProvider implements SemanticProvider {
               overridesCut = more.length - more.indexOf(m);
               break;
             }
-            const o = await this.query<ImplementationRow>({ op: 'implementations', symbol: { docId: m.docId!, projectKey: m.projectKey! }, scope: searchable, options: { deadlineMs: Math.round(Math.max(300, ctx.deadline - Date.now() - 400)) } }, ctx, generation);
+            const o = await this.query<ImplementationRow>({ op: 'implementations', symbol: { docId: m.docId!, projectKey: m.projectKey! }, scope: searchable, options: { deadlineMs: Math.round(Math.max(300, ctx.deadline - Date.now() - 400)) } }, ctx, generation).catch((e: unknown) => {
+              if (!notFound(e)) throw e;
+              overridesCut++; // its doc id names an unresolved type: not searched for overrides
+              return { symbol: null, items: [] as ImplementationRow[], searched: [], notSearched: [] };
+            });
             for (const x of o.items) if (x.relation === 'override' && !seen.has(x.docId)) {
               seen.add(x.docId);
               rows.push(x);
@@ -454,6 +475,35 @@ export class RoslynProvider implements SemanticProvider {
       }
       case 'incomingCalls': {
         const rr = await query<CallerRow>({ op: 'callers', ...sym, scope: searchable, options: { deadlineMs } }, (c) => `${symKey(c.from)}|${c.via ?? ''}`);
+        // Through a framework member (IEnumerable<T>.GetEnumerator in every foreach, object.ToString)
+        // a call reaches every implementation in the world: not a caller of this one. Only calls
+        // through the source members it implements or overrides are kept.
+        const sourceVia = new Set(dispatchers.map((d) => d.docId).filter((d): d is string => d !== null));
+        rr.items = rr.items.filter((c) => !c.via || (c.viaSymbol !== undefined && sourceVia.has(c.viaSymbol)));
+        // An interface member reached through an overridden member (Circle.Area overrides
+        // Shape.Area, which implements IShape.Area): its calls dispatch here too. Asked for
+        // directly when the host's answer has no row through it.
+        const answered = new Set(rr.items.map((c) => c.viaSymbol).filter((v): v is string => v !== undefined));
+        const keys = new Set(rr.items.map((c) => `${symKey(c.from)}|${c.via ?? ''}`));
+        for (const d of dispatchers) {
+          if (d.via !== 'interface' || !d.docId || !d.projectKey || answered.has(d.docId) || Date.now() > ctx.deadline - 500) continue;
+          answered.add(d.docId);
+          const more = await this.query<CallerRow>({ op: 'callers', symbol: { docId: d.docId, projectKey: d.projectKey }, scope: searchable, options: { deadlineMs: Math.round(Math.max(300, ctx.deadline - Date.now() - 400)) } }, ctx, generation).catch((e: unknown) => {
+            if (!notFound(e)) throw e;
+            unresolvedVia.push(d.name);
+            return { symbol: null, items: [] as CallerRow[], searched: rr.searched, notSearched: [] };
+          });
+          for (const c of more.items) {
+            if (c.via) continue; // bound to the interface member itself
+            const k = `${symKey(c.from)}|interface`;
+            if (keys.has(k)) continue;
+            keys.add(k);
+            rr.items.push({ ...c, via: 'interface', viaSymbol: d.docId });
+          }
+          const left = new Set(more.notSearched.map((n) => n.key));
+          rr.searched = rr.searched.filter((k) => !left.has(k));
+          for (const n of more.notSearched) if (!rr.notSearched.some((x) => x.key === n.key)) rr.notSearched.push(n);
+        }
         value = rr.items.map((c): IncomingCall => ({ from: this.toItem(c.from), sites: c.sites.map(toSpan) }));
         r = rr;
         break;
@@ -467,7 +517,8 @@ export class RoslynProvider implements SemanticProvider {
     }
     const gaps = coverageGaps(scope, r, value.length);
     if (derivedOpen) gaps.push('types deriving from the implementations found were not all followed into the projects that mention them (deadline)');
-    if (overridesCut > 0) gaps.push(`${overridesCut} implementing member(s) were not searched for overrides below them (deadline)`);
+    if (unresolvedVia.length) gaps.push(`calls through ${unresolvedVia.join(', ')} were not searched (its doc id names a type the compilation could not resolve)`);
+    if (overridesCut > 0) gaps.push(`${overridesCut} implementing member(s) were not searched for overrides below them (deadline, or a doc id naming an unresolved type)`);
     this.stats.lastScope = scope.keys.length + scope.dropped.length;
     this.stats.lastSearched = r.searched.length;
     const notes = this.unresolvedNotes(r.searched);
@@ -506,15 +557,15 @@ export class RoslynProvider implements SemanticProvider {
    * The source members a call to the symbol may go through: the interface members it implements
    * and its overridden chain (each asked for its own overridden member, a few levels up).
    */
-  private async dispatchers(info: SymbolInfoRow, ctx: CallContext, generation: number): Promise<SymbolRef[]> {
-    const out: SymbolRef[] = info.implements.filter((m) => m.projectKey);
+  private async dispatchers(info: SymbolInfoRow, ctx: CallContext, generation: number): Promise<(SymbolRef & { via: 'interface' | 'base' })[]> {
+    const out: (SymbolRef & { via: 'interface' | 'base' })[] = info.implements.filter((m) => m.projectKey).map((m) => ({ ...m, via: 'interface' as const }));
     let over = info.overridden;
     for (let depth = 0; over?.projectKey && over.docId && depth < ROSLYN_OVERRIDE_CHAIN_MAX_DEPTH; depth++) {
-      out.push(over);
+      out.push({ ...over, via: 'base' });
       const up: QueryResult<SymbolInfoRow> = await this.query<SymbolInfoRow>({ op: 'symbolInfo', symbol: { docId: over.docId, projectKey: over.projectKey }, scope: [over.projectKey] }, ctx, generation).catch(() => ({ symbol: null, items: [], searched: [], notSearched: [] }));
       const row = up.items[0];
       if (!row) break;
-      for (const m of row.implements) if (m.projectKey) out.push(m);
+      for (const m of row.implements) if (m.projectKey) out.push({ ...m, via: 'interface' });
       over = row.overridden;
     }
     return out;
