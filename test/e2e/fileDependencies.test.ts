@@ -125,6 +125,16 @@ describe('file_dependencies over MCP stdio (TS/JS fixture) @e2e', function () {
     assert.ok(!m.items.some((i: { spec?: string }) => i.spec === './missing.js'));
     const main = await call(c.client, 'file_dependencies', { path: 'src/main.ts', direction: 'dependents' });
     assert.deepEqual(main.items, []); // entry.ts no longer imports main.ts
+    // An edit that leaves the file set alone: only the edited file's edges are resolved again.
+    fs.writeFileSync(path.join(ws, 'src/plain.js'), "const { dual } = require('./dual');\nmodule.exports = { dual };\n");
+    await waitFor(async () => {
+      const sc = await call(c.client, 'file_dependencies', { path: 'src/util.ts', direction: 'dependents' });
+      return !sc.items.some((i: { path: string }) => i.path === 'src/plain.js');
+    }, 30_000);
+    const after = await call(c.client, 'file_dependencies', { path: 'src/util.ts', direction: 'dependents' });
+    assert.deepEqual(after.items.map((i: { path: string }) => i.path), ['src/entry.ts', 'src/main.ts']);
+    const dual = await call(c.client, 'file_dependencies', { path: 'src/dual.js', direction: 'dependents' });
+    assert.deepEqual(dual.items, [{ path: 'src/plain.js', line: 1, kind: 'require' }]);
   });
 
   it('bad input: outside path, missing file, unsupported language, absurd depth', async function () {

@@ -188,31 +188,44 @@ interface FileEdges {
   builtins: number;
 }
 
-/** The resolved module graph of one index version. */
-class ModuleGraph {
-  private readonly forward = new Map<string, FileEdges>();
-  private readonly reverses = new Map<boolean, Map<string, Edge[]>>();
-  private stored: Map<number, ModuleRefs> | undefined;
+/** A file's resolved edges and the content hash they were resolved from. */
+interface ForwardEntry {
+  hash: string;
+  edges: FileEdges;
+}
 
-  constructor(readonly version: string, private readonly engine: Engine, private readonly resolver: ModuleResolver) {}
+/**
+ * The resolved module graph of one index version. A later version whose resolution inputs are the
+ * same (the same file paths, the same package.json / tsconfig / jsconfig contents) starts from the
+ * previous one: the edges of a file whose content hash did not change are kept, so an edit costs
+ * the edited files' resolution, not the workspace's.
+ */
+class ModuleGraph {
+  private readonly forward: Map<string, ForwardEntry>;
+  private readonly reverses = new Map<boolean, Map<string, Edge[]>>();
+
+  constructor(readonly version: string, readonly inputsKey: string, private readonly engine: Engine, readonly resolver: ModuleResolver, previous?: ModuleGraph) {
+    this.forward = previous ? new Map(previous.forward) : new Map();
+  }
 
   resolveOne(spec: string, from: string): Resolution {
     return this.resolver.resolve(spec, from);
   }
 
   /** Edges of `file` (its stored references unless `refs` is given), merged per target. */
-  edgesOf(file: string, refs: ModuleRefs | undefined, includeTypeOnly: boolean): FileEdges {
+  edgesOf(file: string, refs: ModuleRefs | undefined, includeTypeOnly: boolean, bulk?: Map<number, ModuleRefs>): FileEdges {
+    if (refs) return this.resolveAll(file, refs, includeTypeOnly);
     const key = `${includeTypeOnly ? 1 : 0}:${file}`;
-    if (!refs) {
-      const hit = this.forward.get(key);
-      if (hit) return hit;
-      const row = this.engine.catalog().byRelPath(file);
-      refs = row ? (this.stored?.get(row.id) ?? readModuleRefs(this.engine.store, row.id)) : undefined;
-      const out = this.resolveAll(file, refs, includeTypeOnly);
-      this.forward.set(key, out);
-      return out;
-    }
-    return this.resolveAll(file, refs, includeTypeOnly);
+    const row = this.engine.catalog().byRelPath(file);
+    const hash = row?.hash ?? '';
+    const hit = this.forward.get(key);
+    if (hit && hit.hash === hash) return hit.edges;
+    const stored = row ? (bulk?.get(row.id) ?? readModuleRefs(this.engine.store, row.id)) : undefined;
+    const edges = this.resolveAll(file, stored, includeTypeOnly);
+    // Not kept while the file's references are not written yet (its outline is pending): the same
+    // hash would otherwise keep the empty edges after they are.
+    if (stored) this.forward.set(key, { hash, edges });
+    return edges;
   }
 
   private resolveAll(file: string, refs: ModuleRefs | undefined, includeTypeOnly: boolean): FileEdges {
@@ -251,15 +264,15 @@ class ModuleGraph {
     let rev = this.reverses.get(includeTypeOnly);
     if (rev) return rev;
     rev = new Map();
-    this.stored ??= readAllModuleRefs(this.engine.store);
     const catalog = this.engine.catalog();
-    for (const [id] of this.stored) {
-      const from = catalog.get(id)?.path;
-      if (!from) continue;
-      for (const e of this.edgesOf(from, undefined, includeTypeOnly).files) {
+    // The first build of a workspace reads every stored row at once; later versions only the changed files'.
+    const bulk = this.forward.size === 0 ? readAllModuleRefs(this.engine.store) : undefined;
+    for (const row of catalog.all()) {
+      if (!row.language || !MODULE_LANGUAGES.has(row.language)) continue;
+      for (const e of this.edgesOf(row.path, undefined, includeTypeOnly, bulk).files) {
         let list = rev.get(e.path);
         if (!list) rev.set(e.path, (list = []));
-        list.push({ path: from, line: e.line, kind: e.kind, typeOnly: e.typeOnly });
+        list.push({ path: row.path, line: e.line, kind: e.kind, typeOnly: e.typeOnly });
       }
     }
     this.reverses.set(includeTypeOnly, rev);
@@ -267,13 +280,45 @@ class ModuleGraph {
   }
 }
 
+/** Languages whose files carry module references (their folders ship modules.scm). */
+const MODULE_LANGUAGES = new Set(['typescript', 'tsx', 'javascript']);
+const RESOLUTION_INPUT = /(^|\/)(package\.json|(tsconfig|jsconfig)[\w.-]*\.json)$/;
+
 const graphs = new WeakMap<Engine, ModuleGraph>();
+
+/** What resolution depends on besides a file's own references: the file paths and the config files' contents. */
+function inputsKeyOf(engine: Engine): string {
+  let paths = 0;
+  let configs = 0;
+  let n = 0;
+  for (const r of engine.catalog().all()) {
+    n++;
+    paths = (paths + hash32(r.path)) | 0;
+    if (RESOLUTION_INPUT.test(r.path)) configs = (configs + hash32(r.path + '\0' + r.hash)) | 0;
+  }
+  return `${n}:${paths >>> 0}:${configs >>> 0}`;
+}
+
+function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h;
+}
 
 /** The graph of the engine's current index version (rebuilt lazily when the version moves). */
 export function moduleGraph(engine: Engine): ModuleGraph {
   const version = engine.version;
   const cached = graphs.get(engine);
   if (cached && cached.version === version) return cached;
+  const inputsKey = inputsKeyOf(engine);
+  if (cached && cached.inputsKey === inputsKey) {
+    const g = new ModuleGraph(version, inputsKey, engine, cached.resolver, cached);
+    graphs.set(engine, g);
+    return g;
+  }
   const catalog = engine.catalog();
   const root = engine.root;
   const resolver = new ModuleResolver(
@@ -294,7 +339,7 @@ export function moduleGraph(engine: Engine): ModuleGraph {
     },
     () => catalog.all().map((r) => r.path),
   );
-  const g = new ModuleGraph(version, engine, resolver);
+  const g = new ModuleGraph(version, inputsKey, engine, resolver);
   graphs.set(engine, g);
   return g;
 }
