@@ -393,14 +393,15 @@ export const INSTRUCTIONS_SELF_CONTAINED_CHARS = 512;
  * TS/JS headless host (server/src/semantic/tsprograms/): TypeScript language services (one per
  * tsconfig/jsconfig program) kept loaded at once, least recently used evicted first. A loaded
  * program holds its type checker (tens of MiB for a package of a few hundred files; source files
- * are shared between programs), and a monorepo question touches 10-20 of them.
+ * are shared between programs), and a monorepo question touches 10-50 of them (trpc: 50 programs,
+ * 24 took 735 MiB); the heap budget below is what binds on a large one.
  */
-export const TS_PROGRAMS_MAX_LOADED = 24;
+export const TS_PROGRAMS_MAX_LOADED = 64;
 /**
  * Programs one question searches at most (the target's own first, then those whose files mention
  * the name); the rest are named in the answer's gaps (`precise_partial`, reason `cap`).
  */
-export const TS_PROGRAMS_MAX_PER_QUESTION = 48;
+export const TS_PROGRAMS_MAX_PER_QUESTION = 128;
 /**
  * Time kept back before a question's deadline: a program is not started with less left (building
  * one is synchronous and cannot be interrupted), so the answer can still be assembled.
@@ -409,14 +410,14 @@ export const TS_PROGRAMS_DEADLINE_MARGIN_MS = 400;
 /**
  * The TypeScript programs worker thread: programs are disposed (least recently used first) and no
  * more are built in the background while its heap is above this (a loaded program of a few hundred
- * files holds tens of MiB; 24 of a large monorepo can pass 1 GiB).
+ * files holds tens of MiB; 50 of a large monorepo reach ~1.5 GiB).
  */
-export const TS_PROGRAMS_HEAP_BUDGET_MB = 1536;
+export const TS_PROGRAMS_HEAP_BUDGET_MB = 2048;
 /**
  * Hard heap limit of that thread (V8 old generation): past it the thread dies out of memory and the
  * next question starts a new one, instead of the engine process growing without bound.
  */
-export const TS_PROGRAMS_WORKER_HEAP_MB = 3072;
+export const TS_PROGRAMS_WORKER_HEAP_MB = 4096;
 /**
  * How long past a question's deadline the engine waits for the thread's reply (it stops starting
  * programs `TS_PROGRAMS_DEADLINE_MARGIN_MS` before the deadline; a build already running cannot be

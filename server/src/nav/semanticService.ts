@@ -64,6 +64,8 @@ export interface SemanticServiceOptions {
    * SEXTANT_ROSLYN_NO_PREWARM=1 turns it off): false starts it on the first C# question.
    */
   roslynPrewarm?: boolean;
+  /** TS/JS: build the tsconfig programs in the background once the project model is built (default true; SEXTANT_TS_NO_PREWARM=1 turns it off). */
+  tsPrewarm?: boolean;
 }
 
 export type CSharpProviderChoice = 'roslyn' | 'csharp-ls';
@@ -104,6 +106,7 @@ export class SemanticService {
       // Before typescript-language-server in the same slot: it stays the fallback.
       this.tsPrograms = new TsProgramsProvider({ root: engine.root, configs: () => this.tsConfigs(), mentions: (name) => this.filesMentioning(name) });
       this.registry.register(this.tsPrograms, 'lsp');
+      if (options.tsPrewarm ?? !process.env.SEXTANT_TS_NO_PREWARM) this.startTsProgramsInBackground();
     }
     this.csharpBackend = options.noLsp ? { choice: 'csharp-ls', why: 'no headless servers' } : chooseCSharpProvider(options.csharpProvider);
     if (!options.noLsp) {
@@ -120,6 +123,26 @@ export class SemanticService {
     }
     this.heuristic = new HeuristicProvider({ store: engine.store, root: engine.root });
     this.registry.register(this.heuristic, 'heuristic');
+  }
+
+  /**
+   * TS/JS: once the project model is built and the index is not being built, the worker thread
+   * starts building the tsconfig programs (TsProgramsProvider.prewarm; questions go first).
+   */
+  private startTsProgramsInBackground(): void {
+    let stopped = false;
+    this.engine.onClose(() => {
+      stopped = true;
+    });
+    const tick = () => {
+      if (stopped || !this.tsPrograms) return;
+      if (!projectGraph(this.engine) || this.engine.meta().status === 'building') {
+        setTimeout(tick, ROSLYN_PREWARM_POLL_MS).unref();
+        return;
+      }
+      this.tsPrograms.prewarm();
+    };
+    setTimeout(tick, 0).unref();
   }
 
   /**
@@ -198,6 +221,13 @@ export class SemanticService {
     }
     if (answer.provider === 'editor' && answer.value !== undefined && this.tsPrograms?.supports(language, op) && MERGED_OPS.has(op)) {
       return this.withOtherPrograms(op, language, args, answer, o.deadlineAt ?? Date.now() + SEMANTIC_DEADLINE_MS);
+    }
+    // The engine's TS host did not answer (deadline, failure): typescript-language-server answered
+    // a use question from the target file's program only, which is not every program that may see it.
+    const host = answer.provider !== 'editor' && answer.provider !== this.tsPrograms?.id && MERGED_OPS.has(op) && this.tsPrograms?.supports(language, op) ? answer.attempts.find((a) => a.provider === this.tsPrograms!.id) : undefined;
+    if (host && host.outcome !== 'ok' && (answer.mode === 'precise' || answer.mode === 'precise_partial')) {
+      const gap = `${answer.provider} searched only the TypeScript program of the target's file; the other tsconfig programs that may see it were not searched (the engine's TypeScript host: ${host.reason ?? host.outcome})`;
+      return { ...answer, mode: 'precise_partial', gaps: [...answer.gaps, gap] };
     }
     return answer;
   }

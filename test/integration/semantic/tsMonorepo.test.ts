@@ -40,6 +40,9 @@ describe('TypeScript monorepo: every program is searched (oracle: the TypeScript
     // No --include: the fixture's pnpm-workspace.yaml declares packages/* (workspace/ignoreRules.ts).
     engine = await Engine.open({ workspaceRoot: dir, indexRoot: '' });
     await engine.refresh();
+    // As the engine host does at start: the semantic service exists before the first question, so
+    // the programs are built in the background (prewarm) while the oracle builds its own.
+    semanticService(engine);
     oracle = new TsOracle(dir);
   });
 
@@ -157,6 +160,28 @@ describe('TypeScript monorepo: every program is searched (oracle: the TypeScript
     }
   });
 
+  it('a program built before without the target file is searched without building it again (same index version)', async () => {
+    const configs = ['examples/basic/tsconfig.json', 'examples/server/tsconfig.json', 'packages/core/tsconfig.json', 'packages/util/tsconfig.json', 'test/e2e/tsconfig.json', 'test/integration/tsconfig.json'];
+    // Inline and one program loaded at a time: every program is evicted by the next.
+    const provider = new TsProgramsProvider({ root: dir, configs: () => ({ paths: configs, key: 'k' }), mentions: () => undefined, thread: 'inline', maxLoaded: 1 });
+    const ctx = () => ({ signal: new AbortController().signal, deadline: Date.now() + 60_000, waitForReadyMs: 0 });
+    const programs = () => (provider as unknown as { inline: { builds: number } }).inline;
+    try {
+      const first = await provider.request('references', 'typescript', { path: 'packages/core/src/client.ts', line: 16, column: 9, includeDeclaration: true }, ctx());
+      assert.equal(first.kind, 'ok');
+      const built = programs().builds;
+      assert.equal(built, provider.lastCoverage!.searched.length, 'each program searched was built once');
+      // examples/basic compiles packages/core/src/client.ts but not test/e2e/client.e2e.ts.
+      const again = await provider.request('references', 'typescript', { path: 'test/e2e/client.e2e.ts', line: 7, column: 16, includeDeclaration: true }, ctx());
+      assert.equal(again.kind, 'ok', JSON.stringify(again));
+      assert.deepEqual(provider.lastCoverage?.skipped, []);
+      const rebuilt = programs().builds - built;
+      assert.ok(rebuilt < provider.lastCoverage!.searched.length, `${rebuilt} programs rebuilt for ${provider.lastCoverage!.searched.length} searched`);
+    } finally {
+      await provider.dispose();
+    }
+  });
+
   it('a worker thread that runs out of memory fails its question, and the next question starts another', async () => {
     const configs = ['packages/core/tsconfig.json'];
     const provider = new TsProgramsProvider({ root: dir, configs: () => ({ paths: configs, key: 'k' }), mentions: () => undefined, workerHeapMb: 4 });
@@ -171,6 +196,23 @@ describe('TypeScript monorepo: every program is searched (oracle: the TypeScript
       assert.equal(ok.kind === 'ok' && ok.value.length, 1);
     } finally {
       await provider.dispose();
+    }
+  });
+
+  it('when the engine host does not answer in time, typescript-language-server\'s one-program answer is precise_partial', async () => {
+    const host = semanticService(engine).tsPrograms!;
+    const request = host.request.bind(host);
+    // The host's answer at a deadline it could not meet (the worker still building programs).
+    host.request = async () => ({ kind: 'unavailable', state: 'loading', reason: 'the TypeScript programs were still being built at the deadline (they go on loading: ask again)' });
+    try {
+      const a = await referencesQuery(engine, { path: 'packages/core/src/client.ts', line: 16, column: 9 }, { deadlineAt: Date.now() + 20_000 });
+      assert.ok(!('ambiguous' in a));
+      assert.equal(a.provider, 'lsp', 'typescript-language-server answered');
+      assert.equal(a.mode, 'precise_partial');
+      assert.match(a.gaps.join('; '), /searched only the TypeScript program of the target's file; the other tsconfig programs that may see it were not searched \(the engine's TypeScript host: the TypeScript programs were still being built/);
+      assert.ok(a.rows.length < 12, `${a.rows.length} rows: fewer than the 12 of every program`);
+    } finally {
+      host.request = request;
     }
   });
 
@@ -207,6 +249,8 @@ const REAL = process.env.SEXTANT_TS_ORACLE_REPO;
     const include = (process.env.SEXTANT_TS_ORACLE_INCLUDE ?? 'packages').split(',').filter(Boolean);
     const engine = await Engine.open({ workspaceRoot: root, indexRoot: '', include });
     await engine.refresh();
+    // SEXTANT_TS_NO_PREWARM=1: nothing is built before the first question (a cold first pass).
+    semanticService(engine);
     const oracle = new TsOracle(root);
     try {
       const all = oracle.targets((p) => p.startsWith('packages/') && !/(^|\/)(test|tests|__tests__)\/|\.(test|spec)\./.test(p));

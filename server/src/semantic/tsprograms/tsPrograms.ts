@@ -70,7 +70,13 @@ export class TsPrograms {
   private epoch = 0;
   private readonly versions = new Map<string, { epoch: number; version: string }>();
   private readonly snapshots = new Map<string, { version: string; snapshot: TS.IScriptSnapshot }>();
+  /** The files each program compiled when last built, and under which parse key (see knownWithout). */
+  private readonly fileSets = new Map<string, { key: string; files: Set<string> }>();
   private cancel: () => boolean = () => false;
+  /** How long the last build of each program took (ms; cold builds only). */
+  private readonly buildMs = new Map<string, number>();
+  /** Language services created so far (programs built from scratch; tests, doctor). */
+  builds = 0;
 
   constructor(
     readonly ts: TypeScriptModule,
@@ -152,12 +158,16 @@ export class TsPrograms {
   load(config: ProgramConfig): LoadedProgram {
     if (config.error) throw new Error(config.error);
     let service = this.loaded.get(config.id);
+    let fresh = false;
+    const t0 = Date.now();
     if (service) {
       this.loaded.delete(config.id);
       this.loaded.set(config.id, service);
     } else {
       service = this.ts.createLanguageService(this.host(config), this.registry);
+      this.builds++;
       this.loaded.set(config.id, service);
+      fresh = true;
       while (this.loaded.size > this.maxLoaded) {
         const [oldest, s] = this.loaded.entries().next().value as [string, TS.LanguageService];
         s.dispose();
@@ -166,7 +176,64 @@ export class TsPrograms {
     }
     const program = service.getProgram();
     if (!program) throw new Error('the compiler built no program');
+    if (fresh) this.buildMs.set(config.id, Date.now() - t0);
+    this.remember(config, program);
     return { config, service, program };
+  }
+
+  /**
+   * Builds a program only to learn its file set (it is disposed at once, the loaded set untouched):
+   * the background build uses it for programs past `maxLoaded`.
+   */
+  probe(config: ProgramConfig): void {
+    if (config.error || this.loaded.has(config.id) || this.fileSetKnown(config)) return;
+    const service = this.ts.createLanguageService(this.host(config), this.registry);
+    this.builds++;
+    const t0 = Date.now();
+    try {
+      const program = service.getProgram();
+      this.buildMs.set(config.id, Date.now() - t0);
+      if (program) this.remember(config, program);
+    } finally {
+      service.dispose();
+    }
+  }
+
+  /** True when the program's language service is loaded. */
+  isLoaded(id: string): boolean {
+    return this.loaded.has(id);
+  }
+
+  /**
+   * How long building the program is expected to take: its last build, else the median of the
+   * builds so far (0 before any: the first build is always tried).
+   */
+  estimateMs(config: ProgramConfig): number {
+    const own = this.buildMs.get(config.id);
+    if (own !== undefined) return own;
+    const all = [...this.buildMs.values()].sort((a, b) => a - b);
+    return all.length ? all[Math.floor(all.length / 2)]! : 0;
+  }
+
+  /** True when the program's file set is known for the current parse (index version). */
+  fileSetKnown(config: ProgramConfig): boolean {
+    return this.fileSets.get(config.id)?.key === this.parsed?.key;
+  }
+
+  /**
+   * True when the program, as last built under the current parse (same index version, so the same
+   * files on disk), did not compile `fileName`: it cannot see a declaration there, and need not be
+   * built again to be searched.
+   */
+  knownWithout(config: ProgramConfig, fileName: string): boolean {
+    const f = this.fileSets.get(config.id);
+    return f !== undefined && f.key === this.parsed?.key && !f.files.has(fileName);
+  }
+
+  private remember(config: ProgramConfig, program: TS.Program): void {
+    const key = this.parsed?.key;
+    if (key === undefined || this.fileSets.get(config.id)?.key === key) return;
+    this.fileSets.set(config.id, { key, files: new Set(program.getSourceFiles().map((f) => f.fileName)) });
   }
 
   /** Disposes the least recently used program (memory pressure). */
@@ -187,6 +254,7 @@ export class TsPrograms {
     this.loaded.clear();
     this.snapshots.clear();
     this.versions.clear();
+    this.fileSets.clear();
   }
 
   /** Absolute POSIX file name of a workspace-relative path. */

@@ -161,6 +161,11 @@ class ProgramsThread {
     });
   }
 
+  /** Hands the config list to the background build. */
+  warm(configs: { paths: string[]; key: string }): void {
+    this.worker.postMessage({ type: 'warm', configs } satisfies WorkerIn);
+  }
+
   private settle(id: number): void {
     if (!this.inFlight.delete(id)) return;
     Atomics.sub(this.pendingCount, 0, 1);
@@ -250,10 +255,7 @@ export class TsProgramsProvider implements SemanticProvider {
       skipNearest,
     };
     if (!this.entry) return this.answerInline<K>(req, ctx);
-    if (!this.thread || this.thread.died) {
-      this.thread = new ProgramsThread(this.entry, { root: this.options.root, maxLoaded: this.options.maxLoaded ?? TS_PROGRAMS_MAX_LOADED, heapBudgetMb: TS_PROGRAMS_HEAP_BUDGET_MB }, this.options.workerHeapMb ?? TS_PROGRAMS_WORKER_HEAP_MB);
-    }
-    const r = await this.thread.ask(req, ctx.signal);
+    const r = await this.ensureThread().ask(req, ctx.signal);
     if (r.timedOut) return { kind: 'unavailable', state: 'loading', reason: 'the TypeScript programs were still being built at the deadline (they go on loading: ask again)' };
     if (!r.reply) {
       log.warn('TypeScript programs thread failed a question', { error: r.error });
@@ -270,6 +272,25 @@ export class TsProgramsProvider implements SemanticProvider {
     const r = await searchPrograms(this.ts!, this.inline, req, cancelled);
     this.lastCoverage = r.coverage;
     return r.outcome as ProviderOutcome<OpResult<K>>;
+  }
+
+  private ensureThread(): ProgramsThread {
+    if (!this.thread || this.thread.died) {
+      this.thread = new ProgramsThread(this.entry!, { root: this.options.root, maxLoaded: this.options.maxLoaded ?? TS_PROGRAMS_MAX_LOADED, heapBudgetMb: TS_PROGRAMS_HEAP_BUDGET_MB }, this.options.workerHeapMb ?? TS_PROGRAMS_WORKER_HEAP_MB);
+    }
+    return this.thread;
+  }
+
+  /**
+   * Starts building the workspace's programs in the worker thread before any question (the engine
+   * host calls this once the project model is built); questions still go first. Returns false when
+   * there is nothing to do (no worker, no typescript, no configs).
+   */
+  prewarm(): boolean {
+    const cfg = this.options.configs();
+    if (!this.entry || !this.ts || !cfg || cfg.paths.length === 0) return false;
+    this.ensureThread().warm(cfg);
+    return true;
   }
 
   /** Files mentioning the name searched (a hierarchy item names itself; else the identifier at the position). */

@@ -284,11 +284,28 @@ class Question {
     const loose = [...(mentions ?? [])].filter((f) => SOURCE.test(f) && !this.parsed.byFile.has(f) && !f.split('/').includes('node_modules') && !(editorHadIt && f === this.rel));
     if (this.ownConfigs.length === 0 && !editorHadIt && !loose.includes(this.rel)) loose.push(this.rel);
     if (loose.length > 0) candidates.push(this.programs.inferred(loose));
+    // The target's own programs first, then the loaded ones (cheap), then those to build.
+    const own = this.skipNearest ? Math.max(0, this.ownConfigs.length - 1) : this.ownConfigs.length;
+    const rest = candidates.slice(own);
+    candidates.splice(own, rest.length, ...rest.filter((c) => this.programs.isLoaded(c.id)), ...rest.filter((c) => !this.programs.isLoaded(c.id)));
+    const late: ProgramConfig[] = [];
     let index = 0;
     for (; index < candidates.length; index++) {
       const c = candidates[index]!;
       if (this.coverage.searched.length >= maxPrograms) break;
-      if (this.isCancelled() || Date.now() > this.req.deadline - this.req.marginMs) break;
+      const left = this.req.deadline - this.req.marginMs - Date.now();
+      if (this.isCancelled() || left <= 0) break;
+      // A build that would not end before the deadline is not started (it cannot be interrupted):
+      // the programs already loaded still get searched.
+      if (!this.programs.isLoaded(c.id) && !this.programs.knownWithout(c, this.abs) && this.programs.estimateMs(c) > left) {
+        late.push(c);
+        continue;
+      }
+      // Built before under the same index version without the target's file: it cannot see it.
+      if (this.programs.knownWithout(c, this.abs)) {
+        this.coverage.searched.push(c.id);
+        continue;
+      }
       // Let the event loop breathe between programs (building one is synchronous).
       await new Promise((r) => setImmediate(r));
       let lp: LoadedProgram;
@@ -314,6 +331,7 @@ class Question {
         this.coverage.skipped.push({ id: c.id, why: `failed: ${message(e)}` });
       }
     }
+    for (const c of late) this.coverage.skipped.push({ id: c.id, why: 'deadline' });
     for (const c of candidates.slice(index)) {
       const why = this.coverage.searched.length >= maxPrograms ? `cap: more than ${maxPrograms} programs` : 'deadline';
       this.coverage.skipped.push({ id: c.id, why });

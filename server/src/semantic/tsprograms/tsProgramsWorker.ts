@@ -76,14 +76,19 @@ if (port) {
     warmTimer = setImmediate(() => {
       warmTimer = undefined;
       if (running || queue.length > 0 || Atomics.load(pending, 0) > 0 || !configs) return;
-      if (programs.loadedIds().length >= init.maxLoaded || heapMb() > init.heapBudgetMb) return;
+      if (heapMb() > init.heapBudgetMb) return;
       const parsed = programs.configs(configs.paths, configs.key).configs.filter((c) => !c.error && c.roots.size > 0);
       const loaded = new Set(programs.loadedIds());
-      const next = [...first.map((id) => parsed.find((c) => c.id === id)), ...parsed].find((c) => c && !loaded.has(c.id) && !failed.has(c.id));
+      const order = [...first.map((id) => parsed.find((c) => c.id === id)), ...parsed];
+      // Up to maxLoaded programs are kept loaded; past it the others are built once each only to
+      // learn their file sets (a question then skips those that do not compile the target's file).
+      const full = loaded.size >= init.maxLoaded;
+      const next = order.find((c) => c && !loaded.has(c.id) && !failed.has(c.id) && !(full && programs.fileSetKnown(c)));
       if (!next) return;
       programs.begin(() => Atomics.load(pending, 0) > 0);
       try {
-        programs.load(next);
+        if (full) programs.probe(next);
+        else programs.load(next);
       } catch (e) {
         if (Atomics.load(pending, 0) === 0) {
           failed.add(next.id);
