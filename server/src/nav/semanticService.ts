@@ -165,8 +165,9 @@ export class SemanticService {
       const csharp = g.projects.filter((p) => p.kind === 'csharp' && p.status !== 'failed');
       if (csharp.length === 0) return;
       const up = projectRefs(g).up;
-      // Most dependents first: the projects the most questions need.
-      const degree = new Map(csharp.map((p) => [p.id, walk(up, [p.id]).size - 1]));
+      // Most direct dependents first (in-degree in the project graph): the projects the most
+      // questions need. A transitive count would walk the graph once per project.
+      const degree = new Map(csharp.map((p) => [p.id, up.get(p.id)?.length ?? 0]));
       const order = (d: ProjectDescriber) =>
         [...csharp]
           .sort((a, b) => degree.get(b.id)! - degree.get(a.id)! || (a.id < b.id ? -1 : 1))

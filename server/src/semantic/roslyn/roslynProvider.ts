@@ -238,7 +238,7 @@ export class RoslynProvider implements SemanticProvider {
       await this.idle(o.signal);
       this.syncGeneration(generation);
       const byDegree = o.order ? o.order(describer) : [];
-      const all = this.closure(describer, byDegree).keys;
+      const all = await this.closureYielding(describer, byDegree, o.signal);
       // Handed over in small steps (references first), each between questions: a step this small
       // is added in place by the host (compiled state kept), and a question waits at most one step.
       const before = this.ensured.size;
@@ -608,6 +608,44 @@ export class RoslynProvider implements SemanticProvider {
       keys.push(k);
     }
     return { keys, dropped };
+  }
+
+  /**
+   * The closure of many keys (the background start: every project), references first, describing
+   * each project on the way (an evaluation each) in slices with a yield to the event loop between.
+   */
+  private async closureYielding(describer: ProjectDescriber, start: readonly ProjectKey[], signal: AbortSignal): Promise<ProjectKey[]> {
+    const out: ProjectKey[] = [];
+    const state = new Map<ProjectKey, 1 | 2>();
+    let described = 0;
+    for (const root of start) {
+      if (state.has(root)) continue;
+      const stack: { key: ProjectKey; i: number; refs: ProjectKey[] }[] = [];
+      const push = (k: ProjectKey) => {
+        state.set(k, 1);
+        const d = describer.describe(k);
+        described++;
+        stack.push({ key: k, i: 0, refs: d.ok ? d.description.projectReferences : [] });
+      };
+      push(root);
+      while (stack.length) {
+        if (described >= ROSLYN_PREWARM_DESCRIBE_SLICE) {
+          described = 0;
+          await new Promise((r) => setImmediate(r));
+          if (signal.aborted) return out;
+        }
+        const top = stack[stack.length - 1]!;
+        if (top.i < top.refs.length) {
+          const r = top.refs[top.i++]!;
+          if (!state.has(r)) push(r);
+          continue;
+        }
+        stack.pop();
+        state.set(top.key, 2);
+        out.push(top.key);
+      }
+    }
+    return out;
   }
 
   /** Keys plus their project-reference closure, references first (the order ensure needs). */
