@@ -30,6 +30,10 @@ describe('file_dependencies over MCP stdio (TS/JS fixture) @e2e', function () {
     fs.cpSync(FIXTURE, ws, { recursive: true });
     fs.writeFileSync(path.join(outside, 'thing.ts'), 'export const linked = 1;\n');
     fs.symlinkSync(outside, path.join(ws, 'src/ext'));
+    // No existence oracle: a link to an outside folder that exists and one to a folder that does not answer alike.
+    fs.symlinkSync(path.join(outside, 'no-such-folder'), path.join(ws, 'src/dangling'));
+    fs.writeFileSync(path.join(ws, 'src/tool.py'), 'import os\n');
+    fs.writeFileSync(path.join(ws, 'src/oracle.ts'), "import './ext/thing.js';\nimport './dangling/thing.js';\nimport './ext/none.js';\n");
     c = await connectStdio(ws, idx);
     await waitFor(async () => {
       const s = await call(c.client, 'repo_overview', {});
@@ -81,6 +85,16 @@ describe('file_dependencies over MCP stdio (TS/JS fixture) @e2e', function () {
     assert.equal(sc.completeness.total, 27);
     assert.ok(!JSON.stringify(sc).includes(outside), 'the answer says where the outside link points');
     assert.match(sc.summary, /24 file\(s\) it depends on, 3 unresolved/);
+  });
+
+  it('no existence oracle: links to an existing and a missing outside target answer alike, and never say where', async function () {
+    const sc = await call(c.client, 'file_dependencies', { path: 'src/oracle.ts' });
+    assert.deepEqual(sc.items, [
+      { spec: './ext/thing.js', reason: 'outside_workspace', line: 1 },
+      { spec: './dangling/thing.js', reason: 'outside_workspace', line: 2 },
+      { spec: './ext/none.js', reason: 'outside_workspace', line: 3 },
+    ]);
+    assert.ok(!JSON.stringify(sc).includes(outside) && !sc.summary.includes(outside));
   });
 
   it('a JS importer gets what Node.js would load; typeOnly: false drops type-only targets', async function () {
@@ -141,7 +155,7 @@ describe('file_dependencies over MCP stdio (TS/JS fixture) @e2e', function () {
     assert.match(await callError(c.client, 'file_dependencies', { path: '../outside.ts' }), /^Error \[PATH_OUTSIDE_ROOT\]: .*Hint: /s);
     assert.match(await callError(c.client, 'file_dependencies', { path: 'src/ext/thing.ts' }), /^Error \[PATH_OUTSIDE_ROOT\]: .*Hint: /s);
     assert.match(await callError(c.client, 'file_dependencies', { path: 'src/nope.ts' }), /^Error \[FILE_NOT_FOUND\]: .*Hint: /s);
-    assert.match(await callError(c.client, 'file_dependencies', { path: 'src/data.json' }), /^Error \[UNSUPPORTED_LANGUAGE\]: .*Hint: /s);
+    for (const p of ['src/data.json', 'src/tool.py']) assert.match(await callError(c.client, 'file_dependencies', { path: p }), /^Error \[UNSUPPORTED_LANGUAGE\]: file_dependencies does not cover .*Hint: it covers TypeScript, JavaScript and C#/s);
     assert.match(await callError(c.client, 'file_dependencies', { path: 'src/main.ts', depth: 1000 }), /^Error \[INVALID_ARGUMENT\]: .*depth.*Hint: /s);
     assert.match(await callError(c.client, 'file_dependencies', { path: 'src/main.ts', direction: 'sideways' }), /^Error \[INVALID_ARGUMENT\]: .*dependents.*Hint: /s);
   });

@@ -19,7 +19,6 @@ import * as path from 'node:path';
 import { ToolError } from '../core/errors';
 import { FILE_DEPS_MAX_ROWS, MAX_FILE_BYTES } from '../core/limits';
 import { readAllModuleRefs, readModuleRefs } from '../index/moduleRefsStore';
-import { languageForPath } from '../syntax/languageConfig';
 import { hasModuleQuery } from '../syntax/moduleRefs';
 import { decodeSource } from '../syntax/parseBatch';
 import { parseText } from '../syntax/parseFile';
@@ -83,11 +82,16 @@ export interface DepQuery {
 
 /** The answer for one file. Throws ToolError for bad paths, missing files, unsupported languages. */
 export async function fileDependencies(engine: Engine, q: DepQuery): Promise<FileDependencies> {
-  const { rel, abs, config } = resolveSourceFile(engine, q.path);
-  if (config.id === 'csharp') return csharpDependencies(engine, rel, q);
-  if (!hasModuleQuery(config)) {
-    throw new ToolError('UNSUPPORTED_LANGUAGE', `file_dependencies does not cover ${config.id} files ('${rel}')`, 'it covers TypeScript, JavaScript and C#; use search_text for the file name to find its uses');
+  let source: ReturnType<typeof resolveSourceFile>;
+  try {
+    source = resolveSourceFile(engine, q.path);
+  } catch (e) {
+    if (e instanceof ToolError && e.code === 'UNSUPPORTED_LANGUAGE') throw unsupported(q.path);
+    throw e;
   }
+  const { rel, abs, config } = source;
+  if (config.id === 'csharp') return csharpDependencies(engine, rel, q);
+  if (!hasModuleQuery(config)) throw unsupported(rel);
   const graph = moduleGraph(engine);
   const own = await ownRefs(engine, rel, abs, config.id);
   const notes: string[] = [];
@@ -114,6 +118,10 @@ export async function fileDependencies(engine: Engine, q: DepQuery): Promise<Fil
     if (result.rows.length >= FILE_DEPS_MAX_ROWS) result.capped = true;
   }
   return result;
+}
+
+function unsupported(rel: string): ToolError {
+  return new ToolError('UNSUPPORTED_LANGUAGE', `file_dependencies does not cover '${rel}'`, 'it covers TypeScript, JavaScript and C# files; for others use search_text with the file name to find its uses');
 }
 
 /** One resolved edge: from the depending file to the file it loads. */
