@@ -84,6 +84,7 @@ public sealed class QueryOptions
     public int? DeadlineMs { get; set; }
     public int? MaxItems { get; set; }
     public bool? WidenDispatch { get; set; }
+    public int? BatchProjects { get; set; }
 }
 
 public sealed class QueryParams
@@ -130,6 +131,8 @@ public sealed class Stats
     public int ProjectsEvicted { get; set; }
     public long WorkingSetMb { get; set; }
     public long GcHeapMb { get; set; }
+    /// CPU time of the whole host process during the request (all threads; warm-up excepted when done)
+    public long? CpuMs { get; set; }
 }
 
 public sealed class Span

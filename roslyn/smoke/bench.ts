@@ -93,7 +93,7 @@ try {
         t = Date.now();
         const r: any = await conn.sendRequest('query', { op, position: { path: d.path, line: d.line, column: d.column }, scope });
         const st: any = await conn.sendRequest('status', {});
-        log(`${n} ${op} ${round}: ${Date.now() - t} ms, scope ${scope.length}, items ${r.items.length}, searched ${r.searched.length}, notSearched ${r.notSearched.length}, load ${r.stats.loadMs} search ${r.stats.searchMs} evicted ${r.stats.projectsEvicted}, heap ${st.gcHeapMb} MB ws ${st.workingSetMb} MB loaded ${st.loadedProjects}`);
+        log(`${n} ${op} ${round}: ${Date.now() - t} ms, scope ${scope.length}, items ${r.items.length}, searched ${r.searched.length}, notSearched ${r.notSearched.length}, load ${r.stats.loadMs} search ${r.stats.searchMs} cpu ${r.stats.cpuMs} evicted ${r.stats.projectsEvicted}, heap ${st.gcHeapMb} MB ws ${st.workingSetMb} MB loaded ${st.loadedProjects}`);
       }
   }
 } finally {

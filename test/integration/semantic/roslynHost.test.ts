@@ -153,4 +153,29 @@ describe('roslyn host: protocol behaviour on hand-written projects', function ()
     const impl = await query({ op: 'implementations', position: { path: 'Core/Repo.cs', line: 3, column: 23 } });
     assert.equal(impl.items.length, 61);
   });
+
+  it('implementations and subtypes streamed batch by batch equal the one-pass answer (a type two levels down behind another batch included)', async () => {
+    write('Mid/Mid.cs', 'namespace Mid;\npublic class Mid : Core.RepoBase { public override void Save() { } }\n');
+    write('Low/Low.cs', 'namespace Low;\npublic class Low : Mid.Mid { public override void Save() { } }\n');
+    await req(HostMethods.ensure, { projects: [describeProject('Mid', ['Core'], ['Mid/Mid.cs']), describeProject('Low', ['Mid'], ['Low/Low.cs'])] });
+    const names = (r: Answer) => r.items.map((x) => `${(x as { display?: string }).display}|${(x as { relation?: string }).relation}`).sort();
+    const ask = async (op: string, at: { path: string; line: number; column: number }, options: object = {}) => {
+      const one = await query({ op, position: at, options });
+      const streamed = await query({ op, position: at, options: { ...options, batchProjects: 1 } });
+      assert.deepEqual(names(streamed), names(one), `${op} at ${at.path}:${at.line}:${at.column}`);
+      assert.equal(streamed.searched.length, 65);
+      return names(one);
+    };
+    const ofInterface = await ask('implementations', { path: 'Core/Repo.cs', line: 2, column: 18 });
+    assert.equal(ofInterface.length, 64); // RepoBase, Remote, Mid, Low, 60 leaves
+    assert.ok(ofInterface.includes('Low.Low|implementation'));
+    const ofClass = await ask('implementations', { path: 'Core/Repo.cs', line: 3, column: 23 });
+    assert.ok(ofClass.includes('Low.Low|derivedClass'));
+    const ofMember = await ask('implementations', { path: 'Core/Repo.cs', line: 3, column: 62 });
+    assert.deepEqual(ofMember, ['void Low.Low.Save()|override', 'void Mid.Mid.Save()|override', 'void Net.Remote.Save()|override']);
+    const ofIfaceMember = await ask('implementations', { path: 'Core/Repo.cs', line: 2, column: 31 });
+    assert.ok(ofIfaceMember.includes('void Core.RepoBase.Save()|implementation'), ofIfaceMember.join(', '));
+    const sub = await ask('typeHierarchy', { path: 'Core/Repo.cs', line: 3, column: 23 }, { direction: 'subtypes', transitive: false });
+    assert.equal(sub.length, 62); // Remote, Mid, 60 leaves (Low is two levels down)
+  });
 });
