@@ -33,6 +33,18 @@ function workspace(): Record<string, string | Buffer> {
   ].join('\n');
   files['tests/ConsumerTests.cs'] = 'public class ConsumerTests\n{\n    [Fact]\n    public void GetRequiredService_works() { }\n}\n';
   files['src/Big.cs'] = `namespace Big;\npublic class Huge\n{\n${Array.from({ length: 5000 }, (_, i) => `    public int M${i}(int x) => x + ${i};`).join('\n')}\n}\n`;
+  files['src/Overloads.cs'] = [
+    'namespace Ov;',
+    'public class Svc',
+    '{',
+    ...Array.from({ length: 200 }, (_, i) => `    private int _privateFieldNumber${i};`),
+    '    public Svc() { }',
+    '    public void Run(int x) { }',
+    '    public void Run(string s) { }',
+    ...Array.from({ length: 150 }, (_, i) => `    public int PublicPropertyNumber${i} { get; }`),
+    '}',
+    '',
+  ].join('\n');
   files['docs/readme.txt'] = 'not code\n';
   files['assets/blob.cs'] = Buffer.from([0x63, 0, 1, 2, 3]);
   return files;
@@ -94,23 +106,59 @@ describe('MCP over stdio: syntax tools', function () {
     assert.ok(shallow.deeper > 0);
   });
 
-  it('outline of a 5,000-declaration file is the names form within the budget, pages with a cursor, drops nothing and says the file is large', async function () {
+  /** Declarations on names-form rows: containers (not continuations), one per span of a named member, and the "+N more" counts. */
+  const declarationsOn = (rows: { more?: true; members?: Record<string, string> }[]) =>
+    rows.reduce(
+      (n, row) =>
+        n +
+        (row.more ? 0 : 1) +
+        Object.values(row.members ?? {}).reduce((k, v) => k + v.split(', ').reduce((j, entry) => j + (/^\+(\d+) more$/.test(entry) ? Number(entry.slice(1, -5)) : entry.split(' ')[1]!.split(',').length), 0), 0),
+      0,
+    );
+
+  /** A container's members by kind over its row and the rows that continue it (`more: true`). */
+  const membersOf = (rows: { sig: string; more?: true; members?: Record<string, string> }[], sig: string) => {
+    const out: Record<string, string> = {};
+    for (const row of rows.filter((x) => x.sig === sig)) for (const [k, v] of Object.entries(row.members ?? {})) out[k] = Object.hasOwn(out, k) ? `${out[k]}, ${v}` : v;
+    return out;
+  };
+
+  it('outline of a 5,000-declaration file is one summarised names answer within 8 KiB that counts what it does not name; form names pages every name', async function () {
     const r = await call(c.client, 'outline', { path: 'src/Big.cs' });
     assert.equal(r.file.isLarge, true);
     assert.equal(r.form, 'names');
     assert.match(r.summary, /5002 declarations/);
+    assert.match(r.summary, /counted as "\+N more"/);
     assert.ok(Buffer.byteLength(JSON.stringify(r)) <= 8 * 1024);
-    assert.ok(r.nextCursor);
-    const rows = [...r.items];
-    for (let cur = r.nextCursor; cur; ) {
-      const next = await call(c.client, 'outline', { path: 'src/Big.cs', cursor: cur });
+    assert.equal(r.nextCursor, undefined, 'the whole map is one answer');
+    assert.ok(r.unlisted > 4000 && r.unlisted < 5000, `unlisted ${r.unlisted}`);
+    assert.match(membersOf(r.items, 'public class Huge').method!, /^M0 4, M1 5, .*, \+\d+ more$/);
+    assert.equal(declarationsOn(r.items), 5002);
+    // form: "names" names every member, over pages.
+    const rows = [];
+    for (let cur: string | undefined, first = true; first || cur; first = false) {
+      const next = await call(c.client, 'outline', { path: 'src/Big.cs', form: 'names', ...(cur ? { cursor: cur } : {}) });
       assert.ok(Buffer.byteLength(JSON.stringify(next)) <= 8 * 1024);
+      assert.equal(next.unlisted, undefined);
       rows.push(...next.items);
       cur = next.nextCursor;
     }
-    // Every declaration is on some row: containers as rows, members by name on them.
-    const members = rows.reduce((n, row) => n + Object.values(row.members ?? {}).reduce((k: number, v) => k + String(v).split(', ').length, 0), 0);
-    assert.equal(rows.filter((x) => !x.more).length + members, 5002);
+    assert.ok(rows.length > 2);
+    assert.ok(rows.every((x) => !Object.values(x.members ?? {}).some((v) => /more$/.test(String(v)))));
+    assert.equal(declarationsOn(rows), 5002);
+  });
+
+  it('outline names form: overloads share an entry, a constructor is named, private fields are the first left unnamed', async function () {
+    const r = await call(c.client, 'outline', { path: 'src/Overloads.cs' });
+    assert.equal(r.form, 'names');
+    assert.equal(r.nextCursor, undefined);
+    const svc = { members: membersOf(r.items, 'public class Svc') };
+    assert.equal(svc.members.constructor, 'Svc 204');
+    assert.equal(svc.members.method, 'Run 205,206');
+    assert.match(svc.members.property ?? "", /^PublicPropertyNumber0 207, .*PublicPropertyNumber149 356$/);
+    assert.match(svc.members.field ?? "", /^_privateFieldNumber0 4, .*, \+\d+ more$/);
+    assert.ok(r.unlisted > 0);
+    assert.equal(declarationsOn(r.items), 355);
   });
 
   it('outline answers live for a file changed since indexing, and reports #if re-parses', async function () {

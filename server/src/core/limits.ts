@@ -434,6 +434,15 @@ export const OUTLINE_SIGNATURES_MAX_BYTES = 6 * 1024;
 /** outline names form: members listed on one row before the container continues on the next (one row stays ~2.5 KB). */
 export const OUTLINE_MEMBERS_PER_ROW = 100;
 /**
+ * outline (form auto): the names form's rows (JSON) stay within this, so the whole answer (summary,
+ * file, index meta) fits one default 8 KiB page. A file whose every member name does not fit gets
+ * members listed round-robin over its types up to this and the rest counted as "+N more" per kind
+ * (form "names" lists every one, paged). Measured: 250-350 declarations of real C# fit whole.
+ */
+export const OUTLINE_NAMES_MAX_BYTES = 6_656;
+/** outline, summarised names form: container signatures longer than this are cut ("…"): 30 generic `Snapshot<T0, …, T29>` rows would fill the page. */
+export const OUTLINE_SUMMARY_SIG_CHARS = 100;
+/**
  * references (default grouping, no per_group): locations listed over all groups together, spread so
  * every group shows at least one before any shows two; ~24 enriched locations plus a row per group
  * fit the default 8 KiB answer, so the common question comes back whole (every group, its count).

@@ -74,7 +74,7 @@ const compactOutlineItem = z.object({
   sig: z.string().describe('The declaration without its body'),
   depth: z.number().int().optional().describe('Nesting level, when not 0'),
   id: z.string().optional().describe('Symbol id (with ids: true)'),
-  members: z.record(z.string(), z.string()).optional().describe('Names form: members by kind, "Name line-end, …"'),
+  members: z.record(z.string(), z.string()).optional().describe('Names form: members by kind, "Name line-end, …" (an overload adds ",line-end"; "+N more" counts members not named)'),
   more: z.literal(true).optional().describe('Names form: this row continues the members of the row before'),
   test: z.literal(true).optional(),
   generated: z.literal(true).optional(),
@@ -101,39 +101,117 @@ function compactRow(s: OutlineSymbol): CompactOutlineItem {
   return o;
 }
 
+/** One member on its container's row in the names form: overloads of a name share the entry. */
+interface MemberEntry {
+  name: string;
+  kind: string;
+  spans: string[];
+  /** Private (or field without an access modifier): listed after every other member when a file is summarised. */
+  low: boolean;
+}
+
+interface NamesContainer {
+  sym: OutlineSymbol;
+  entries: MemberEntry[];
+}
+
 /**
- * Rows of the names form: containers carry their direct non-container members; a container with
- * more than OUTLINE_MEMBERS_PER_ROW members continues on further rows (`more: true`, same span),
- * so every row fits a small budget and pages stay exact.
+ * The names form's structure: containers (namespaces, types) in order, each with its direct
+ * non-container members by name, overloads merged ("Name 10-20,30-40"); a declaration whose
+ * parent is not listed is a container of its own (a row without members).
  */
-function namesRows(listed: OutlineSymbol[]): CompactOutlineItem[] {
-  const rows: CompactOutlineItem[] = [];
-  const stack: { depth: number; sym?: OutlineSymbol; row?: CompactOutlineItem; count: number }[] = [];
+function namesContainers(listed: OutlineSymbol[]): NamesContainer[] {
+  const out: NamesContainer[] = [];
+  const stack: { depth: number; c?: NamesContainer; byName?: Map<string, MemberEntry> }[] = [];
   for (const s of listed) {
     while (stack.length && stack[stack.length - 1]!.depth >= s.depth) stack.pop();
     const parent = stack[stack.length - 1];
-    if (!CONTAINER_KINDS.has(s.kind) && parent?.row && parent.depth === s.depth - 1) {
-      if (parent.count === L.OUTLINE_MEMBERS_PER_ROW) {
-        // Continue on a new row; later members of this container go there.
-        const cont = compactRow(parent.sym!);
-        cont.more = true;
-        const at = rows.lastIndexOf(parent.row);
-        rows.splice(at + 1, 0, cont);
-        parent.row = cont;
-        parent.count = 0;
+    if (!CONTAINER_KINDS.has(s.kind) && parent?.c && parent.depth === s.depth - 1) {
+      const key = `${s.kind}\u0000${s.name}`;
+      let e = parent.byName!.get(key);
+      if (!e) {
+        const low = s.modifiers.includes('private') || (s.kind === 'field' && !s.modifiers.some((m) => m === 'public' || m === 'protected' || m === 'internal'));
+        e = { name: s.name, kind: s.kind, spans: [], low };
+        parent.byName!.set(key, e);
+        parent.c.entries.push(e);
       }
-      const m = (parent.row.members ??= {});
-      const entry = `${s.name} ${span(s)}`;
-      m[s.kind] = m[s.kind] ? `${m[s.kind]}, ${entry}` : entry;
-      parent.count++;
-      stack.push({ depth: s.depth, count: 0 });
+      e.spans.push(span(s));
+      stack.push({ depth: s.depth });
       continue;
     }
-    const row = compactRow(s);
+    const c: NamesContainer = { sym: s, entries: [] };
+    out.push(c);
+    stack.push({ depth: s.depth, c, byName: new Map() });
+  }
+  return out;
+}
+
+const entryText = (e: MemberEntry) => `${e.name} ${e.spans.join(',')}`;
+
+/**
+ * Rows of the names form: one row per container, its members by kind ("Name line-end, …"); a
+ * container with more than OUTLINE_MEMBERS_PER_ROW listed members continues on further rows
+ * (`more: true`, same span), so every row fits a small budget and pages stay exact. Members not
+ * in `keep` are counted per kind as "+N more" on the container's last row.
+ */
+function namesRows(containers: NamesContainer[], keep?: Set<MemberEntry>): CompactOutlineItem[] {
+  const rows: CompactOutlineItem[] = [];
+  for (const c of containers) {
+    const listed = keep ? c.entries.filter((e) => keep.has(e)) : c.entries;
+    const unlisted = new Map<string, number>();
+    if (keep) for (const e of c.entries) if (!keep.has(e)) unlisted.set(e.kind, (unlisted.get(e.kind) ?? 0) + e.spans.length);
+    let row = compactRow(c.sym);
+    // Summarised: a long container signature (generic parameter lists) is cut, marked with "…".
+    if (keep && row.sig.length > L.OUTLINE_SUMMARY_SIG_CHARS) row.sig = row.sig.slice(0, L.OUTLINE_SUMMARY_SIG_CHARS - 1) + '…';
     rows.push(row);
-    stack.push({ depth: s.depth, sym: s, row, count: 0 });
+    let count = 0;
+    const add = (kind: string, text: string) => {
+      const m = (row.members ??= {});
+      m[kind] = Object.hasOwn(m, kind) ? `${m[kind]}, ${text}` : text;
+    };
+    for (const e of listed) {
+      if (count === L.OUTLINE_MEMBERS_PER_ROW) {
+        row = { ...compactRow(c.sym), sig: row.sig, more: true };
+        rows.push(row);
+        count = 0;
+      }
+      add(e.kind, entryText(e));
+      count++;
+    }
+    for (const [kind, n] of unlisted) add(kind, `+${n} more`);
   }
   return rows;
+}
+
+const jsonBytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+
+/**
+ * The members a summarised names form lists within OUTLINE_NAMES_MAX_BYTES: public/protected/
+ * internal members before private ones and undecorated fields, round-robin over the containers
+ * (each type's first member before any type's second), in source order; the first that does not
+ * fit ends the list. Depends on the file and the arguments only, so every page agrees.
+ */
+function summarisedKeep(containers: NamesContainer[]): Set<MemberEntry> {
+  const keep = new Set<MemberEntry>();
+  let left = L.OUTLINE_NAMES_MAX_BYTES - jsonBytes(namesRows(containers, keep));
+  const classes = [containers.map((c) => c.entries.filter((e) => !e.low)), containers.map((c) => c.entries.filter((e) => e.low))];
+  outer: for (const lists of classes) {
+    const longest = Math.max(0, ...lists.map((l) => l.length));
+    for (let level = 0; level < longest; level++) {
+      for (const l of lists) {
+        const e = l[level];
+        if (!e) continue;
+        const cost = Buffer.byteLength(entryText(e)) + 2;
+        if (cost > left) break outer;
+        keep.add(e);
+        left -= cost;
+      }
+    }
+  }
+  // The "+N more" texts and member keys were estimated; take members back from the end until the rows fit.
+  const order = [...keep];
+  while (order.length && jsonBytes(namesRows(containers, keep)) > L.OUTLINE_NAMES_MAX_BYTES) keep.delete(order.pop()!);
+  return keep;
 }
 
 export const outlineTool = defineTool({
@@ -154,6 +232,7 @@ export const outlineTool = defineTool({
     file: fileInfo,
     form: z.enum(['signatures', 'names']),
     deeper: z.number().optional().describe('Declarations below the depth limit, not listed'),
+    unlisted: z.number().optional().describe('Names form (auto): members counted as "+N more" on their row, not named'),
   },
   paged: true,
   defaultLimit: L.MAX_ITEM_LIMIT,
@@ -177,14 +256,26 @@ export const outlineTool = defineTool({
       return r;
     });
     const wanted = args.ids ? 'signatures' : (args.form ?? 'auto');
-    const form = wanted === 'auto' ? (Buffer.byteLength(JSON.stringify(sigRows)) <= L.OUTLINE_SIGNATURES_MAX_BYTES ? 'signatures' : 'names') : wanted;
-    const rows = form === 'signatures' ? sigRows : namesRows(listed);
+    const form = wanted === 'auto' ? (jsonBytes(sigRows) <= L.OUTLINE_SIGNATURES_MAX_BYTES ? 'signatures' : 'names') : wanted;
+    let rows = sigRows;
+    let unlisted = 0;
+    if (form === 'names') {
+      const containers = namesContainers(listed);
+      rows = namesRows(containers);
+      // Auto: a map whose every member does not fit one answer lists what fits and counts the rest.
+      if (wanted === 'auto' && jsonBytes(rows) > L.OUTLINE_NAMES_MAX_BYTES) {
+        const keep = summarisedKeep(containers);
+        rows = namesRows(containers, keep);
+        for (const c of containers) for (const e of c.entries) if (!keep.has(e)) unlisted += e.spans.length;
+      }
+    }
     const notes: string[] = [];
     if (o.hasErrors) notes.push(`syntax errors at line${o.errorLines.length === 1 ? '' : 's'} ${o.errorLines.join(', ')}`);
     if (o.reparsedWith.length) notes.push(`re-parsed (${o.reparsedWith.join('; ')})`);
     if (o.recoveredDeclarations) notes.push(`${o.recoveredDeclarations} declaration(s) recovered from error regions`);
     if (deeper) notes.push(`${deeper} deeper declaration(s) not listed (raise depth)`);
     if (form === 'names') notes.push('members by name (form: "signatures" or source_context for signatures)');
+    if (unlisted) notes.push(`${unlisted} member(s) counted as "+N more", not named (form: "names" names every one, paged)`);
     if (o.isLarge) notes.push('large file: read spans with source_context');
     const file: Record<string, unknown> = { path: o.path, language: o.language, lines: o.lines, isLarge: o.isLarge, source: o.source };
     if (o.hasErrors) Object.assign(file, { hasErrors: true, errorLines: o.errorLines });
@@ -196,7 +287,7 @@ export const outlineTool = defineTool({
       total: rows.length,
       offset: page.offset,
       partial: o.depthTruncated ? `declarations nested deeper than ${L.MAX_OUTLINE_DEPTH} levels are not extracted` : undefined,
-      extra: { file, form, ...(deeper ? { deeper } : {}) },
+      extra: { file, form, ...(deeper ? { deeper } : {}), ...(unlisted ? { unlisted } : {}) },
     };
   },
 });
