@@ -75,13 +75,14 @@ describe('roslyn host: protocol behaviour on hand-written projects', function ()
     );
     // Net: an override one level below the interface's implementation.
     write('Net/Remote.cs', 'namespace Net;\npublic sealed class Remote : Core.RepoBase\n{\n    public override void Save() { }\n    public static void Direct(Remote r) => r.Save();\n}\n');
+    write('Core/Store.cs', 'namespace Core;\n/// <summary>Keeps items <c>safe</c>.</summary>\npublic class Store\n{\n    public int Count(string s) { int n = s.Length; return n; }\n    public void Broken() { Missing(); }\n}\n');
     // App references Net only, and uses Core's type directly (a transitive project reference).
     write('App/Program.cs', 'namespace App;\npublic static class Program\n{\n    public static void Main() => Core.Use.ThroughInterface(new Net.Remote());\n}\n');
     host = new RoslynHost({ root: dir });
     const got = await host.acquire(60_000, ac.signal);
     assert.ok(got.ok, `host did not start: ${JSON.stringify(got)}`);
     const ens = await req<{ results: { key: string; status: string }[] }>(HostMethods.ensure, {
-      projects: [describeProject('Core', [], ['Core/Repo.cs', 'Core/Use.cs']), describeProject('Net', ['Core'], ['Net/Remote.cs']), describeProject('App', ['Net'], ['App/Program.cs'])],
+      projects: [describeProject('Core', [], ['Core/Repo.cs', 'Core/Use.cs', 'Core/Store.cs']), describeProject('Net', ['Core'], ['Net/Remote.cs']), describeProject('App', ['Net'], ['App/Program.cs'])],
     });
     assert.deepEqual(
       ens.results.map((r) => r.status),
@@ -177,5 +178,24 @@ describe('roslyn host: protocol behaviour on hand-written projects', function ()
     assert.ok(ofIfaceMember.includes('void Core.RepoBase.Save()|implementation'), ofIfaceMember.join(', '));
     const sub = await ask('typeHierarchy', { path: 'Core/Repo.cs', line: 3, column: 23 }, { direction: 'subtypes', transitive: false });
     assert.equal(sub.length, 62); // Remote, Mid, 60 leaves (Low is two levels down)
+  });
+
+  it('symbol info, documentation and diagnostics per document and per project', async () => {
+    const info = await query({ op: 'symbolInfo', position: { path: 'Core/Store.cs', line: 5, column: 38 } });
+    const row = info.items[0] as unknown as { symbol: { name: string; kind: string }; type?: { name: string }; isFromSource: boolean };
+    assert.deepEqual([row.symbol.name, row.symbol.kind, row.type?.name, row.isFromSource], ['n', 'variable', 'Int32', true]);
+    const doc = await query({ op: 'documentation', position: { path: 'Core/Store.cs', line: 3, column: 14 } });
+    assert.equal((doc.items[0] as unknown as { summary?: string }).summary, 'Keeps items safe.');
+    const diag = (await query({ op: 'diagnostics', position: { path: 'Core/Store.cs', line: 1, column: 1 } })).items as unknown as { id: string; severity: string; line: number }[];
+    assert.deepEqual(
+      diag.filter((d) => d.severity === 'error').map((d) => `${d.id}:${d.line}`),
+      ['CS0103:6'],
+    );
+    const perProject = (await query({ op: 'diagnostics', scope: [key('Core'), key('App')] })) as Answer & { items: { id: string; projectKey: string; severity: string }[] };
+    assert.deepEqual(
+      perProject.items.filter((d) => d.severity === 'error').map((d) => `${d.id}|${d.projectKey}`),
+      [`CS0103|${key('Core')}`],
+    );
+    assert.deepEqual(perProject.searched.sort(), [key('App'), key('Core')].sort());
   });
 });
