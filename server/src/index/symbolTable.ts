@@ -263,7 +263,7 @@ export class SymbolTable {
 
   /** Approximate bytes held (typed arrays and name strings). */
   bytes(): number {
-    return this.base.bytes() + this.delta.bytes() + this.baseSorted.byteLength + this.names.bytes();
+    return this.base.bytes() + this.delta.bytes() + this.baseSorted.byteLength + this.names.bytes() + (this.baseByFile ? this.baseByFile.rows.byteLength + this.baseByFile.fileStart.byteLength : 0);
   }
 
   private buildBase(): void {
@@ -287,6 +287,9 @@ export class SymbolTable {
     this.delta = emptySegment(0);
     this.deadInBase = new Uint8Array(0);
     this.base = this.readRows(undefined);
+    // built now, with the base (not by the first saved file, which would wait for it)
+    this.baseByFile = undefined;
+    this.baseRowsOf();
     const t1 = performance.now();
     this.markDuplicates(true);
     const t2 = performance.now();
@@ -296,6 +299,21 @@ export class SymbolTable {
     const c = process.cpuUsage(c0);
     const t3 = performance.now();
     this.lastBuild = { rows: this.base.size, ms: t3 - t0, cpuMs: (c.user + c.system) / 1000, readMs: t1 - t0, sharedIdsMs: t2 - t1, countMs: t3 - t2 };
+  }
+
+  /** Base rows grouped by file (4 bytes per row): rows[fileStart[f] .. fileStart[f + 1]) are file f's. */
+  private baseByFile: { fileStart: Uint32Array; rows: Uint32Array } | undefined;
+
+  private baseRowsOf(): { fileStart: Uint32Array; rows: Uint32Array } {
+    if (this.baseByFile) return this.baseByFile;
+    const b = this.base;
+    const fileStart = new Uint32Array(b.maxFileId + 2);
+    for (let r = 0; r < b.size; r++) fileStart[(b.fileId[r] ?? 0) + 1]!++;
+    for (let f = 0; f + 1 < fileStart.length; f++) fileStart[f + 1]! += fileStart[f] ?? 0;
+    const at = fileStart.slice(0, fileStart.length - 1);
+    const rows = new Uint32Array(b.size);
+    for (let r = 0; r < b.size; r++) rows[at[b.fileId[r] ?? 0]!++] = r;
+    return (this.baseByFile = { fileStart, rows });
   }
 
   private buildDelta(): void {
@@ -319,18 +337,14 @@ export class SymbolTable {
     this.deadInBase = dead;
     this.delta = delta;
     this.markDuplicates(false);
-    // names whose precomputed counts no longer hold
+    // names whose precomputed counts no longer hold: those with delta rows, and the names of the
+    // dead files' base rows (found through baseRowsOf, not by a pass over every base row)
     const touched = new Uint8Array(this.names.size);
     const ds = delta.nameStart;
     for (let n = 0; n + 1 < ds.length; n++) if ((ds[n + 1] ?? 0) > (ds[n] ?? 0)) touched[n] = 1;
-    const bs = this.base.nameStart;
-    for (let n = 0; n + 1 < bs.length; n++) {
-      for (let r = bs[n] ?? 0, end = bs[n + 1] ?? 0; r < end; r++) {
-        if ((dead[this.base.fileId[r] ?? 0] ?? 0) !== 0) {
-          touched[n] = 1;
-          break;
-        }
-      }
+    const { fileStart, rows: byFile } = this.baseRowsOf();
+    for (const f of files) {
+      for (let i = fileStart[f] ?? 0, end = fileStart[f + 1] ?? 0; i < end; i++) touched[this.nameOf(this.base, byFile[i] ?? 0)] = 1;
     }
     this.touched = touched;
   }

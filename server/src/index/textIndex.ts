@@ -13,7 +13,14 @@ export function matchFiles(store: IndexStore, matchExpr: string): number[] {
 
 /** Document ids (live or tombstone) matching an FTS4 MATCH expression; the caller maps them to files. */
 export function matchDocs(store: IndexStore, matchExpr: string): number[] {
-  return store.rows('SELECT docid FROM file_text WHERE file_text MATCH ?', [matchExpr]).map((r) => r[0] as number);
+  // One row (the ids joined in SQL): stepping sql.js row by row costs ~5 µs a row, and a common
+  // identifier's term is in thousands of documents.
+  const joined = store.rows('SELECT group_concat(docid) FROM file_text WHERE file_text MATCH ?', [matchExpr])[0]?.[0];
+  if (typeof joined !== 'string' || joined.length === 0) return typeof joined === 'number' ? [joined] : [];
+  const parts = joined.split(',');
+  const out = new Array<number>(parts.length);
+  for (let i = 0; i < parts.length; i++) out[i] = Number(parts[i]);
+  return out;
 }
 
 /** The next unused document id. */

@@ -62,4 +62,20 @@ describe('text index tokens', function () {
     assert.deepEqual(d.expand({ kind: 'suffix', text: 'service' }, 10), ['getrequiredservice', 'service', 'zservice']);
     assert.deepEqual(TermDictionary.parse(d.serialize()).length, 6);
   });
+
+  it('a lazily loaded dictionary takes new terms without reading the stored ones, and merges them when it does', function () {
+    const d = new TermDictionary();
+    let loads = 0;
+    d.resetLazy(() => {
+      loads++;
+      return ['service', 'other'];
+    });
+    assert.equal(d.add('zservice'), true);
+    assert.equal(d.add('other'), true, 'unknown before the load: reported new');
+    assert.equal(loads, 0, 'adding did not read the stored terms');
+    assert.deepEqual(d.expand({ kind: 'suffix', text: 'service' }, 10), ['service', 'zservice']);
+    assert.equal(loads, 1);
+    assert.equal(d.add('other'), false);
+    assert.deepEqual(TermDictionary.parse(d.serialize()), ['other', 'service', 'zservice']);
+  });
 });
