@@ -191,9 +191,10 @@ describe('roslyn host: protocol behaviour on hand-written projects', function ()
       diag.filter((d) => d.severity === 'error').map((d) => `${d.id}:${d.line}`),
       ['CS0103:6'],
     );
-    const perProject = (await query({ op: 'diagnostics', scope: [key('Core'), key('App')] })) as Answer & { items: { id: string; projectKey: string; severity: string }[] };
+    const perProject = await query({ op: 'diagnostics', scope: [key('Core'), key('App')] });
+    const rows = perProject.items as unknown as { id: string; projectKey: string; severity: string }[];
     assert.deepEqual(
-      perProject.items.filter((d) => d.severity === 'error').map((d) => `${d.id}|${d.projectKey}`),
+      rows.filter((d) => d.severity === 'error').map((d) => `${d.id}|${d.projectKey}`),
       [`CS0103|${key('Core')}`],
     );
     assert.deepEqual(perProject.searched.sort(), [key('App'), key('Core')].sort());
