@@ -3,7 +3,8 @@
  * with fast-check: random queries through every paged tool, paged with a random `limit` and
  * `maxBytes`, all cursors followed, must concatenate to the unpaged answer (the same query paged
  * at the largest limit and budget) — same rows, same order, no duplicate, no gap. Every answer is
- * validated against the outputSchema the tool publishes in tools/list, and stays within its budget.
+ * validated against the outputSchema the tool publishes in tools/list and against the server's
+ * full zod schema of it (every row field, nested objects too), and stays within its budget.
  *
  * Index-backed tools run on the generated C# workspace; the semantic tools (references,
  * implementations, callers, callees, type_hierarchy) on a restored copy of it with the REAL
@@ -17,6 +18,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import fc from 'fast-check';
+import { outputSchemaOf } from '../../server/src/mcp/server';
+import { ALL_TOOLS } from '../../server/src/mcp/tools';
 import { cachedWorkspace } from '../fixtures/generate';
 import { skipWithoutCsharpLs } from '../helpers/csharpLs';
 import { connectStdio, type Connected } from '../helpers/mcpClient';
@@ -29,6 +32,9 @@ const MAX_BYTES = 65536;
 const DEFAULT_BYTES = 8192;
 
 type Args = Record<string, unknown>;
+
+/** The zod envelope each tool's answers are built against (published compact in tools/list). */
+const FULL_SCHEMAS = new Map(ALL_TOOLS.map((t) => [t.name, outputSchemaOf(t)]));
 interface Query {
   tool: string;
   args: Args;
@@ -61,6 +67,8 @@ class Pager {
     assert.ok(Buffer.byteLength(JSON.stringify(r.structuredContent)) <= budget, `${tool}: JSON over ${budget}`);
     const v = this.validators.get(tool)!(r.structuredContent);
     assert.ok(v.valid, `${tool} ${JSON.stringify(args)} breaks its outputSchema: ${v.errorMessage}`);
+    const full = FULL_SCHEMAS.get(tool)?.safeParse(r.structuredContent);
+    assert.ok(full?.success, `${tool} ${JSON.stringify(args)} breaks its full schema: ${full?.error?.message ?? 'no such tool'}`);
     this.validated++;
     return { sc: r.structuredContent };
   }
@@ -184,6 +192,13 @@ async function indexQueries(p: Pager): Promise<Query[]> {
     { tool: 'search_structural', args: { query: '@calls', language: 'csharp', pathGlob: big[3] ?? big[0]! } },
   );
   if (memberNames[0]) q.push({ tool: 'search_structural', args: { query: `@calls:${memberNames[0]}`, language: 'csharp' } });
+  // project_graph: around the projects with the most and the fewest references, both ways, a folder, packages.
+  const byRefs = await Promise.all(projects.slice(0, 40).map(async (x) => ({ id: x.id, n: ((await p.call('project_graph', { project: x.id, direction: 'both', depth: 1, limit: 200, maxBytes: MAX_BYTES })).sc?.items ?? []).length })));
+  byRefs.sort((a, b) => b.n - a.n || (a.id < b.id ? -1 : 1));
+  for (const x of uniq([byRefs[0]?.id, byRefs[Math.floor(byRefs.length / 2)]?.id].filter((v): v is string => !!v))) {
+    q.push({ tool: 'project_graph', args: { project: x, direction: 'both', depth: 1 } }, { tool: 'project_graph', args: { project: x, direction: 'dependents', depth: 2 } }, { tool: 'project_graph', args: { project: x, depth: 3, includePackages: true, allEdges: true } });
+  }
+  if (dirs[0]) q.push({ tool: 'project_graph', args: { prefix: dirs[0] } }, { tool: 'project_graph', args: { prefix: dirs[0], allEdges: true, direction: 'both' } });
   // Answers of at most MAX_WHOLE_ROWS rows keep one run (up to that many pages at limit 1) cheap.
   const kept: Query[] = [];
   for (const x of q) if ((await p.whole(x)).length <= MAX_WHOLE_ROWS) kept.push(x);
@@ -220,13 +235,13 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
       if (indexRoot) removeDir(indexRoot);
     });
 
-    it('every paged index tool, random queries × random limit × random maxBytes: concatenation = unpaged answer, every answer schema-valid', async function () {
+    it('every paged index tool (search_text: its own test), random queries × random limit × random maxBytes: concatenation = unpaged answer, every answer schema-valid', async function () {
       const t0 = Date.now();
       const s = await checkProperty(p, queries, RUNS ?? 300, REAL ? 1_800_000 : 45_000);
       const tools = uniq(queries.map((q) => q.tool));
       assert.ok(s.runs >= 30, `only ${s.runs} runs in the time bound`);
       console.log(`      ${s.runs} runs over ${queries.length} queries of ${tools.length} tools (${tools.join(', ')}): ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid, ${Date.now() - t0} ms`);
-      assert.equal(tools.length, 7);
+      assert.equal(tools.length, 8);
     });
   });
 
