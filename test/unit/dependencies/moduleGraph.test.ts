@@ -57,4 +57,19 @@ describe('file_dependencies: the module graph across index versions', function (
     assert.notEqual(moduleGraph(engine).resolver, afterConfig.resolver);
     assert.deepEqual(await dependents('src/missing.ts'), ['src/main.ts']);
   });
+
+  it('references parsed in the worker pool are stored too (a batch above PARSE_WORKER_MIN_FILES)', async () => {
+    const big = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-deps-workers-'));
+    const e = await Engine.open({ workspaceRoot: big, indexRoot: '' });
+    try {
+      for (let i = 0; i < 120; i++) fs.writeFileSync(path.join(big, `m${i}.ts`), i === 0 ? 'export const base = 0;\n' : `import { base } from './m0.js';\nexport const v${i} = base + ${i};\n`);
+      await e.refresh();
+      assert.equal(Number(e.store.rows('SELECT count(*) FROM module_refs')[0]![0]), 120);
+      const r = await fileDependencies(e, { path: 'm0.ts', direction: 'dependents', depth: 1, includeTypeOnly: true, deadlineAt: Date.now() + 10_000 });
+      assert.equal(r.rows.length, 119);
+    } finally {
+      await e.close();
+      fs.rmSync(big, { recursive: true, force: true });
+    }
+  });
 });
