@@ -231,6 +231,34 @@ describe('TypeScript monorepo: every program is searched (oracle: the TypeScript
   });
 });
 
+describe('TypeScript definitions: the next program including the file answers when the nearest resolves nothing', function () {
+  this.timeout(120_000);
+  it('an example whose own tsconfig has no paths is resolved through the root tsconfig that maps the package', async () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-ts-def-')));
+    const files: Record<string, string> = {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, baseUrl: '.', paths: { '@x/core': ['./packages/core/src'] } }, include: ['packages', 'examples'] }),
+      'packages/core/tsconfig.json': JSON.stringify({ include: ['src'] }),
+      'packages/core/src/index.ts': 'export const api = { hello(): number { return 1; } };\n',
+      'examples/app/tsconfig.json': JSON.stringify({ compilerOptions: { strict: true }, include: ['src'] }),
+      'examples/app/src/main.ts': "import { api } from '@x/core';\napi.hello();\n",
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), text);
+    }
+    const provider = new TsProgramsProvider({ root, configs: () => ({ paths: ['examples/app/tsconfig.json', 'packages/core/tsconfig.json', 'tsconfig.json'], key: 'k' }), mentions: () => undefined, thread: 'inline' });
+    try {
+      const d = await provider.request('definition', 'typescript', { path: 'examples/app/src/main.ts', line: 2, column: 5 }, { signal: new AbortController().signal, deadline: Date.now() + 60_000, waitForReadyMs: 0 });
+      assert.equal(d.kind, 'ok', JSON.stringify(d));
+      assert.deepEqual(d.kind === 'ok' && d.value.map((r) => `${r.path}:${r.line}:${r.column}`), ['packages/core/src/index.ts:1:22']);
+      assert.deepEqual(provider.lastCoverage?.searched, ['examples/app/tsconfig.json', 'tsconfig.json'], 'the nearest config first, then the root');
+    } finally {
+      await provider.dispose();
+      removeDir(root);
+    }
+  });
+});
+
 function sourceFiles(root: string, rel = ''): string[] {
   const out: string[] = [];
   for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {

@@ -97,12 +97,19 @@ async function run<K extends SemanticOp>(op: K, q: Question, args: OpArgs<K>): P
   const ok = (value: unknown): ProviderOutcome<OpResult<K>> => ({ kind: 'ok', value: value as OpResult<K> });
   switch (op) {
     case 'definition': {
-      const lp = q.own();
+      let lp = q.own();
       if (!lp) return q.noProgram();
-      const pos = q.offsetIn(lp);
-      if (pos === undefined) return ok([]);
-      const d = lp.service.getDefinitionAndBoundSpan(q.abs, pos);
-      return ok(dedupe((d?.definitions ?? []).map((x) => q.location(lp, x.fileName, x.textSpan, x.contextSpan)).filter(isSome)));
+      for (;;) {
+        const pos = q.offsetIn(lp);
+        const d = pos === undefined ? undefined : lp.service.getDefinitionAndBoundSpan(q.abs, pos);
+        const rows = dedupe((d?.definitions ?? []).map((x) => q.location(lp!, x.fileName, x.textSpan, x.contextSpan)).filter(isSome));
+        if (rows.length > 0) return ok(rows);
+        // Nothing in the nearest program (e.g. an import its config cannot resolve, which a
+        // program with \`paths\` including the same file can): the next program including it.
+        const next = q.own(lp.config.id);
+        if (!next) return ok(rows);
+        lp = next;
+      }
     }
     case 'references': {
       const includeDeclaration = (args as OpArgs<'references'>).includeDeclaration;
@@ -240,8 +247,17 @@ class Question {
   }
 
   /** The target's own program (nearest config including the file, else an inferred one). */
-  own(): LoadedProgram | undefined {
-    for (const c of this.ownConfigs.length ? this.ownConfigs : [this.programs.inferred([this.rel])]) {
+  own(after?: string): LoadedProgram | undefined {
+    const list = this.ownConfigs.length ? this.ownConfigs : [this.programs.inferred([this.rel])];
+    const start = after === undefined ? 0 : list.findIndex((c) => c.id === after) + 1;
+    if (after !== undefined && start === 0) return undefined;
+    for (let i = start; i < list.length; i++) {
+      const c = list[i]!;
+      // A further program (after the nearest) is not started past the deadline: it is named instead.
+      if (after !== undefined && (this.isCancelled() || Date.now() > this.req.deadline - this.req.marginMs)) {
+        for (const rest of list.slice(i)) this.coverage.skipped.push({ id: rest.id, why: 'deadline' });
+        return undefined;
+      }
       try {
         const lp = this.programs.load(c);
         if (lp.program.getSourceFile(this.abs)) {
@@ -249,7 +265,11 @@ class Question {
           return lp;
         }
       } catch (e) {
-        if (this.cancelled(e)) throw new ProgramsCancelled();
+        if (this.cancelled(e)) {
+          if (after === undefined) throw new ProgramsCancelled();
+          for (const rest of list.slice(i)) this.coverage.skipped.push({ id: rest.id, why: 'deadline' });
+          return undefined;
+        }
         this.coverage.skipped.push({ id: c.id, why: `failed to load: ${message(e)}` });
       }
     }
