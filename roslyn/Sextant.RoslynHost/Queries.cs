@@ -368,31 +368,64 @@ public sealed class Queries
                 if (sol.GetDocumentId(l.SourceTree!) is DocumentId did && h.KeyOf(did.ProjectId) is string k) declaring.Add(k);
         if (declaring.Count == 0) return added;
         var inScope = new HashSet<string>(scope, StringComparer.Ordinal);
+        // the declaring projects and everything that references them (reverse edges, one walk)
+        var dependents = new Dictionary<string, List<string>>(StringComparer.Ordinal);
+        foreach (var kp in h.Known.Values)
+            foreach (var r in kp.Desc.ProjectReferences)
+                (dependents.TryGetValue(r, out var l) ? l : dependents[r] = new List<string>()).Add(kp.Desc.Key);
+        var reach = new HashSet<string>(declaring, StringComparer.Ordinal);
+        var stack = new Stack<string>(declaring);
+        while (stack.Count > 0)
+            if (dependents.TryGetValue(stack.Pop(), out var ds))
+                foreach (var d in ds) if (reach.Add(d)) stack.Push(d);
+        var filesRead = 0;
         foreach (var k in h.TopoOrder())
         {
-            if (inScope.Contains(k)) continue;
-            if (!declaring.Contains(k) && !h.Closure(new[] { k }).Overlaps(declaring)) continue;
-            if (!h.Known[k].Desc.Documents.Any(doc => Mentions(h.Abs(doc.Path), name))) continue;
+            if (inScope.Contains(k) || !reach.Contains(k)) continue;
+            var hit = false;
+            foreach (var doc in h.Known[k].Desc.Documents)
+            {
+                if (filesRead++ >= DispatchWidenMaxFiles) { HostState.Log($"callers: dispatch widening stopped after {DispatchWidenMaxFiles} files"); return added; }
+                if (Mentions(h.Abs(doc.Path), name)) { hit = true; break; }
+            }
+            if (!hit) continue;
             added.Add(k);
             if (added.Count >= DispatchWidenMaxProjects) break;
         }
         return added;
     }
 
-    static bool Mentions(string absPath, string name)
+    /// Most files one callers question reads to find the projects outside its scope that mention the name.
+    const int DispatchWidenMaxFiles = 8000;
+
+    /// (path, name) -> (file length, mtime, mentions): a widening asked again reads no file twice.
+    static readonly Dictionary<(string, string), (long len, DateTime mtime, bool hit)> mentionCache = new();
+
+    bool Mentions(string absPath, string name)
     {
         try
         {
-            var text = File.ReadAllText(absPath);
-            for (var i = text.IndexOf(name, StringComparison.Ordinal); i >= 0; i = text.IndexOf(name, i + 1, StringComparison.Ordinal))
-            {
-                var before = i > 0 ? text[i - 1] : ' ';
-                var after = i + name.Length < text.Length ? text[i + name.Length] : ' ';
-                if (!(char.IsLetterOrDigit(before) || before == '_') && !(char.IsLetterOrDigit(after) || after == '_')) return true;
-            }
-            return false;
+            if (h.Buffers.TryGetValue(absPath, out var buf)) return MentionsIn(buf, name);
+            var fi = new FileInfo(absPath);
+            if (!fi.Exists) return false;
+            if (mentionCache.TryGetValue((absPath, name), out var c) && c.len == fi.Length && c.mtime == fi.LastWriteTimeUtc) return c.hit;
+            var hit = MentionsIn(File.ReadAllText(absPath), name);
+            if (mentionCache.Count > 200_000) mentionCache.Clear();
+            mentionCache[(absPath, name)] = (fi.Length, fi.LastWriteTimeUtc, hit);
+            return hit;
         }
         catch { return false; }
+    }
+
+    static bool MentionsIn(string text, string name)
+    {
+        for (var i = text.IndexOf(name, StringComparison.Ordinal); i >= 0; i = text.IndexOf(name, i + 1, StringComparison.Ordinal))
+        {
+            var before = i > 0 ? text[i - 1] : ' ';
+            var after = i + name.Length < text.Length ? text[i + name.Length] : ' ';
+            if (!(char.IsLetterOrDigit(before) || before == '_') && !(char.IsLetterOrDigit(after) || after == '_')) return true;
+        }
+        return false;
     }
 
     static string LocKey(Loc l) => $"{l.Path}:{l.Line}:{l.Column}:{l.EndLine}:{l.EndColumn}";
