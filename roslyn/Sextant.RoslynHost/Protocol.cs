@@ -85,6 +85,7 @@ public sealed class QueryOptions
     public int? MaxItems { get; set; }
     public bool? WidenDispatch { get; set; }
     public int? BatchProjects { get; set; }
+    public List<string>? Documents { get; set; }
 }
 
 public sealed class QueryParams

@@ -314,6 +314,11 @@ public sealed class Queries
                 scope = h.TopoOrder().Where(set.Contains).ToList();
             }
         }
+        // the engine's candidate documents (its text index: the files that mention the name); the
+        // others cannot reference the symbol and are not read. Generated documents always stay in.
+        var onlyDocs = q.Options?.Documents is { } dl0 ? new HashSet<string>(dl0.Select(h.Abs), StringComparer.Ordinal) : null;
+        if (onlyDocs != null) foreach (var k in scope) onlyDocs.UnionWith(h.Known[k].GeneratedPaths);
+        if (onlyDocs != null && res.DispatchScope != null) foreach (var k in res.DispatchScope) onlyDocs.UnionWith(h.Known[k].Desc.Documents.Select(d => h.Abs(d.Path)));
         var seen = new HashSet<string>();
         var callerRows = new Dictionary<string, CallRow>();
         var sw = Stopwatch.StartNew();
@@ -332,7 +337,8 @@ public sealed class Queries
             sym = cur; symSol = sol;
             var docs = localOnly
                 ? ImmutableHashSet.Create(sol.GetDocument(t.Document!.Id)!)
-                : batch.Select(k => sol.GetProject(h.Known[k].Id)).Where(p => p != null).SelectMany(p => p!.Documents).ToImmutableHashSet();
+                : batch.Select(k => sol.GetProject(h.Known[k].Id)).Where(p => p != null).SelectMany(p => p!.Documents)
+                    .Where(d => onlyDocs == null || (d.FilePath != null && onlyDocs.Contains(d.FilePath))).ToImmutableHashSet();
             try
             {
                 if (q.Op == "references") await ReferencesBatch(sym, sol, docs, includeRelated, includeDecl, res, seen, deadline);

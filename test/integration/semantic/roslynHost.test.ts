@@ -104,6 +104,10 @@ describe('roslyn host: protocol behaviour on hand-written projects', function ()
     assert.deepEqual(r.dispatchScope, [key('Core')]);
     assert.ok(r.searched.includes(key('Core')), `searched ${r.searched.join(', ')}`);
     assert.deepEqual(r.dispatchers?.map((d) => d.docId).sort(), ['M:Core.IRepo.Save', 'M:Core.RepoBase.Save']);
+    // Candidate documents from the engine: the rest of the scope is not read; widened projects are.
+    const docs = await query({ op: 'callers', position: { path: 'Net/Remote.cs', line: 4, column: 26 }, scope: [key('Net'), key('App')], options: { documents: ['App/Program.cs'] } });
+    assert.deepEqual(docs.items.map((c) => `${c.from!.name}|${c.via ?? ''}`).sort(), ['ThroughBase|base', 'ThroughInterface|interface']);
+    assert.deepEqual(docs.searched.sort(), [key('App'), key('Core'), key('Net')].sort());
     // Without widening only the given scope is searched.
     const narrow = await query({ op: 'callers', position: { path: 'Net/Remote.cs', line: 4, column: 26 }, scope: [key('Net'), key('App')], options: { widenDispatch: false } });
     assert.deepEqual(
