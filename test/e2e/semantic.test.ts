@@ -80,7 +80,7 @@ describe('MCP over stdio: semantic tools (real csharp-ls) @e2e', function () {
     assert.equal(r.summary, '5 references to Circle across 3 projects (2 production, 1 test).');
     assert.deepEqual(r.counts, { total: 5, projects: 3, productionProjects: 2, testProjects: 1, production: 3, test: 2, generated: 0, handwritten: 5 });
     assert.deepEqual(
-      r.items.map((g: any) => `${g.group} ${g.count} ${g.isTest}`),
+      r.items.map((g: any) => `${g.group} ${g.count} ${g.isTest ?? false}`),
       ['src/Geometry/Geometry.csproj 2 false', 'src/App/App.csproj 1 false', 'tests/Geometry.Tests/Geometry.Tests.csproj 2 true'],
     );
     const decl = r.items[0].locations.find((l: any) => l.line === 3);

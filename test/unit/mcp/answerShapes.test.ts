@@ -61,14 +61,15 @@ describe('answer shapes: references groups and search_symbol ranking', function 
 
   it('references by project: every group with its count in one default answer, locations spread, the project said once', async () => {
     const { structured: r, text } = await tool('references', { target: { qualifiedName: 'Core.OrderManager' } });
-    const groups = r.items as { group: string; count: number; locations: Record<string, unknown>[]; more: number }[];
+    const groups = r.items as { group: string; count: number; locations?: Record<string, unknown>[]; isTest?: boolean; more?: number }[];
     const appGroups = groups.filter((g) => g.group.startsWith('src/App'));
     assert.equal(appGroups.length, PROJECTS, `groups: ${groups.map((g) => g.group).join(', ')}`);
     assert.equal(r.nextCursor, undefined, 'one answer holds every group');
     assert.equal(r.completeness.truncated, false);
     for (const g of groups) {
-      assert.ok(g.locations.length >= 1, `${g.group} lists no location`);
-      assert.equal(g.locations.length + g.more, g.count);
+      assert.ok(g.locations && g.locations.length >= 1 && g.locations.length <= g.count, `${g.group} lists no location`);
+      assert.equal(g.more, undefined, 'what is not listed is count − locations, not said again');
+      assert.notEqual(g.isTest, false, 'isTest only when true');
       for (const l of g.locations) assert.equal(l.project, undefined, 'the group already names the project');
     }
     assert.ok(Buffer.byteLength(JSON.stringify(r)) <= 8 * 1024 && Buffer.byteLength(text) <= 8 * 1024);

@@ -177,10 +177,9 @@ export const definitionTool = defineTool({
 
 const groupSchema = z.object({
   group: z.string().describe('Project path, file path or role, by group_by'),
-  isTest: z.boolean().optional(),
-  count: z.number(),
-  locations: z.array(rowSchema),
-  more: z.number().describe('Locations of this group not listed (narrow with project / group_by file)'),
+  isTest: z.literal(true).optional().describe('A test project or file (only when true)'),
+  count: z.number().describe('References in the group; those beyond `locations` are not listed (narrow with project / group_by file)'),
+  locations: z.array(rowSchema).optional().describe('A sample of the group, absent when none fits'),
 });
 
 /**
@@ -228,8 +227,12 @@ export const referencesTool = defineTool({
   },
   paged: true,
   defaultLimit: SEMANTIC_REFERENCES_GROUPS_PER_PAGE,
-  row: (i: NavRow | { group: string; count: number; more: number; locations: NavRow[] }) =>
-    'group' in i ? `${i.group}: ${i.count}${i.locations.map((l) => `\n  - ${rowText(l)}`).join('')}${i.more ? `\n  - … ${i.more} more` : ''}` : rowText(i),
+  row: (i: NavRow | { group: string; count: number; locations?: NavRow[] }) => {
+    if (!('group' in i)) return rowText(i);
+    const shown = i.locations ?? [];
+    const more = i.count - shown.length;
+    return `${i.group}: ${i.count}${shown.map((l) => `\n  - ${rowText(l)}`).join('')}${more ? `\n  - … ${more} more` : ''}`;
+  },
   async handle(env, args, p) {
     // Computed once per answer and kept for its cursor: later pages never re-ask the provider.
     const a = await env.once('references', () => referencesQuery(env.engine, toTarget(args.target), {
@@ -295,12 +298,12 @@ export const referencesTool = defineTool({
         return out;
       });
       at += shown[i]!.length;
+      // Defaults left out: isTest only when true, no empty sample; what is not listed is count − locations.
       return {
         group,
-        ...(groupBy !== 'kind' ? { isTest: rows[0]!.isTest } : {}),
+        ...(groupBy !== 'kind' && rows[0]!.isTest ? { isTest: true as const } : {}),
         count: rows.length,
-        locations,
-        more: rows.length - shown[i]!.length,
+        ...(locations.length ? { locations } : {}),
       };
     });
     return { summary, items, total: pg.total, offset: pg.offset, mode: a.mode, extra, ...partial };
