@@ -9,6 +9,9 @@
  *   - peak RSS of the whole process tree (engine + host, or engine + csharp-ls + BuildHost),
  *     sampled every 250 ms from /proc;
  *   - latency p50 / p95 of the answers;
+ *   - references of a type used by ~400 projects (the manifest's generic base) on a fresh engine
+ *     per provider: asked again while partial, time to the first precise answer (cold) and one
+ *     more ask (warm);
  *   - the Roslyn oracle's precision / recall per op for each provider's answers (when the
  *     workspace has at most ORACLE_MAX_PROJECTS projects: the oracle loads the whole solution).
  * Questions come from the oracle's sampler: each picks a project at random (unrelated parts of the
