@@ -4,7 +4,7 @@
  * items `dotnet msbuild` evaluates (per target framework for multi-targeting projects) — 100% of
  * the edges, nothing extra, and a framework condition exactly where MSBuild has the reference under
  * some frameworks only. Offline fixtures (Directory.Build.props, conditional references,
- * multi-targeting, legacy/VB/F#, imports) by default; SEXTANT_GRAPH_REPO=/path runs the same
+ * multi-targeting, legacy/VB/F#, imports, a layered multi-target repository shape) by default; SEXTANT_GRAPH_REPO=/path runs the same
  * comparison on a real checkout (by hand: it is not in CI) and prints the figures.
  */
 import { strict as assert } from 'node:assert';
@@ -149,7 +149,11 @@ describe('projects: project_graph depth 1 agrees with dotnet msbuild -getItem:Pr
     if (!dotnetAvailable()) throw new Error('dotnet is required for this test (the real evaluator is the oracle)');
   });
 
-  for (const fixture of ['tricky', 'edgecases']) {
+  // layered: a synthetic reproduction of a real 59-project messaging repository's shape (MassTransit,
+  // 136/136 edges by hand): root/src/tests Directory.Build.props importing each other, four target
+  // frameworks appended to under a condition, single-framework tests, one reference under a
+  // property-function framework condition.
+  for (const fixture of ['tricky', 'edgecases', 'layered']) {
     it(`${fixture} fixture: every direct reference of every project, nothing extra, conditions exact`, async () => {
       const root = copyFixture(path.join(FIXTURES, fixture), `sextant-graph-${fixture}-`);
       try {
@@ -158,7 +162,8 @@ describe('projects: project_graph depth 1 agrees with dotnet msbuild -getItem:Pr
         assert.deepEqual(f.disagreements, []);
         assert.equal(f.agreed, f.edgesMsbuild);
         assert.equal(f.edgesGraph, f.agreed);
-        assert.ok(f.projects >= 7 && f.edgesMsbuild >= (fixture === 'tricky' ? 5 : 1), 'the fixture has real references to compare');
+        assert.ok(f.projects >= (fixture === 'layered' ? 6 : 7) && f.edgesMsbuild >= (fixture === 'edgecases' ? 1 : 5), 'the fixture has real references to compare');
+        if (fixture === 'layered') assert.deepEqual([f.edgesMsbuild, f.conditions, f.conditionsAgreed], [8, 1, 1], 'eight references, one of them under netstandard2.0 only');
       } finally {
         fs.rmSync(root, { recursive: true, force: true });
       }
