@@ -155,9 +155,16 @@ export class SemanticService {
     const roslyn = this.roslyn!;
     const controller = new AbortController();
     this.engine.onClose(() => controller.abort(new Error('engine closing')));
+    let started = false;
     const tick = () => {
       if (controller.signal.aborted) return;
       const g = projectGraph(this.engine);
+      // The process itself (initialize + its own JIT warm-up, a few seconds) as soon as the graph
+      // exists; describing and compiling wait until the index is not being built.
+      if (g && !started && g.projects.some((p) => p.kind === 'csharp')) {
+        started = true;
+        roslyn.startHost(controller.signal);
+      }
       if (!g || this.engine.meta().status === 'building') {
         setTimeout(tick, ROSLYN_PREWARM_POLL_MS).unref();
         return;

@@ -288,6 +288,11 @@ export class RoslynProvider implements SemanticProvider {
     return result;
   }
 
+  /** Starts the host process without waiting for it (the background start's first step). */
+  startHost(signal: AbortSignal): void {
+    void this.host.acquire(ROSLYN_HOST_INITIALIZE_TIMEOUT_MS, signal);
+  }
+
   /** What the last background start did (doctor, tests). */
   lastPrewarm: PrewarmResult | undefined;
 
