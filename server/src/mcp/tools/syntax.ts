@@ -302,7 +302,7 @@ const symbolHitItem = z.object({
   line: z.number(),
   endLine: z.number(),
   column: z.number(),
-  fileClass: z.string(),
+  fileClass: z.string().optional().describe('Omitted: source'),
   match: z.string(),
   isTest: z.boolean().optional(),
   isGenerated: z.boolean().optional(),
@@ -348,7 +348,8 @@ export const searchSymbolTool = defineTool({
     const building = meta.status === 'building' || (meta.symbolsPending ?? 0) > 0;
     return {
       summary: r.total === 0 ? `No declaration matches '${args.query}'${building ? ' yet (the symbol index is still being built)' : ''}.` : `${total} symbol${r.total === 1 ? '' : 's'} match '${args.query}'.`,
-      items: r.hits,
+      // The default class is not repeated on every row.
+      items: r.hits.map(({ fileClass, ...h }) => (fileClass === 'source' ? h : { ...h, fileClass })),
       total: r.totalIsLowerBound ? undefined : r.total,
       offset: page.offset,
       truncated: r.truncated === 'deadline' ? 'deadline' : r.totalIsLowerBound ? 'limit' : undefined,
