@@ -404,7 +404,9 @@ export const TS_PROGRAMS_MAX_LOADED = 64;
 export const TS_PROGRAMS_MAX_PER_QUESTION = 128;
 /**
  * Time kept back before a question's deadline: a program is not started with less left (building
- * one is synchronous and cannot be interrupted), so the answer can still be assembled.
+ * one is synchronous and cannot be interrupted), and a search still running at half of it is
+ * cancelled, so the partial answer (the programs searched by then) reaches the registry before it
+ * gives up on the provider at the deadline.
  */
 export const TS_PROGRAMS_DEADLINE_MARGIN_MS = 400;
 /**

@@ -267,7 +267,7 @@ export class TsProgramsProvider implements SemanticProvider {
 
   private async answerInline<K extends SemanticOp>(req: SearchRequest, ctx: CallContext): Promise<ProviderOutcome<OpResult<K>>> {
     this.inline ??= new TsPrograms(this.ts!, this.options.root, this.options.maxLoaded ?? TS_PROGRAMS_MAX_LOADED);
-    const cancelled = () => ctx.signal.aborted || Date.now() > ctx.deadline;
+    const cancelled = () => ctx.signal.aborted || Date.now() > ctx.deadline - req.marginMs / 2;
     this.inline.begin(cancelled);
     const r = await searchPrograms(this.ts!, this.inline, req, cancelled);
     this.lastCoverage = r.coverage;

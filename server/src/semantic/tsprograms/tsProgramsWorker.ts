@@ -52,7 +52,9 @@ if (port) {
     try {
       for (let job = queue.shift(); job; job = queue.shift()) {
         const { id, req } = job;
-        const cancelled = () => Atomics.load(cancel, id % CANCEL_RING) === id || Date.now() > req.deadline;
+        // The compiler stops half the margin before the deadline, so the partial answer (the programs
+        // searched by then) reaches the engine while it still waits for it.
+        const cancelled = () => Atomics.load(cancel, id % CANCEL_RING) === id || Date.now() > req.deadline - req.marginMs / 2;
         configs = req.configs;
         programs.begin(cancelled);
         try {
