@@ -101,6 +101,8 @@ export class SymbolTable {
   private prefixLower: (string | undefined)[] | undefined;
   /** The base's id hashes, sorted (delta rows are checked against them). */
   private baseSorted = new Uint32Array(0);
+  /** Base rows in baseSorted's order (baseHashRows[i] has hash baseSorted[i]); undefined above 2^21 rows. */
+  private baseHashRows: Uint32Array | undefined;
   private readonly deltaFiles = new Set<number>();
   /**
    * Per base name: rows that share no id (all kinds / without namespaces), and whether some rows
@@ -263,7 +265,7 @@ export class SymbolTable {
 
   /** Approximate bytes held (typed arrays and name strings). */
   bytes(): number {
-    return this.base.bytes() + this.delta.bytes() + this.baseSorted.byteLength + this.names.bytes() + (this.baseByFile ? this.baseByFile.rows.byteLength + this.baseByFile.fileStart.byteLength : 0);
+    return this.base.bytes() + this.delta.bytes() + this.baseSorted.byteLength + (this.baseHashRows?.byteLength ?? 0) + this.names.bytes() + (this.baseByFile ? this.baseByFile.rows.byteLength + this.baseByFile.fileStart.byteLength : 0);
   }
 
   private buildBase(): void {
@@ -521,6 +523,7 @@ export class SymbolTable {
     if (full) {
       const sorted = this.base.sidHash.slice().sort();
       this.baseSorted = sorted;
+      this.baseHashRows = rowsByHash(this.base);
       for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1] && (dups.length === 0 || dups[dups.length - 1] !== sorted[i])) dups.push(sorted[i] ?? 0);
     } else {
       const d = this.delta.sidHash.slice().sort();
@@ -532,8 +535,7 @@ export class SymbolTable {
     }
     if (dups.length === 0) return;
     const dupSet = new Set(dups);
-    const segs = this.segments();
-    for (const s of segs) for (let r = 0; r < s.size; r++) if (dupSet.has(s.sidHash[r] ?? 0)) s.flags[r]! |= ROW_DUP;
+    this.markRows(full, dups, dupSet, ROW_DUP);
     // Hashes whose rows do not all store the same id parts.
     const suspects: number[] = [];
     for (let i = 0; i < dups.length; i += 500) {
@@ -559,7 +561,27 @@ export class SymbolTable {
         this.suspectKeys.set((r[0] as number) * 32768 + (r[1] as number), key);
       }
     }
-    for (const s of segs) for (let r = 0; r < s.size; r++) if (suspectSet.has(s.sidHash[r] ?? 0)) s.flags[r]! |= ROW_SUSPECT;
+    this.markRows(full, suspects, suspectSet, ROW_SUSPECT);
+  }
+
+  /**
+   * Sets `flag` on the rows whose id hash is in `hashes`: every row after a base build; after a
+   * delta read the delta's rows and the base rows of those hashes only, found through
+   * baseHashRows (a save must not pass over every base row).
+   */
+  private markRows(full: boolean, hashes: number[], set: Set<number>, flag: number): void {
+    const mark = (seg: SymbolSegment) => {
+      for (let r = 0; r < seg.size; r++) if (set.has(seg.sidHash[r] ?? 0)) seg.flags[r]! |= flag;
+    };
+    if (full || !this.baseHashRows) mark(this.base);
+    else {
+      const sorted = this.baseSorted;
+      const rows = this.baseHashRows;
+      for (const h of hashes) {
+        for (let i = lowerBound(sorted, h); i < sorted.length && sorted[i] === h; i++) this.base.flags[rows[i] ?? 0]! |= flag;
+      }
+    }
+    if (this.delta.size > 0) mark(this.delta);
   }
 }
 
@@ -600,6 +622,29 @@ function sortBigNames(seg: SymbolSegment): void {
     permute(seg.scope);
   }
   seg.staticSorted = true;
+}
+
+/** Rows of a segment ordered by id hash, then row (undefined when rows do not fit the packed key). */
+function rowsByHash(seg: SymbolSegment): Uint32Array | undefined {
+  const ROW_BITS = 2 ** 21;
+  if (seg.size >= ROW_BITS) return undefined;
+  const keyed = new Float64Array(seg.size);
+  for (let r = 0; r < seg.size; r++) keyed[r] = (seg.sidHash[r] ?? 0) * ROW_BITS + r;
+  keyed.sort();
+  const out = new Uint32Array(seg.size);
+  for (let i = 0; i < seg.size; i++) out[i] = (keyed[i] ?? 0) % ROW_BITS;
+  return out;
+}
+
+function lowerBound(a: Uint32Array, h: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((a[mid] ?? 0) < h) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function sortedHas(a: Uint32Array, h: number): boolean {
