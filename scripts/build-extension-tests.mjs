@@ -28,3 +28,21 @@ await esbuild.build({
   external: ['vscode', 'mocha'],
 });
 console.log(`built ${entryPoints.length} extension test entries -> ${path.relative(root, outdir)}/`);
+
+// The test-only C# stand-in extension (test/extension/csharp-standin): its manifest and bundle.
+const standinSrc = path.join(root, 'test/extension/csharp-standin');
+if (fs.existsSync(standinSrc)) {
+  const standinOut = path.join(outdir, 'csharp-standin');
+  await esbuild.build({
+    entryPoints: [path.join(standinSrc, 'extension.ts')],
+    outfile: path.join(standinOut, 'extension.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+    external: ['vscode'],
+  });
+  fs.copyFileSync(path.join(standinSrc, 'package.json'), path.join(standinOut, 'package.json'));
+  console.log(`built the C# stand-in extension -> ${path.relative(root, standinOut)}/`);
+}

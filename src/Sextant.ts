@@ -14,9 +14,11 @@ import { COMMANDS, MCP_PROVIDER_ID, VIEWS } from './ids';
 import { McpProvider } from './mcp/McpProvider';
 import { agentConfigs, type AgentKind } from './mcp/mcpConfig';
 import { StatusBar } from './StatusBar';
-import { ActivityView } from './views/ActivityView';
+import { ActivityView, type ActivityNode } from './views/ActivityView';
 import { IndexView } from './views/IndexView';
-import { ProjectsView } from './views/ProjectsView';
+import { ProjectsView, type ProjectsNode } from './views/ProjectsView';
+import { StatusDocument } from './views/StatusDocument';
+import { projectOfFile } from './graph/projectModel';
 
 export class Sextant implements vscode.Disposable {
   readonly log = vscode.window.createOutputChannel('Sextant', { log: true });
@@ -28,6 +30,7 @@ export class Sextant implements vscode.Disposable {
   readonly activity = new ActivityView();
   readonly statusBar: StatusBar;
   readonly graph: GraphPanel;
+  readonly statusDoc: StatusDocument;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     const list = (): EngineClient[] => [...this.engines.values()];
@@ -40,7 +43,8 @@ export class Sextant implements vscode.Disposable {
     this.projects = new ProjectsView(list);
     this.index = new IndexView(list);
     this.statusBar = new StatusBar(list);
-    this.graph = new GraphPanel(context.extensionUri, this.log, (folder, p, line, column) => this.openLocation(folder, p, line, column));
+    this.graph = new GraphPanel(context.extensionUri, this.log, (folder, p, line, column, viewColumn) => this.openLocation(folder, p, line, column, viewColumn));
+    this.statusDoc = new StatusDocument(() => this.index.document());
     this.disposables.push(
       this.log,
       this.mcp,
@@ -49,6 +53,8 @@ export class Sextant implements vscode.Disposable {
       this.activity,
       this.statusBar,
       this.graph,
+      this.statusDoc,
+      vscode.workspace.registerTextDocumentContentProvider(StatusDocument.scheme, this.statusDoc),
       vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, this.mcp),
       vscode.window.createTreeView(VIEWS.projects, { treeDataProvider: this.projects, showCollapseAll: true }),
       vscode.window.createTreeView(VIEWS.index, { treeDataProvider: this.index }),
@@ -134,6 +140,7 @@ export class Sextant implements vscode.Disposable {
   private refreshUi(): void {
     this.statusBar.paint();
     this.index.refresh();
+    this.statusDoc.update();
     this.mcp.refresh();
   }
 
@@ -149,10 +156,52 @@ export class Sextant implements vscode.Disposable {
     return (folder && this.engines.get(folder.uri.toString())) ?? this.engines.values().next().value;
   }
 
-  async openLocation(folder: vscode.Uri, p: string, line: number, column: number): Promise<void> {
+  async openLocation(folder: vscode.Uri, p: string, line: number, column: number, viewColumn?: vscode.ViewColumn): Promise<void> {
     const uri = path.isAbsolute(p) ? vscode.Uri.file(p) : vscode.Uri.joinPath(folder, ...p.split('/'));
     const pos = new vscode.Position(Math.max(0, line - 1), Math.max(0, column - 1));
-    await vscode.window.showTextDocument(uri, { selection: new vscode.Range(pos, pos), preview: true });
+    await vscode.window.showTextDocument(uri, { selection: new vscode.Range(pos, pos), preview: true, ...(viewColumn ? { viewColumn } : {}) });
+  }
+
+  private projectUri(arg: ProjectsNode | undefined): vscode.Uri | undefined {
+    return arg?.kind === 'project' ? vscode.Uri.joinPath(arg.engine.folder.uri, ...arg.project.path.split('/')) : undefined;
+  }
+
+  /**
+   * The project graph, focused on: the tree item or project path given, else the project of the
+   * active editor's file, else one the user picks (a searchable list).
+   */
+  async showProjectGraph(arg?: unknown): Promise<string | undefined> {
+    const node = arg as ProjectsNode | undefined;
+    const engine = node && typeof node === 'object' && 'engine' in node ? node.engine : this.engineForActiveEditor();
+    if (!engine) return void vscode.window.showWarningMessage('Sextant: no engine is running.');
+    let projects;
+    try {
+      projects = await this.graph.projects(engine);
+    } catch (e) {
+      return void vscode.window.showWarningMessage(`Sextant: the project list is not available yet (${e instanceof Error ? e.message : String(e)}).`);
+    }
+    let focus: string | undefined;
+    if (typeof arg === 'string') focus = arg;
+    else if (node && typeof node === 'object' && node.kind === 'project') focus = node.project.path;
+    else {
+      const uri = vscode.window.activeTextEditor?.document.uri;
+      if (uri && uri.scheme === 'file' && vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() === engine.folder.uri.toString()) {
+        const rel = path.relative(engine.folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+        focus = projectOfFile(projects, rel)?.path;
+      }
+    }
+    if (!focus && projects.length === 1) focus = projects[0]!.path;
+    if (!focus) {
+      if (projects.length === 0) return void vscode.window.showInformationMessage('Sextant: no projects found in this workspace yet.');
+      const picked = await vscode.window.showQuickPick(
+        [...projects].sort((a, b) => a.name.localeCompare(b.name)).map((p) => ({ label: p.name, description: p.path, detail: `${p.references.length} references, ${p.dependents.length} dependents${p.isTest ? ' · test' : ''}`, path: p.path })),
+        { title: 'Show the project graph around…', placeHolder: 'Type a project name', matchOnDescription: true },
+      );
+      focus = picked?.path;
+    }
+    if (!focus) return undefined;
+    await this.graph.show({ kind: 'project', engine, project: focus });
+    return focus;
   }
 
   private registerCommands(): vscode.Disposable[] {
@@ -169,11 +218,50 @@ export class Sextant implements vscode.Disposable {
           return results;
         });
       }),
-      reg(COMMANDS.showProjectGraph, async (arg?: unknown) => {
-        const engine = this.engineForActiveEditor();
-        if (!engine) return void vscode.window.showWarningMessage('Sextant: no engine is running.');
-        const project = typeof arg === 'string' ? arg : undefined;
-        await this.graph.show({ kind: 'project', engine, ...(project ? { project } : {}) });
+      reg(COMMANDS.showProjectGraph, (arg?: unknown) => this.showProjectGraph(arg)),
+      reg(COMMANDS.showGraphAround, (arg?: unknown) => this.showProjectGraph(arg)),
+      reg(COMMANDS.revealProjectInExplorer, async (arg?: ProjectsNode) => {
+        const uri = this.projectUri(arg);
+        if (!uri) return undefined;
+        await vscode.commands.executeCommand('revealInExplorer', uri);
+        return uri;
+      }),
+      reg(COMMANDS.copyProjectPath, async (arg?: ProjectsNode) => {
+        const uri = this.projectUri(arg);
+        if (!uri || arg?.kind !== 'project') return undefined;
+        await vscode.env.clipboard.writeText(arg.project.path);
+        vscode.window.setStatusBarMessage(`Sextant: copied ${arg.project.path}`, 3_000);
+        return arg.project.path;
+      }),
+      reg(COMMANDS.openProjectFile, async (arg?: ProjectsNode) => {
+        const uri = this.projectUri(arg);
+        if (!uri) return undefined;
+        await vscode.window.showTextDocument(uri, { preview: true });
+        return uri;
+      }),
+      reg(COMMANDS.clearActivity, () => this.activity.clear()),
+      reg(COMMANDS.filterActivity, async (text?: unknown) => {
+        const value =
+          typeof text === 'string'
+            ? text
+            : await vscode.window.showInputBox({ title: 'Filter agent activity', prompt: 'Show calls whose tool, client, mode or arguments contain this text (empty: all)', value: this.activity.filter });
+        if (value === undefined) return undefined;
+        this.activity.setFilter(value);
+        void vscode.commands.executeCommand('setContext', 'sextant.activityFiltered', value.trim() !== '');
+        return this.activity.calls().length;
+      }),
+      reg(COMMANDS.openActivityLocation, async (node?: ActivityNode) => {
+        const loc = node?.kind === 'call' ? node.a.locations[0] : node?.kind === 'location' ? node : undefined;
+        if (!node || !loc || node.kind === 'arg') return undefined;
+        await this.openLocation(node.folder.uri, loc.path, loc.line, loc.column ?? 1);
+        return loc.path;
+      }),
+      reg(COMMANDS.copyActivityArguments, async (node?: ActivityNode) => {
+        if (node?.kind !== 'call') return undefined;
+        const text = JSON.stringify(node.a.args, null, 2);
+        await vscode.env.clipboard.writeText(text);
+        vscode.window.setStatusBarMessage(`Sextant: copied the arguments of ${node.a.tool}`, 3_000);
+        return text;
       }),
       reg(COMMANDS.showCallGraph, async () => {
         const editor = vscode.window.activeTextEditor;
@@ -213,9 +301,11 @@ export class Sextant implements vscode.Disposable {
       }),
       reg(COMMANDS.showIndexStatus, async () => {
         const statuses = await Promise.all([...this.engines.values()].map((e) => e.request(EngineStatusRequest.type).catch(() => undefined)));
+        this.refreshUi();
         await vscode.commands.executeCommand(`${VIEWS.index}.focus`);
-        const lines = this.index.describe();
-        this.log.info(`index status:\n${lines.join('\n')}`);
+        this.statusDoc.update();
+        const doc = await vscode.workspace.openTextDocument(StatusDocument.uri);
+        await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false });
         return statuses;
       }),
       reg(COMMANDS.openLogs, () => this.log.show(true)),

@@ -27,3 +27,9 @@ export const PROGRESS_THROTTLE_MS = 150;
  * re-checks it and tells the engine once it is (VS Code fires no event when an extension activates).
  */
 export const AVAILABILITY_RECHECK_MS = 1_000;
+/**
+ * Projects drawn at most in the project graph (nearest to the focus first; the summary counts the
+ * rest). A layered layout of more is slow to lay out (dagre grows faster than linearly) and not
+ * readable; focus on another project or lower the depth to see farther ones.
+ */
+export const GRAPH_MAX_PROJECTS = 200;

@@ -19,6 +19,14 @@ export const COMMANDS = {
   openLogs: 'sextant.openLogs',
   restartEngine: 'sextant.restartEngine',
   openLocation: 'sextant.openLocation',
+  showGraphAround: 'sextant.showGraphAround',
+  revealProjectInExplorer: 'sextant.revealProjectInExplorer',
+  copyProjectPath: 'sextant.copyProjectPath',
+  openProjectFile: 'sextant.openProjectFile',
+  clearActivity: 'sextant.clearActivity',
+  filterActivity: 'sextant.filterActivity',
+  openActivityLocation: 'sextant.openActivityLocation',
+  copyActivityArguments: 'sextant.copyActivityArguments',
 } as const;
 
 /** The Sextant view container and its views. */

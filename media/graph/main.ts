@@ -1,114 +1,385 @@
 /**
- * The graph panel page: draws a project graph or a call graph with cytoscape (bundled by
- * esbuild into media/graph/out/graph.js; nothing is loaded from the network), sends clicks back
- * as `open` messages and control changes as `options`. Talks to the extension only through the
- * typed messages in src/graph/messages.ts.
+ * The graph panel page: lays out a project graph or a call graph in layers with dagre
+ * (@dagrejs/dagre, bundled by esbuild into media/graph/out/graph.js; nothing is loaded from the
+ * network) and draws it as SVG. Every label sits inside its node box and dagre never overlaps
+ * nodes, so labels never overlap. Left to right: dependents / callers, the focus, dependencies /
+ * callees. Pan by dragging, zoom with the wheel or the buttons, Fit shows everything; the view is
+ * fitted again when the panel is resized (until the user moved it). A click selects a node and
+ * shows its details (it never replaces the graph); Open / double-click opens its file, Focus here
+ * re-centres a project graph on it. No inline styles (CSP): only attributes and classes.
+ * Talks to the extension only through the typed messages in src/graph/messages.ts.
  */
-import cytoscape from 'cytoscape';
-import type { GraphOptions, HostMessage, PageMessage } from '../../src/graph/messages';
+import * as dagre from '@dagrejs/dagre';
+import type { GraphOptions, GraphView, HostMessage, PageMessage, RenderedReport, ViewNode } from '../../src/graph/messages';
 
 interface VsCodeApi {
   postMessage(message: PageMessage): void;
+  getState(): unknown;
+  setState(state: unknown): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
+
+type GraphMessage = Extract<HostMessage, { type: 'graph' }>;
+
+const SVG = 'http://www.w3.org/2000/svg';
+const MAX_LABEL_CHARS = 48;
+const NODE_HEIGHT = 24;
+const NODE_PAD_X = 10;
+/** Below this scale labels are hard to read: the first view centres on the focus instead of fitting. */
+const MIN_READABLE_SCALE = 0.7;
 
 const vscode = acquireVsCodeApi();
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const container = $('graph');
 const summary = $('summary');
+const details = $('details');
 const depth = $<HTMLSelectElement>('depth');
 const direction = $<HTMLSelectElement>('direction');
 const production = $<HTMLInputElement>('production');
 const test = $<HTMLInputElement>('test');
-let cy: cytoscape.Core | undefined;
-let kind: 'project' | 'call' = 'project';
+const reduce = $<HTMLInputElement>('reduce');
+const search = $<HTMLInputElement>('search');
+const projectList = $<HTMLDataListElement>('project-list');
 
-const css = (name: string, fallback: string): string => getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
+let current: GraphMessage | undefined;
+let svg: SVGSVGElement | undefined;
+let viewport: SVGGElement | undefined;
+let view = { x: 0, y: 0, k: 1 };
+let size = { w: 0, h: 0 };
+let moved = false;
+let selected: string | undefined;
+const positions = new Map<string, { x: number; y: number; w: number; h: number }>();
+const nodeEls = new Map<string, SVGGElement>();
 
-function setDirections(values: string[], selected: string): void {
+function el<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  parent?.appendChild(e);
+  return e;
+}
+
+function setDirections(values: string[], selectedValue: string): void {
   direction.replaceChildren(
     ...values.map((v) => {
       const o = document.createElement('option');
       o.value = v;
       o.textContent = v;
-      o.selected = v === selected;
+      o.selected = v === selectedValue;
       return o;
     }),
   );
 }
 
 function options(): GraphOptions {
-  return { depth: Number(depth.value), direction: direction.value, production: production.checked, test: test.checked };
+  return { depth: Number(depth.value), direction: direction.value, production: production.checked, test: test.checked, reduce: reduce.checked };
 }
 
-for (const el of [depth, direction, production, test]) el.addEventListener('change', () => vscode.postMessage({ type: 'options', options: options() }));
+for (const e of [depth, direction, production, test, reduce]) e.addEventListener('change', () => vscode.postMessage({ type: 'options', options: options() }));
 
-function draw(msg: Extract<HostMessage, { type: 'graph' }>): void {
-  kind = msg.kind;
-  document.body.className = kind;
+const shortLabel = (s: string): string => (s.length > MAX_LABEL_CHARS ? `${s.slice(0, MAX_LABEL_CHARS - 1)}…` : s);
+
+let measureCtx: CanvasRenderingContext2D | null = null;
+function textWidth(s: string): number {
+  measureCtx ??= document.createElement('canvas').getContext('2d');
+  if (!measureCtx) return s.length * 7;
+  const cs = getComputedStyle(document.body);
+  measureCtx.font = `${cs.fontSize} ${cs.fontFamily}`;
+  return Math.ceil(measureCtx.measureText(s).width);
+}
+
+function draw(msg: GraphMessage, restore?: { view: typeof view; selected?: string }): void {
+  const t0 = performance.now();
+  current = msg;
+  vscode.setState({ msg });
+  document.body.classList.toggle('call', msg.kind === 'call');
+  document.body.classList.toggle('project', msg.kind === 'project');
   $('title').textContent = msg.title;
-  summary.textContent = msg.data.summary + (msg.data.mode ? ` — ${msg.data.mode}` : '') + (msg.data.truncated ? ' (truncated)' : '');
+  summary.replaceChildren(
+    ...msg.view.summary.map((line) => {
+      const p = document.createElement('p');
+      p.textContent = line;
+      return p;
+    }),
+  );
   summary.className = '';
   depth.value = String(msg.options.depth);
-  setDirections(kind === 'project' ? ['dependencies', 'dependents', 'both'] : ['incoming', 'outgoing', 'both'], msg.options.direction);
+  setDirections(msg.kind === 'project' ? ['dependencies', 'dependents', 'both'] : ['incoming', 'outgoing', 'both'], msg.options.direction);
   production.checked = msg.options.production;
   test.checked = msg.options.test;
+  reduce.checked = msg.options.reduce;
+  if (msg.projects) {
+    projectList.replaceChildren(
+      ...msg.projects.map((p) => {
+        const o = document.createElement('option');
+        o.value = p.name;
+        o.label = p.id;
+        return o;
+      }),
+    );
+  }
 
-  const fg = css('--vscode-foreground', '#222');
-  const accent = css('--vscode-focusBorder', '#0078d4');
-  const testColor = css('--vscode-charts-purple', '#8a5cc8');
-  const nodeBg = css('--vscode-button-background', '#0e639c');
-  const edge = css('--vscode-editorLineNumber-foreground', '#888');
-  cy?.destroy();
-  cy = cytoscape({
-    container,
-    elements: [
-      ...msg.data.nodes.map((n) => ({ data: { ...n, id: n.id, label: n.label }, classes: [n.root ? 'root' : '', n.isTest ? 'test' : '', n.kind].filter(Boolean).join(' ') })),
-      ...msg.data.edges.map((e, i) => ({ data: { id: `e${i}`, source: e.from, target: e.to, kind: e.kind } })),
-    ],
-    style: [
-      {
-        selector: 'node',
-        style: {
-          label: 'data(label)',
-          color: fg,
-          'font-size': 11,
-          'text-valign': 'bottom',
-          'text-margin-y': 4,
-          'background-color': nodeBg,
-          width: 18,
-          height: 18,
-        },
-      },
-      { selector: 'node.test', style: { 'background-color': testColor, shape: 'round-rectangle' } },
-      { selector: 'node.failed', style: { 'background-color': css('--vscode-errorForeground', '#c00') } },
-      { selector: 'node.root', style: { 'background-color': css('--vscode-charts-orange', '#d18616'), 'border-width': 2, 'border-color': accent, width: 26, height: 26 } },
-      {
-        selector: 'edge',
-        style: { width: 1.5, 'line-color': edge, 'target-arrow-color': edge, 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', 'arrow-scale': 0.9 },
-      },
-    ],
-    layout: {
-      name: 'breadthfirst',
-      // Undirected walk from the root: callers and dependents sit below it, whatever the edge direction.
-      directed: false,
-      padding: 24,
-      spacingFactor: 1.1,
-      ...(msg.data.nodes.some((n) => n.root) ? { roots: msg.data.nodes.filter((n) => n.root).map((n) => `#${CSS.escape(n.id)}`).join(',') } : {}),
-    },
-    wheelSensitivity: 0.3,
-  });
-  cy.on('tap', 'node', (ev) => {
-    const d = ev.target.data() as { path?: string; line?: number; column?: number };
-    if (d.path && d.line) vscode.postMessage({ type: 'open', path: d.path, line: d.line, ...(d.column !== undefined ? { column: d.column } : {}) });
-  });
-  // For tests of the page alone: where each node is drawn.
+  // Layout: one box per node sized to its label; ranks left to right.
+  const g = new dagre.graphlib.Graph({ multigraph: false });
+  g.setGraph({ rankdir: 'LR', nodesep: 10, ranksep: 70, edgesep: 6, marginx: 20, marginy: 20 });
+  g.setDefaultEdgeLabel(() => ({}));
+  const nodeById = new Map(msg.view.nodes.map((n) => [n.id, n]));
+  for (const n of msg.view.nodes) g.setNode(n.id, { width: textWidth(shortLabel(n.label)) + 2 * NODE_PAD_X, height: NODE_HEIGHT });
+  const edges = msg.view.edges.filter((e) => nodeById.has(e.from) && nodeById.has(e.to) && e.from !== e.to);
+  // Left = dependents / callers: an edge from a dependent to its dependency points right.
+  for (const e of edges) g.setEdge(e.from, e.to);
+  dagre.layout(g);
+
+  container.replaceChildren();
+  positions.clear();
+  nodeEls.clear();
+  svg = el('svg', { class: 'canvas', role: 'img', 'aria-label': msg.title }, container);
+  const defs = el('defs', {}, svg);
+  for (const id of ['arrow', 'arrow-hot']) {
+    const m = el('marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, defs);
+    el('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: id }, m);
+  }
+  viewport = el('g', { class: 'viewport' }, svg);
+  const edgeLayer = el('g', { class: 'edges' }, viewport);
+  const nodeLayer = el('g', { class: 'nodes' }, viewport);
+  const drawnEdges: string[] = [];
+  for (const e of edges) {
+    const pts = g.edge(e.from, e.to)?.points ?? [];
+    if (pts.length < 2) continue;
+    const d = pts.map((p, i) => `${i === 0 ? 'M' : 'L'} ${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(' ');
+    el('path', { d, class: `edge ${e.style}`, 'marker-end': 'url(#arrow)', 'data-from': e.from, 'data-to': e.to }, edgeLayer);
+    drawnEdges.push(`${e.from}>${e.to}`);
+  }
+  for (const n of msg.view.nodes) {
+    const p = g.node(n.id);
+    if (!p) continue;
+    const box = { x: p.x - p.width / 2, y: p.y - p.height / 2, w: p.width, h: p.height };
+    positions.set(n.id, box);
+    const grp = el('g', { class: `node ${n.category}${n.focus ? ' focus' : ''}`, 'data-id': n.id, tabindex: 0 }, nodeLayer);
+    el('rect', { x: box.x, y: box.y, width: box.w, height: box.h, rx: 4 }, grp);
+    const text = el('text', { x: p.x, y: p.y, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, grp);
+    text.textContent = shortLabel(n.label);
+    el('title', {}, grp).textContent = `${n.label}\n${n.detail}`;
+    grp.addEventListener('click', (ev) => {
+      ev.stopPropagation();
+      select(n.id);
+    });
+    grp.addEventListener('dblclick', (ev) => {
+      ev.stopPropagation();
+      open(n);
+    });
+    grp.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter') open(n);
+    });
+    grp.addEventListener('mouseenter', () => highlight(n.id, true));
+    grp.addEventListener('mouseleave', () => highlight(n.id, false));
+    nodeEls.set(n.id, grp);
+  }
+  const graphSize = g.graph();
+  bounds = { w: graphSize.width ?? 0, h: graphSize.height ?? 0 };
+  installPanZoom(svg);
+  size = { w: container.clientWidth, h: container.clientHeight };
+  if (restore) {
+    view = restore.view;
+    moved = true;
+    apply();
+  } else {
+    moved = false;
+    initialView();
+  }
+  selected = undefined;
+  if (restore?.selected && nodeById.has(restore.selected)) select(restore.selected);
+  else showDetails(undefined);
+
+  const report = measure(drawnEdges, performance.now() - t0);
   (window as unknown as { sextantGraph?: unknown }).sextantGraph = {
-    nodePosition: (id: string) => cy?.getElementById(id).renderedPosition(),
-    nodeIds: () => cy?.nodes().map((n) => n.id()) ?? [],
+    nodePosition: (id: string) => screenCenter(id),
+    nodeIds: () => [...positions.keys()],
+    report: () => measure(drawnEdges, report.layoutMs),
+    view: () => ({ ...view }),
   };
-  vscode.postMessage({ type: 'rendered', nodes: cy.nodes().length, edges: cy.edges().length, width: container.clientWidth, height: container.clientHeight });
+  vscode.postMessage({ type: 'rendered', ...report });
 }
+
+let bounds = { w: 0, h: 0 };
+
+/** What is on screen: drawn edges, label boxes in screen pixels, the summary. */
+function measure(drawnEdges: string[], layoutMs: number): RenderedReport {
+  const labels: RenderedReport['labels'] = [];
+  for (const [id, grp] of nodeEls) {
+    const r = grp.querySelector('text')!.getBoundingClientRect();
+    labels.push({ id, x: r.x, y: r.y, w: r.width, h: r.height });
+  }
+  return {
+    nodes: nodeEls.size,
+    edges: drawnEdges.length,
+    width: container.clientWidth,
+    height: container.clientHeight,
+    drawnEdges,
+    labels,
+    summary: [...summary.querySelectorAll('p')].map((p) => p.textContent ?? '').join('\n'),
+    layoutMs: Math.round(layoutMs),
+  };
+}
+
+function apply(): void {
+  viewport?.setAttribute('transform', `translate(${view.x.toFixed(1)} ${view.y.toFixed(1)}) scale(${view.k.toFixed(4)})`);
+  const st = vscode.getState() as { msg?: GraphMessage } | undefined;
+  vscode.setState({ ...(st ?? {}), view, ...(selected ? { selected } : {}) });
+}
+
+function fit(): void {
+  if (size.w === 0 || bounds.w === 0) return;
+  const k = Math.min(2, size.w / bounds.w, size.h / bounds.h);
+  view = { k, x: (size.w - bounds.w * k) / 2, y: (size.h - bounds.h * k) / 2 };
+  apply();
+}
+
+/** Fits when the whole graph is readable that way, else centres the focus at a readable scale. */
+function initialView(): void {
+  if (size.w === 0 || bounds.w === 0) return;
+  const k = Math.min(1.25, size.w / bounds.w, size.h / bounds.h);
+  if (k >= MIN_READABLE_SCALE) return fit();
+  const f = current?.view.focus ? positions.get(current.view.focus) : undefined;
+  const cx = f ? f.x + f.w / 2 : bounds.w / 2;
+  const cy = f ? f.y + f.h / 2 : bounds.h / 2;
+  view = { k: MIN_READABLE_SCALE, x: size.w / 2 - cx * MIN_READABLE_SCALE, y: size.h / 2 - cy * MIN_READABLE_SCALE };
+  apply();
+}
+
+function zoomBy(factor: number, cx = size.w / 2, cy = size.h / 2): void {
+  const k = Math.max(0.02, Math.min(4, view.k * factor));
+  view = { k, x: cx - ((cx - view.x) * k) / view.k, y: cy - ((cy - view.y) * k) / view.k };
+  moved = true;
+  apply();
+}
+
+function centreOn(id: string): void {
+  const b = positions.get(id);
+  if (!b) return;
+  const k = Math.max(view.k, MIN_READABLE_SCALE);
+  view = { k, x: size.w / 2 - (b.x + b.w / 2) * k, y: size.h / 2 - (b.y + b.h / 2) * k };
+  moved = true;
+  apply();
+}
+
+function screenCenter(id: string): { x: number; y: number } | undefined {
+  const b = positions.get(id);
+  return b ? { x: view.x + (b.x + b.w / 2) * view.k, y: view.y + (b.y + b.h / 2) * view.k } : undefined;
+}
+
+function installPanZoom(s: SVGSVGElement): void {
+  let drag: { x: number; y: number; vx: number; vy: number } | undefined;
+  s.addEventListener('pointerdown', (ev) => {
+    if ((ev.target as Element).closest('.node')) return;
+    drag = { x: ev.clientX, y: ev.clientY, vx: view.x, vy: view.y };
+    s.setPointerCapture(ev.pointerId);
+  });
+  s.addEventListener('pointermove', (ev) => {
+    if (!drag) return;
+    view = { ...view, x: drag.vx + ev.clientX - drag.x, y: drag.vy + ev.clientY - drag.y };
+    moved = true;
+    apply();
+  });
+  s.addEventListener('pointerup', () => (drag = undefined));
+  s.addEventListener('click', () => select(undefined));
+  s.addEventListener(
+    'wheel',
+    (ev) => {
+      ev.preventDefault();
+      const r = s.getBoundingClientRect();
+      zoomBy(Math.exp(-ev.deltaY * 0.0015), ev.clientX - r.left, ev.clientY - r.top);
+    },
+    { passive: false },
+  );
+}
+
+function highlight(id: string, on: boolean): void {
+  if (!svg) return;
+  for (const p of svg.querySelectorAll<SVGPathElement>('path.edge')) {
+    if (p.dataset.from === id || p.dataset.to === id) {
+      p.classList.toggle('hot', on);
+      p.setAttribute('marker-end', on ? 'url(#arrow-hot)' : 'url(#arrow)');
+    }
+  }
+}
+
+function select(id: string | undefined): void {
+  if (selected) nodeEls.get(selected)?.classList.remove('selected');
+  selected = id;
+  if (id) nodeEls.get(id)?.classList.add('selected');
+  showDetails(id ? current?.view.nodes.find((n) => n.id === id) : undefined);
+  apply();
+}
+
+function open(n: ViewNode): void {
+  if (n.path && n.line) vscode.postMessage({ type: 'open', path: n.path, line: n.line, ...(n.column !== undefined ? { column: n.column } : {}) });
+}
+
+function button(label: string, onClick: () => void, id?: string): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.textContent = label;
+  if (id) b.id = id;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function showDetails(n: ViewNode | undefined): void {
+  if (!n) {
+    details.replaceChildren(document.createTextNode('Click a node for its details; double-click opens it.'));
+    details.className = 'hint';
+    return;
+  }
+  details.className = '';
+  const name = document.createElement('strong');
+  name.textContent = n.label;
+  const info = document.createElement('span');
+  info.textContent = ` — ${n.detail.split('\n').join(' · ')} `;
+  const parts: Node[] = [name, info];
+  if (n.path) parts.push(button('Open', () => open(n), 'open-selected'));
+  if (current?.kind === 'project' && !n.focus) parts.push(button('Focus here', () => vscode.postMessage({ type: 'focus', id: n.id }), 'focus-selected'));
+  details.replaceChildren(...parts);
+}
+
+function runSearch(): void {
+  const q = search.value.trim().toLowerCase();
+  if (!q || !current) return;
+  const drawn = current.view.nodes.find((n) => n.label.toLowerCase() === q) ?? current.view.nodes.find((n) => n.label.toLowerCase().includes(q));
+  if (drawn && current.kind === 'call') {
+    select(drawn.id);
+    centreOn(drawn.id);
+    return;
+  }
+  const all = current.projects ?? [];
+  const hit = all.find((p) => p.name.toLowerCase() === q) ?? all.find((p) => p.id.toLowerCase() === q) ?? all.find((p) => p.name.toLowerCase().includes(q));
+  if (hit) vscode.postMessage({ type: 'focus', id: hit.id });
+  else if (drawn) {
+    select(drawn.id);
+    centreOn(drawn.id);
+  } else {
+    details.className = 'error';
+    details.textContent = `No project matches “${search.value}”.`;
+  }
+}
+
+search.addEventListener('keydown', (ev) => {
+  if (ev.key === 'Enter') runSearch();
+});
+$('search-go').addEventListener('click', runSearch);
+$('zoom-in').addEventListener('click', () => zoomBy(1.25));
+$('zoom-out').addEventListener('click', () => zoomBy(0.8));
+$('fit').addEventListener('click', () => {
+  moved = false;
+  fit();
+});
+
+// Relayout on resize: the view is fitted to the new size unless the user moved it.
+new ResizeObserver(() => {
+  const w = container.clientWidth;
+  const h = container.clientHeight;
+  if (w === size.w && h === size.h) return;
+  size = { w, h };
+  if (!moved) initialView();
+}).observe(container);
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const msg = event.data;
@@ -117,14 +388,19 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       draw(msg);
       break;
     case 'loading':
-      summary.textContent = msg.text;
-      summary.className = '';
+      summary.replaceChildren(document.createTextNode(msg.text));
+      summary.className = 'loading';
       break;
     case 'error':
-      summary.textContent = msg.text;
+      summary.replaceChildren(document.createTextNode(msg.text));
       summary.className = 'error';
       break;
   }
 });
 
+// State restore (the panel was reloaded): draw the last graph again at its last view.
+const saved = vscode.getState() as { msg?: GraphMessage; view?: typeof view; selected?: string } | undefined;
+if (saved?.msg) draw(saved.msg, saved.view ? { view: saved.view, ...(saved.selected ? { selected: saved.selected } : {}) } : undefined);
 vscode.postMessage({ type: 'ready' });
+
+export type { GraphView };

@@ -32,12 +32,27 @@ export function graphHtml(i: GraphHtmlInput): string {
 <header>
   <h1 id="title">Sextant graph</h1>
   <div id="controls">
-    <label>Depth <select id="depth"><option>1</option><option selected>2</option><option>3</option><option>4</option></select></label>
+    <span class="project-only search"><input id="search" type="search" list="project-list" placeholder="Find a project…" aria-label="Find a project"><datalist id="project-list"></datalist><button id="search-go" title="Focus the graph on this project">Go</button></span>
+    <label>Depth <select id="depth"><option>1</option><option>2</option><option>3</option><option>4</option><option>5</option></select></label>
     <label>Direction <select id="direction"></select></label>
     <label class="project-only"><input type="checkbox" id="production" checked> production</label>
     <label class="project-only"><input type="checkbox" id="test" checked> test</label>
+    <label class="project-only" title="Hide a reference when a longer path already connects the two projects"><input type="checkbox" id="reduce" checked> hide implied references</label>
+    <span class="zoom"><button id="zoom-out" title="Zoom out">−</button><button id="fit" title="Show the whole graph">Fit</button><button id="zoom-in" title="Zoom in">+</button></span>
   </div>
-  <p id="summary"></p>
+  <div id="legend" aria-label="legend">
+    <span class="project-only"><i class="sw focus"></i>focus</span>
+    <span class="project-only"><i class="sw production"></i>production</span>
+    <span class="project-only"><i class="sw test"></i>test</span>
+    <span class="project-only"><i class="sw partial"></i>partial (not fully evaluated)</span>
+    <span class="project-only"><i class="sw failed"></i>failed to load</span>
+    <span class="project-only"><i class="ln reference"></i>references (dependent → dependency)</span>
+    <span class="call-only"><i class="sw focus"></i>symbol at the cursor</span>
+    <span class="call-only"><i class="ln exact"></i>call (exact)</span>
+    <span class="call-only"><i class="ln heuristic"></i>call (heuristic: matched by name)</span>
+  </div>
+  <div id="summary"></div>
+  <div id="details" class="hint"></div>
 </header>
 <main id="graph" aria-label="graph"></main>
 <script nonce="${i.nonce}" src="${i.scriptUri}"></script>

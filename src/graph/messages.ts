@@ -2,7 +2,6 @@
  * Messages between the graph panel (extension host) and its webview page (media/graph/main.ts).
  * Typed both ways; no `vscode` import, so the page bundle can use it too.
  */
-import type { GraphData } from '../../server/src/protocol/protocol';
 
 export type GraphKind = 'project' | 'call';
 
@@ -13,18 +12,73 @@ export interface GraphOptions {
   direction: string;
   production: boolean;
   test: boolean;
+  /** Project graph: hide references implied by a longer path (transitive reduction). */
+  reduce: boolean;
+}
+
+/** Legend classes: projects by kind and state, functions in a call graph. */
+export type NodeCategory = 'production' | 'test' | 'failed' | 'partial' | 'function';
+
+export interface ViewNode {
+  id: string;
+  label: string;
+  category: NodeCategory;
+  /** The node the graph is centred on. */
+  focus?: true;
+  path?: string;
+  line?: number;
+  column?: number;
+  /** Hover text (lines). */
+  detail: string;
+}
+
+/** `reference`: project reference; `exact` / `heuristic`: call edges (drawn differently). */
+export interface ViewEdge {
+  from: string;
+  to: string;
+  style: 'reference' | 'exact' | 'heuristic';
+}
+
+/** What the page draws: every node and edge here is drawn, nothing else. */
+export interface GraphView {
+  nodes: ViewNode[];
+  edges: ViewEdge[];
+  /** Lines above the graph: what is drawn, then what was left out and why. */
+  summary: string[];
+  truncated: boolean;
+  /** The focus node's id. */
+  focus?: string;
+  /** Edges hidden by transitive reduction. */
+  hidden?: number;
+  /** Call graph: the navigation mode in words (Precise, Partial, Heuristic — with why). */
+  mode?: string;
 }
 
 /** Extension → page. */
 export type HostMessage =
-  | { type: 'graph'; kind: GraphKind; title: string; data: GraphData; options: GraphOptions }
+  | { type: 'graph'; kind: GraphKind; title: string; view: GraphView; options: GraphOptions; projects?: { id: string; name: string }[] }
   | { type: 'loading'; text: string }
   | { type: 'error'; text: string };
+
+/** What the page measured after a layout (tests and logs). */
+export interface RenderedReport {
+  nodes: number;
+  edges: number;
+  width: number;
+  height: number;
+  /** Ids of the drawn edges as `from>to`. */
+  drawnEdges: string[];
+  /** Screen boxes of the visible node labels. */
+  labels: { id: string; x: number; y: number; w: number; h: number }[];
+  /** The summary text shown. */
+  summary: string;
+  layoutMs: number;
+}
 
 /** Page → extension. */
 export type PageMessage =
   | { type: 'ready' }
   | { type: 'open'; path: string; line: number; column?: number }
+  | { type: 'focus'; id: string }
   | { type: 'options'; options: GraphOptions }
-  /** Sent after each layout: what is on screen (tests and logs). */
-  | { type: 'rendered'; nodes: number; edges: number; width: number; height: number };
+  | ({ type: 'rendered' } & RenderedReport);

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { ProjectListRequest, type ProjectNode, type SolutionNode } from '../../server/src/protocol/protocol';
 import type { EngineClient } from '../engine/EngineClient';
 
+export type ProjectsNode = Node;
 type Node =
   | { kind: 'folder'; engine: EngineClient }
   | { kind: 'solution'; engine: EngineClient; solution: SolutionNode }
@@ -39,6 +40,11 @@ export class ProjectsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
       }),
     );
     this.emitter.fire(undefined);
+  }
+
+  /** The listed projects of an engine (the graph's project picker). */
+  listed(engine: EngineClient): ProjectNode[] {
+    return this.listings.get(engine)?.projects ?? [];
   }
 
   /** Project count per engine (tests and the Index view). */
@@ -107,7 +113,7 @@ export class ProjectsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
         t.tooltip = new vscode.MarkdownString(
           [`**${p.name}** — \`${p.path}\``, `${p.fileCount} files`, p.isTest ? 'test project' : 'production', ...p.reasons.map((r) => `- ${r}`)].join('\n\n'),
         );
-        t.iconPath = new vscode.ThemeIcon(p.isTest ? 'beaker' : p.status === 'failed' ? 'error' : 'project');
+        t.iconPath = new vscode.ThemeIcon(p.isTest ? 'beaker' : p.status === 'failed' ? 'error' : p.status === 'partial' ? 'warning' : 'project');
         t.resourceUri = vscode.Uri.joinPath(node.engine.folder.uri, p.path);
         t.command = { command: 'vscode.open', title: 'Open project file', arguments: [t.resourceUri] };
         t.contextValue = p.isTest ? 'project.test' : 'project';

@@ -28,14 +28,29 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { layeredProjects, writeWorkspace } from './fixtures/layeredProjects';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SUITE = path.join(ROOT, 'out/extension-tests/suite');
 /** Each suite's workspace fixture, and whether its folder is trusted. */
-const SUITES: Record<string, { fixture: string; untrusted: boolean }> = {
+interface SuiteSpec {
+  fixture: string;
+  untrusted: boolean;
+  /** Generate a layered C# workspace of this many projects instead of copying a fixture. */
+  generate?: number;
+  /** `dotnet restore` this solution in the copy first (as a user's build would). */
+  restore?: string;
+  /** More extensions to load from source (out/extension-tests/<name>). */
+  extensions?: string[];
+}
+const SUITES: Record<string, SuiteSpec> = {
   main: { fixture: 'test/extension/fixtures/ts-app', untrusted: false },
+  // A generated layered C# workspace of 3,000 projects (fixtures/layeredProjects.ts), written fresh.
+  graph: { fixture: 'contoso-3000', untrusted: false, generate: 3000 },
   untrusted: { fixture: 'test/extension/fixtures/ts-app', untrusted: true },
   csharp: { fixture: 'test/fixtures/semantic/csharp', untrusted: false },
+  // C# through the editor: a stand-in for C# Dev Kit (vscode-languageclient + csharp-ls) on Harbor.
+  'csharp-editor': { fixture: 'test/fixtures/roslyn', untrusted: false, restore: 'Harbor.sln', extensions: ['csharp-standin'] },
 };
 const CHROMIUM = process.env.SEXTANT_CHROMIUM ?? '/usr/bin/chromium';
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -116,7 +131,14 @@ function makeLayout(opts: Options): Layout {
   for (const d of [l.home, l.userData, l.extensions, path.join(l.home, '.config'), path.join(l.home, '.local/share'), path.join(l.home, '.cache')]) {
     fs.mkdirSync(d, { recursive: true });
   }
-  fs.cpSync(path.join(ROOT, SUITES[opts.suite]!.fixture), l.workspace, { recursive: true, filter: (src) => !/[\\/](bin|obj|\.sextant)$/.test(src) });
+  const suite = SUITES[opts.suite]!;
+  if (suite.generate) writeWorkspace(l.workspace, layeredProjects(suite.generate));
+  else fs.cpSync(path.join(ROOT, suite.fixture), l.workspace, { recursive: true, filter: (src) => !/[\\/](bin|\.sextant)$/.test(src) && !/[\\/]obj$/.test(src) });
+  if (suite.restore) {
+    // NU1101 for a package no feed serves is expected on Harbor; the rest restores.
+    const r = spawnSync('dotnet', ['restore', suite.restore, '--disable-build-servers', '-v', 'q'], { cwd: l.workspace, encoding: 'utf8', env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' } });
+    log(`dotnet restore ${suite.restore}: exit ${r.status}${r.status ? ` (${(r.stdout + r.stderr).split('\n').filter((x) => /error/.test(x)).slice(0, 2).join(' | ')})` : ''}`);
+  }
   // Settings for a quiet, deterministic workbench.
   const settings = {
     'workbench.startupEditor': 'none',
@@ -343,6 +365,7 @@ async function main(): Promise<number> {
     ...(opts.grep ? { SEXTANT_EXT_TEST_GREP: opts.grep } : {}),
     ...(opts.vsix ? { SEXTANT_EXT_TEST_EXPECT_INSTALLED: l.extensions } : {}),
     SEXTANT_EXT_TEST_SUITE: opts.suite,
+    SEXTANT_STANDIN_CSHARP_LS: path.join(ROOT, '.tools/csharp-ls/csharp-ls'),
   });
   const { proc, port } = await startCodeServer(node, entry, l, env, opts.untrusted);
   log(`code-server pid ${proc.pid} on 127.0.0.1:${port} (${Date.now() - t0} ms)`);
@@ -368,6 +391,7 @@ async function main(): Promise<number> {
     const remote = (p: string): string => `vscode-remote://127.0.0.1:${port}${p}`;
     const payload = JSON.stringify([
       ['extensionDevelopmentPath', remote(l.devPath)],
+      ...(SUITES[opts.suite]!.extensions ?? []).map((e) => ['extensionDevelopmentPath', remote(path.join(ROOT, 'out/extension-tests', e))]),
       ['extensionTestsPath', remote(SUITE)],
     ]);
     const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(l.workspace)}&payload=${encodeURIComponent(payload)}`;

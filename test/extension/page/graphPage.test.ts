@@ -9,30 +9,57 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { graphHtml } from '../../../src/graph/graphHtml';
-import type { HostMessage, PageMessage } from '../../../src/graph/messages';
+import type { GraphView, HostMessage, PageMessage, RenderedReport } from '../../../src/graph/messages';
+import { focusProjectGraph } from '../../../src/graph/projectModel';
+import type { ProjectNode } from '../../../server/src/protocol/protocol';
+import { layeredProjects, projectNodes } from '../fixtures/layeredProjects';
+
+const ARTIFACTS = path.join(path.resolve(__dirname, '../../..'), 'test/.tmp/extension-page');
 
 const ROOT = path.resolve(__dirname, '../../..');
 const MEDIA = path.join(ROOT, 'media');
 
+const small = projectNodes([
+  { name: 'App', path: 'src/App/App.csproj', isTest: false, references: ['src/Core/Core.csproj', 'src/Shared/Shared.csproj'] },
+  { name: 'Core', path: 'src/Core/Core.csproj', isTest: false, references: ['src/Shared/Shared.csproj'] },
+  { name: 'Shared', path: 'src/Shared/Shared.csproj', isTest: false, references: [] },
+  { name: 'App.Tests', path: 'tests/App.Tests/App.Tests.csproj', isTest: true, references: ['src/App/App.csproj'] },
+]);
+const OPTIONS = { depth: 2, direction: 'both', production: true, test: true, reduce: true };
+const FOCUS = { focus: 'src/App/App.csproj', depth: 2, direction: 'both' as const, production: true, test: true, reduce: true, maxNodes: 200 };
 const projectGraph: HostMessage = {
   type: 'graph',
   kind: 'project',
-  title: 'Project graph',
-  options: { depth: 2, direction: 'both', production: true, test: true },
-  data: {
-    summary: '3 projects, 2 references',
-    truncated: false,
-    nodes: [
-      { id: 'src/App/App.csproj', label: 'App', kind: 'csharp', path: 'src/App/App.csproj', line: 1, root: true },
-      { id: 'src/Core/Core.csproj', label: 'Core', kind: 'csharp', path: 'src/Core/Core.csproj', line: 1 },
-      { id: 'tests/App.Tests/App.Tests.csproj', label: 'App.Tests', kind: 'csharp', path: 'tests/App.Tests/App.Tests.csproj', line: 1, isTest: true },
-    ],
-    edges: [
-      { from: 'src/App/App.csproj', to: 'src/Core/Core.csproj', kind: 'projectReference' },
-      { from: 'tests/App.Tests/App.Tests.csproj', to: 'src/App/App.csproj', kind: 'projectReference' },
-    ],
-  },
+  title: 'Projects around App',
+  options: OPTIONS,
+  view: focusProjectGraph(small, FOCUS),
+  projects: small.map((p) => ({ id: p.path, name: p.name })),
 };
+
+/** Asserts what the done-when asks of a drawn graph, from the page's own measurements. */
+function assertReadable(r: RenderedReport, view: GraphView, model: ProjectNode[] | undefined): void {
+  assert.equal(r.nodes, view.nodes.length, 'every node of the view is drawn');
+  assert.equal(r.edges, view.edges.length, 'every edge of the view is drawn');
+  // No two labels overlap (screen boxes, sorted by x and swept).
+  const boxes = [...r.labels].sort((a, b) => a.x - b.x);
+  for (let i = 0; i < boxes.length; i++) {
+    const a = boxes[i]!;
+    for (let j = i + 1; j < boxes.length && boxes[j]!.x < a.x + a.w; j++) {
+      const b = boxes[j]!;
+      const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+      assert.ok(!overlap, `labels ${a.id} and ${b.id} overlap: ${JSON.stringify(a)} ${JSON.stringify(b)}`);
+    }
+  }
+  if (model) {
+    const refs = new Set(model.flatMap((p) => p.references.map((q) => `${p.path}>${q}`)));
+    for (const e of r.drawnEdges) assert.ok(refs.has(e), `drawn edge ${e} is not a reference in the model`);
+  }
+  const m = /Drawn: (\d+) projects? and (\d+) references?/.exec(r.summary);
+  if (model) {
+    assert.ok(m, r.summary);
+    assert.deepEqual([Number(m[1]), Number(m[2])], [r.nodes, r.edges], `summary counts equal what is drawn: ${r.summary}`);
+  }
+}
 
 describe('graph panel page (headless Chromium, fake VS Code API)', function () {
   this.timeout(60_000);
@@ -41,6 +68,7 @@ describe('graph panel page (headless Chromium, fake VS Code API)', function () {
   let browser: Browser;
   let page: Page;
   const requests: string[] = [];
+  const problems: string[] = [];
 
   before(async () => {
     assert.ok(fs.existsSync(path.join(MEDIA, 'graph/out/graph.js')), 'run npm run build first');
@@ -52,6 +80,7 @@ describe('graph panel page (headless Chromium, fake VS Code API)', function () {
         );
         return;
       }
+      if (u.pathname === '/favicon.ico') return void res.writeHead(204).end();
       const file = path.join(ROOT, path.normalize(u.pathname));
       if (!file.startsWith(MEDIA + path.sep) || !fs.existsSync(file)) return void res.writeHead(404).end();
       res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : 'text/css' }).end(fs.readFileSync(file));
@@ -70,9 +99,15 @@ describe('graph panel page (headless Chromium, fake VS Code API)', function () {
   beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 900, height: 700 } });
     page.on('request', (r) => requests.push(r.url()));
-    page.on('pageerror', (e) => console.error('page error:', e.message));
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+    });
     // Strings, not functions: tsx would wrap functions with helpers the page does not have.
-    await page.addInitScript('window.sent = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.sent.push(m) });');
+    await page.addInitScript(
+      "window.sent = []; window.state = undefined; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.sent.push(m), getState: () => window.state, setState: (s) => { window.state = s; } });" +
+        "document.addEventListener('securitypolicyviolation', (e) => window.sent.push({ type: 'csp', directive: e.violatedDirective, blocked: e.blockedURI }));",
+    );
     await page.goto(origin + '/');
     await waitForMessage('ready');
   });
@@ -92,25 +127,61 @@ describe('graph panel page (headless Chromium, fake VS Code API)', function () {
   }
   const post = (m: HostMessage): Promise<void> => page.evaluate(`window.postMessage(${JSON.stringify(m)}, '*')`) as Promise<void>;
 
-  it('draws every node and edge of a project graph and shows the summary', async () => {
+  it('draws every node and edge of the focused project graph, with the summary of what is drawn and hidden', async () => {
     await post(projectGraph);
     const r = await waitForMessage('rendered');
-    assert.deepEqual({ nodes: r.nodes, edges: r.edges }, { nodes: 3, edges: 2 });
-    assert.ok(r.width > 500 && r.height > 400, `graph area ${r.width}x${r.height}`);
-    assert.equal(await page.textContent('#summary'), '3 projects, 2 references');
-    assert.equal(await page.textContent('#title'), 'Project graph');
-    const png = await page.locator('#graph').screenshot();
-    assert.ok(png.length > 3_000, `the graph area looks empty (${png.length} bytes of PNG)`);
+    // App -> Shared is implied by App -> Core -> Shared: hidden by transitive reduction.
+    assert.deepEqual(r.drawnEdges.sort(), ['src/App/App.csproj>src/Core/Core.csproj', 'src/Core/Core.csproj>src/Shared/Shared.csproj', 'tests/App.Tests/App.Tests.csproj>src/App/App.csproj']);
+    assertReadable(r, (projectGraph as Extract<HostMessage, { type: 'graph' }>).view, small);
+    assert.equal(
+      r.summary,
+      'Drawn: 4 projects and 3 references — App with its dependencies and dependents to depth 2.\nNot drawn: 1 reference implied by a longer path hidden (transitive reduction).',
+    );
+    assert.ok(r.width > 500 && r.height > 300, `graph area ${r.width}x${r.height}`);
+    assert.equal(await page.textContent('#title'), 'Projects around App');
+    assert.equal(await page.locator('#graph svg .node.focus').count(), 1);
   });
 
-  it('clicking a node asks the extension to open its location', async () => {
+  it('a click selects a node and shows its details without replacing the graph; Open and double-click open it; Focus here re-centres', async () => {
     await post(projectGraph);
     await waitForMessage('rendered');
     const pos = (await page.evaluate("window.sextantGraph.nodePosition('src/Core/Core.csproj')")) as { x: number; y: number };
     const box = (await page.locator('#graph').boundingBox())!;
     await page.mouse.click(box.x + pos.x, box.y + pos.y);
-    const open = await waitForMessage('open');
-    assert.deepEqual(open, { type: 'open', path: 'src/Core/Core.csproj', line: 1 });
+    assert.ok((await page.textContent('#details'))?.startsWith('Core — src/Core/Core.csproj'), await page.textContent('#details') ?? '');
+    assert.equal(await page.locator('#graph svg .node').count(), 4, 'the graph is still drawn');
+    assert.equal((await sent()).filter((m) => m.type === 'open').length, 0, 'a single click opens nothing');
+    await page.click('#open-selected');
+    assert.deepEqual(await waitForMessage('open'), { type: 'open', path: 'src/Core/Core.csproj', line: 1 });
+    await page.click('#focus-selected');
+    assert.deepEqual(await waitForMessage('focus'), { type: 'focus', id: 'src/Core/Core.csproj' });
+    await page.mouse.dblclick(box.x + pos.x, box.y + pos.y);
+    assert.equal((await sent()).filter((m) => m.type === 'open').length, 2);
+  });
+
+  it('the search box focuses the graph on a project by name; fit and zoom change the view', async () => {
+    await post(projectGraph);
+    await waitForMessage('rendered');
+    await page.fill('#search', 'shared');
+    await page.press('#search', 'Enter');
+    assert.deepEqual(await waitForMessage('focus'), { type: 'focus', id: 'src/Shared/Shared.csproj' });
+    const before = (await page.evaluate('window.sextantGraph.view()')) as { k: number };
+    await page.click('#zoom-in');
+    const after = (await page.evaluate('window.sextantGraph.view()')) as { k: number };
+    assert.ok(after.k > before.k, `zoom in: ${before.k} -> ${after.k}`);
+    await page.click('#fit');
+    const fitted = (await page.evaluate('window.sextantGraph.view()')) as { k: number };
+    assert.equal(fitted.k, before.k);
+  });
+
+  it('relayouts when the panel is resized, and keeps its graph in the webview state', async () => {
+    await post(projectGraph);
+    await waitForMessage('rendered');
+    const before = (await page.evaluate('window.sextantGraph.view()')) as { x: number; k: number };
+    await page.setViewportSize({ width: 1400, height: 700 });
+    await page.waitForFunction(`window.sextantGraph.view().x !== ${before.x}`);
+    const state = (await page.evaluate('window.state')) as { msg?: { title: string } };
+    assert.equal(state.msg?.title, 'Projects around App');
   });
 
   it('changing a control sends the new options', async () => {
@@ -118,17 +189,55 @@ describe('graph panel page (headless Chromium, fake VS Code API)', function () {
     await waitForMessage('rendered');
     await page.selectOption('#direction', 'dependents');
     await page.uncheck('#test');
+    await page.uncheck('#reduce');
     const all = (await sent()).filter((m): m is Extract<PageMessage, { type: 'options' }> => m.type === 'options');
-    assert.deepEqual(all.at(-1)?.options, { depth: 2, direction: 'dependents', production: true, test: false });
+    assert.deepEqual(all.at(-1)?.options, { depth: 2, direction: 'dependents', production: true, test: false, reduce: false });
   });
 
-  it('a call graph offers incoming/outgoing and hides the production/test filters', async () => {
-    await post({ ...projectGraph, kind: 'call', title: 'Call graph: totalArea', options: { depth: 2, direction: 'incoming', production: true, test: true } } as HostMessage);
-    await waitForMessage('rendered');
+  it('a call graph draws exact and heuristic calls differently, says the mode in words, and hides the project controls', async () => {
+    const view: GraphView = {
+      nodes: [
+        { id: 'a', label: 'totalArea', category: 'function', focus: true, path: 'src/shapes.ts', line: 3, detail: 'function' },
+        { id: 'b', label: 'report', category: 'function', path: 'src/main.ts', line: 5, detail: 'function' },
+        { id: 'c', label: 'save', category: 'function', path: 'src/x.ts', line: 9, detail: 'method' },
+      ],
+      edges: [
+        { from: 'b', to: 'a', style: 'exact' },
+        { from: 'c', to: 'a', style: 'heuristic' },
+      ],
+      summary: ['Drawn: 3 functions and 2 calls (1 exact, 1 heuristic) — callers of totalArea to depth 1.', 'Heuristic: no language service answered, so calls were matched by name — some may be wrong or missing.'],
+      truncated: false,
+      focus: 'a',
+    };
+    await post({ type: 'graph', kind: 'call', title: 'Calls of totalArea', view, options: { depth: 1, direction: 'incoming', production: true, test: true, reduce: false } });
+    const r = await waitForMessage('rendered');
+    assertReadable(r, view, undefined);
     const options = (await page.evaluate("[...document.querySelectorAll('#direction option')].map((o) => o.value)")) as string[];
     assert.deepEqual(options, ['incoming', 'outgoing', 'both']);
     assert.equal(await page.isVisible('#test'), false);
+    assert.equal(await page.isVisible('#search'), false);
+    assert.equal(await page.locator('path.edge.heuristic').count(), 1);
+    assert.equal(await page.locator('path.edge.exact').count(), 1);
+    const dash = await page.locator('path.edge.heuristic').evaluate('(e) => getComputedStyle(e).strokeDasharray');
+    assert.notEqual(dash, 'none');
+    assert.match((await page.textContent('#summary')) ?? '', /Heuristic: no language service answered/);
   });
+
+  for (const total of [42, 3000]) {
+    it(`a generated ${total.toLocaleString('en-US')}-project workspace focused on one project: no label overlaps, drawn edges are references, the summary counts what is drawn (screenshot)`, async () => {
+      const model = projectNodes(layeredProjects(total));
+      // A busy project: a Core library in the middle of the graph.
+      const focus = model.filter((p) => p.path.startsWith('src/Core/')).sort((a, b) => b.dependents.length - a.dependents.length)[0]!;
+      const view = focusProjectGraph(model, { ...FOCUS, focus: focus.path });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await post({ type: 'graph', kind: 'project', title: `Projects around ${focus.name}`, options: OPTIONS, view, projects: model.map((p) => ({ id: p.path, name: p.name })) });
+      const r = await waitForMessage('rendered');
+      assertReadable(r, view, model);
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, `project-graph-${total}.png`) });
+      console.log(`      · ${total} projects, focus ${focus.name}: drew ${r.nodes} nodes, ${r.edges} edges, layout ${r.layoutMs} ms; ${r.summary.replace(/\n/g, ' ')}`);
+    });
+  }
 
   it('shows an error from the extension', async () => {
     await post({ type: 'error', text: 'the Sextant engine for ts-app is restarting' });
@@ -136,8 +245,12 @@ describe('graph panel page (headless Chromium, fake VS Code API)', function () {
     assert.equal(await page.textContent('#summary'), 'the Sextant engine for ts-app is restarting');
   });
 
-  it('loads nothing from outside its own origin', () => {
+  it('loads nothing from outside its own origin, violates no CSP rule, and logs no error or warning', async () => {
+    await post(projectGraph);
+    await waitForMessage('rendered');
     const foreign = requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:'));
     assert.deepEqual(foreign, []);
+    assert.deepEqual((await sent()).filter((m) => (m as { type: string }).type === 'csp'), []);
+    assert.deepEqual(problems, []);
   });
 });

@@ -25,12 +25,12 @@ describe('engine over node IPC', () => {
     await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder().uri, 'src', 'main.ts'));
     const rows = await waitFor('index view rows with the index fresh and the editor provider for typescript', () => {
       const r = api.index.describe();
-      return r.some((l) => l.startsWith('Index: fresh')) && r.some((l) => /^ {2}typescript: editor/.test(l)) ? r : undefined;
+      return r.some((l) => l.startsWith('Index: up to date')) && r.some((l) => /^ {2}typescript: editor/.test(l)) ? r : undefined;
     });
-    assert.ok(rows.some((l) => /^Engine: ready \(pid \d+\)$/.test(l)), rows.join('\n'));
+    assert.ok(rows.some((l) => /^Engine: running \(pid \d+\)$/.test(l)), rows.join('\n'));
     assert.ok(rows.some((l) => l.startsWith('Languages')), rows.join('\n'));
     assert.ok(rows.some((l) => /^ {2}typescript: editor · ready$/.test(l)), rows.join('\n'));
-    assert.equal(api.statusBar.text, '$(check) Sextant');
+    assert.match(api.statusBar.text, /^\$\(check\) Sextant: \d+ files · up to date$/);
   });
 
   it('lists the workspace projects in the Projects view', async () => {

@@ -63,3 +63,19 @@ export function note(line: string): void {
   if (file) fs.appendFileSync(file, `      · ${line}\n`);
   else process.stdout.write(`      · ${line}\n`);
 }
+
+/** VS Code names MCP tools `mcp_<server>_<tool>` (the exact prefix is VS Code's choice). */
+export const toolNamed = (name: string): vscode.LanguageModelToolInformation | undefined => vscode.lm.tools.find((t) => t.name === name || t.name.endsWith(`_${name}`));
+
+/** Calls a Sextant tool through VS Code's MCP client; VS Code hands back the structuredContent JSON. */
+export async function callTool(name: string, input: object): Promise<Record<string, unknown>> {
+  const tool = await waitFor(`the ${name} tool`, () => toolNamed(name), 30_000);
+  const result = await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
+  const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new Error(`${name} answered no JSON: ${text.slice(0, 500)}`);
+  }
+}
+

@@ -3,22 +3,7 @@ import { spawn } from 'node:child_process';
 import * as readline from 'node:readline';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../../src/ids';
-import { at, readyEngine, screenshot, sextant, waitFor } from './helpers';
-
-/** VS Code names MCP tools `mcp_<server>_<tool>` (the exact prefix is VS Code's choice). */
-const toolNamed = (name: string): vscode.LanguageModelToolInformation | undefined => vscode.lm.tools.find((t) => t.name === name || t.name.endsWith(`_${name}`));
-
-/** Calls a Sextant tool through VS Code's MCP client; VS Code hands back the structuredContent JSON. */
-async function callTool(name: string, input: object): Promise<Record<string, unknown>> {
-  const tool = await waitFor(`the ${name} tool`, () => toolNamed(name), 30_000);
-  const result = await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
-  const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    throw new Error(`${name} answered no JSON: ${text.slice(0, 500)}`);
-  }
-}
+import { at, callTool, readyEngine, screenshot, sextant, toolNamed, waitFor } from './helpers';
 
 interface Row {
   path: string;

@@ -60,7 +60,7 @@ describe('C# solution: Projects view, Index view, project graph', () => {
       return r.find((l) => /^ {2}csharp: /.test(l));
     });
     assert.match(rows, /^ {2}csharp: (roslyn|lsp|heuristic) · (ready|loading|absent)$/);
-    assert.ok(api.index.describe().some((l) => /^Projects: 3\/3 ready$/.test(l)), api.index.describe().join('\n'));
+    assert.ok(api.index.describe().some((l) => /^Projects: 3 \(3 ready\) — the Projects view lists them$/.test(l)), api.index.describe().join('\n'));
   });
 
   it('the project graph around Geometry shows its dependents, the test project marked (screenshot)', async () => {
@@ -70,8 +70,8 @@ describe('C# solution: Projects view, Index view, project graph', () => {
     await vscode.commands.executeCommand(COMMANDS.showProjectGraph, 'src/Geometry/Geometry.csproj');
     const r = await Promise.race([rendered, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('the project graph did not render within 30 s')), 30_000))]);
     assert.deepEqual({ nodes: r.nodes, edges: r.edges }, { nodes: 3, edges: 2 });
-    const data = api.graph.lastData!;
-    assert.deepEqual(data.nodes.map((n) => `${n.label}${n.root ? '*' : ''}${n.isTest ? ' (test)' : ''}`).sort(), ['App', 'Geometry*', 'Geometry.Tests (test)']);
+    const view = api.graph.lastView!;
+    assert.deepEqual(view.nodes.map((n) => `${n.label}${n.focus ? '*' : ''}${n.category === 'test' ? ' (test)' : ''}`).sort(), ['App', 'Geometry*', 'Geometry.Tests (test)']);
     await new Promise((res) => setTimeout(res, 1_000));
     const shot = await screenshot('project-graph');
     if (shot) assert.ok(shot.distinctColors > 20, `the screenshot looks blank: ${shot.distinctColors} colours`);
