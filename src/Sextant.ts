@@ -296,7 +296,8 @@ export class Sextant implements vscode.Disposable {
               )?.config;
         if (!chosen) return undefined;
         await vscode.env.clipboard.writeText(chosen.text);
-        void vscode.window.showInformationMessage(`Sextant: copied the ${chosen.label} config (${chosen.where}). It contains the endpoint's token: keep it private.`);
+        // The warning first: a long toast is cut at its end.
+        void vscode.window.showInformationMessage(`Keep it private (it holds the endpoint's token): Sextant copied the ${chosen.label} config for ${chosen.where}.`);
         return { kind: chosen.kind, text: chosen.text };
       }),
       reg(COMMANDS.showIndexStatus, async () => {

@@ -9,19 +9,23 @@ import * as vscode from 'vscode';
 import { ProjectListRequest } from '../../../server/src/protocol/protocol';
 import type { RenderedInfo } from '../../../src/graph/GraphPanel';
 import { COMMANDS } from '../../../src/ids';
-import { note, readyEngine, screenshot, sextant, waitFor } from './helpers';
+import { folder, note, screenshot, sextant, waitFor } from './helpers';
 
 describe('project graph on a generated 3,000-project workspace', () => {
-  it('opens focused on one project; labels do not overlap, drawn edges are references, the summary counts what is drawn (screenshot)', async () => {
+  it('opens focused on one project; labels do not overlap, drawn edges are references, the summary counts what is drawn (screenshot)', async function () {
+    this.timeout(330_000);
     const api = await sextant();
-    const engine = await readyEngine();
+    const engine = await waitFor('an engine for the workspace folder', () => api.engineFor(folder()));
+    const t0 = Date.now();
+    await waitFor('the engine to index 3,000 projects', () => engine.status?.state === 'ready', 240_000);
+    note(`engine ready after ${Date.now() - t0} ms (${engine.status?.index.files} files)`);
     const list = await waitFor('3,000 projects in the model', async () => {
       const l = await engine.request(ProjectListRequest.type);
       return l.projects.length >= 3000 && !l.partial ? l : undefined;
-    }, 240_000);
+    }, 60_000);
     assert.equal(list.projects.length, 3000);
     const focus = list.projects.find((p) => p.name === 'Contoso.Core.M0000')!;
-    assert.ok(focus.dependents.length > 50, `the focus has ${focus.dependents.length} dependents`);
+    assert.ok(focus.dependents.length > 20, `the focus has ${focus.dependents.length} dependents`);
 
     const rendered = new Promise<RenderedInfo>((resolve) => api.graph.onDidRender(resolve));
     const started = Date.now();

@@ -52,7 +52,10 @@ describe('views that act', () => {
   });
 
   it('Show Index Status opens a document a person reads', async () => {
+    const api = await sextant();
     await readyEngine();
+    // Earlier tests add and remove files: wait until the index has caught up.
+    await waitFor('the index up to date', () => api.index.describe().some((l) => l.startsWith('Index: up to date')), 90_000);
     await vscode.commands.executeCommand(COMMANDS.showIndexStatus);
     const doc = await waitFor('the status document', () => {
       const d = vscode.window.activeTextEditor?.document;
@@ -69,7 +72,7 @@ describe('views that act', () => {
   it('the status bar says files and freshness, never an internal phase name', async () => {
     const api = await sextant();
     const engine = await readyEngine();
-    const text = await waitFor('a ready status bar', () => (api.statusBar.text.startsWith('$(check)') ? api.statusBar.text : undefined));
+    const text = await waitFor('a ready status bar', () => (api.statusBar.text.startsWith('$(check)') ? api.statusBar.text : undefined), 90_000);
     assert.equal(text, `$(check) Sextant: ${engine.status!.index.files.toLocaleString('en-US')} files · up to date`);
     assert.match(String(api.statusBar.tooltip), /typescript: the editor's language service/);
     // Progress phases other than file indexing never show.
