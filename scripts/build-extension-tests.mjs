@@ -13,7 +13,7 @@ const outdir = path.join(root, 'out/extension-tests');
 fs.rmSync(outdir, { recursive: true, force: true });
 
 const entryPoints = [path.join(suiteDir, 'index.ts')];
-for (const f of fs.readdirSync(suiteDir)) if (/\.([a-z]+-)?test\.ts$/.test(f)) entryPoints.push(path.join(suiteDir, f));
+for (const f of fs.readdirSync(suiteDir)) if (/\.([a-z-]+-)?test\.ts$/.test(f)) entryPoints.push(path.join(suiteDir, f));
 
 await esbuild.build({
   entryPoints,

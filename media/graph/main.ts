@@ -229,7 +229,7 @@ function apply(): void {
 
 function fit(): void {
   if (size.w === 0 || bounds.w === 0) return;
-  const k = Math.min(2, size.w / bounds.w, size.h / bounds.h);
+  const k = Math.min(1.25, size.w / bounds.w, size.h / bounds.h);
   view = { k, x: (size.w - bounds.w * k) / 2, y: (size.h - bounds.h * k) / 2 };
   apply();
 }

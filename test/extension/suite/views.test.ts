@@ -73,7 +73,8 @@ describe('views that act', () => {
     const api = await sextant();
     const engine = await readyEngine();
     const text = await waitFor('a ready status bar', () => (api.statusBar.text.startsWith('$(check)') ? api.statusBar.text : undefined), 90_000);
-    assert.equal(text, `$(check) Sextant: ${engine.status!.index.files.toLocaleString('en-US')} files · up to date`);
+    // Agent sessions over HTTP (VS Code's own MCP client, earlier tests' agents) are counted when there are any.
+    assert.match(text, new RegExp(`^\\$\\(check\\) Sextant: ${engine.status!.index.files.toLocaleString('en-US')} files · up to date( · \\d+ agents?)?$`));
     assert.match(String(api.statusBar.tooltip), /typescript: the editor's language service/);
     // Progress phases other than file indexing never show.
     api.statusBar.onProgress({ phase: 'finish', done: 1, total: 1 } as never);
@@ -100,16 +101,18 @@ describe('views that act', () => {
     });
     api.activity.add(folder(), [call(1, 'references', 'precise_partial', 'http:claude-code'), call(2, 'outline', 'syntax', 'vscode')]);
     const rows = api.activity.getChildren().filter((n): n is Extract<ActivityNode, { kind: 'call' }> => n.kind === 'call');
-    const item = api.activity.getTreeItem(rows.find((r) => r.a.tool === 'references')!);
+    const item = api.activity.getTreeItem(rows.find((r) => r.a.seq === 100_001)!);
     assert.match(String(item.label), /^\d\d:\d\d:\d\d {2}references$/);
     assert.equal(item.description, 'Partial · 2.0 KB · 12 ms · claude-code');
     assert.equal(item.contextValue, 'call.located');
 
-    assert.equal(await vscode.commands.executeCommand(COMMANDS.filterActivity, 'outline'), 1);
-    assert.deepEqual(api.activity.calls().map((c) => c.tool), ['outline']);
+    const outlines = api.activity.calls().filter((c) => c.tool.includes('outline') || JSON.stringify(c.args).toLowerCase().includes('outline') || c.client.includes('outline')).length;
+    assert.equal(await vscode.commands.executeCommand(COMMANDS.filterActivity, 'outline'), outlines);
+    assert.ok(api.activity.calls().some((c) => c.seq === 100_002));
+    assert.ok(!api.activity.calls().some((c) => c.seq === 100_001));
     await vscode.commands.executeCommand(COMMANDS.filterActivity, '');
 
-    const refs = api.activity.getChildren().find((n): n is Extract<ActivityNode, { kind: 'call' }> => n.kind === 'call' && n.a.tool === 'references')!;
+    const refs = api.activity.getChildren().find((n): n is Extract<ActivityNode, { kind: 'call' }> => n.kind === 'call' && n.a.seq === 100_001)!;
     const copied = await vscode.commands.executeCommand<string>(COMMANDS.copyActivityArguments, refs);
     assert.deepEqual(JSON.parse(copied), { symbol: 'S1' });
     await vscode.commands.executeCommand(COMMANDS.openActivityLocation, refs);
