@@ -3,8 +3,7 @@
 # builds the extension and its tests, runs the graph page alone in headless Chromium, runs the
 # extension test suite in code-server's real VS Code from the source tree (plus its Restricted
 # Mode part in an untrusted window, its C# part on a multi-project solution, the project graph on
-# a generated 3,000-project workspace, and C# through the editor with a stand-in for C# Dev Kit
-# — vscode-languageclient + csharp-ls — on the restored Harbor fixture), then packages
+# a generated 3,000-project workspace), then packages
 # the .vsix and runs the main suite against the installed package.
 #   bash scripts/run-extension-tests.sh [runInCodeServer.ts options, e.g. --grep activation]
 set -euo pipefail
@@ -18,7 +17,6 @@ npx tsx test/extension/runInCodeServer.ts "$@"
 npx tsx test/extension/runInCodeServer.ts --suite untrusted --artifacts test/.tmp/extension-untrusted
 npx tsx test/extension/runInCodeServer.ts --suite csharp --artifacts test/.tmp/extension-csharp
 npx tsx test/extension/runInCodeServer.ts --suite graph --artifacts test/.tmp/extension-graph
-npx tsx test/extension/runInCodeServer.ts --suite csharp-editor --artifacts test/.tmp/extension-csharp-editor
 node scripts/package-extension.mjs >/dev/null
 vsix=$(ls -t sextant-*.vsix | head -1)
 npx tsx test/extension/runInCodeServer.ts --vsix "$vsix" --artifacts test/.tmp/extension-vsix "$@"

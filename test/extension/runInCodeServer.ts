@@ -50,6 +50,8 @@ const SUITES: Record<string, SuiteSpec> = {
   untrusted: { fixture: 'test/extension/fixtures/ts-app', untrusted: true },
   csharp: { fixture: 'test/fixtures/semantic/csharp', untrusted: false },
   // C# through the editor: a stand-in for C# Dev Kit (vscode-languageclient + csharp-ls) on Harbor.
+  // NOT WORKING YET, so not in run-extension-tests.sh: with a second extensionDevelopmentPath in the
+  // payload code-server loads the stand-in but not Sextant ("sextant.sextant is not loaded").
   'csharp-editor': { fixture: 'test/fixtures/roslyn', untrusted: false, restore: 'Harbor.sln', extensions: ['csharp-standin'] },
 };
 const CHROMIUM = process.env.SEXTANT_CHROMIUM ?? '/usr/bin/chromium';
