@@ -331,6 +331,7 @@ export class SemanticService {
         const g = projectGraph(this.engine);
         return g ? this.projectsMentioning(g, name) : undefined;
       },
+      filesMentioning: (name) => this.filesMentioning(name),
       pendingPaths: () => this.engine.pendingPaths(),
     };
   }

@@ -175,6 +175,8 @@ export interface QueryParams {
     transitive?: boolean;
     deadlineMs?: number;
     maxItems?: number;
+    /** references, callers (protocol 2): the only documents of the scope that can mention the name. */
+    documents?: string[];
   };
 }
 

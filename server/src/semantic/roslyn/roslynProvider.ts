@@ -79,6 +79,8 @@ export interface RoslynWorkspaceModel {
   dependents(project: string): ReadonlySet<string>;
   /** Project ids with a file the text index says mentions `name`; undefined when it cannot tell. */
   projectsMentioning(name: string): ReadonlySet<string> | undefined;
+  /** Files the text index says mention `name` as a token; undefined when it cannot tell. */
+  filesMentioning?(name: string): ReadonlySet<string> | undefined;
   /** Paths changed on disk since they were indexed (watcher), to push before a question. */
   pendingPaths?(): Iterable<string>;
 }
@@ -479,7 +481,12 @@ export class RoslynProvider implements SemanticProvider {
         break;
       }
       case 'incomingCalls': {
-        const rr = await query<CallerRow>({ op: 'callers', ...sym, scope: searchable, options: { deadlineMs } }, (c) => `${symKey(c.from)}|${c.via ?? ''}`);
+        // A call names the member (through an interface or base member too: same name), so only
+        // the files the text index says mention it are read (the host still searches generated ones).
+        const callName = symbol.name.replace(/[(<`].*$/, '');
+        const mentioning = /^\w+$/.test(callName) ? this.options.model.filesMentioning?.(callName) : undefined;
+        const documents = mentioning ? [...mentioning].filter((f) => /\.cs$/i.test(f)) : undefined;
+        const rr = await query<CallerRow>({ op: 'callers', ...sym, scope: searchable, options: { deadlineMs, ...(documents ? { documents } : {}) } }, (c) => `${symKey(c.from)}|${c.via ?? ''}`);
         // Through a framework member (IEnumerable<T>.GetEnumerator in every foreach, object.ToString)
         // a call reaches every implementation in the world: not a caller of this one. Only calls
         // through the source members it implements or overrides are kept.
@@ -493,7 +500,7 @@ export class RoslynProvider implements SemanticProvider {
         for (const d of dispatchers) {
           if (d.via !== 'interface' || !d.docId || !d.projectKey || answered.has(d.docId) || Date.now() > ctx.deadline - 500) continue;
           answered.add(d.docId);
-          const more = await this.query<CallerRow>({ op: 'callers', symbol: { docId: d.docId, projectKey: d.projectKey }, scope: searchable, options: { deadlineMs: Math.round(Math.max(300, ctx.deadline - Date.now() - 400)) } }, ctx, generation).catch((e: unknown) => {
+          const more = await this.query<CallerRow>({ op: 'callers', symbol: { docId: d.docId, projectKey: d.projectKey }, scope: searchable, options: { deadlineMs: Math.round(Math.max(300, ctx.deadline - Date.now() - 400)), ...(documents ? { documents } : {}) } }, ctx, generation).catch((e: unknown) => {
             if (!notFound(e)) throw e;
             unresolvedVia.push(d.name);
             return { symbol: null, items: [] as CallerRow[], searched: rr.searched, notSearched: [] };
