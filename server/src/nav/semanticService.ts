@@ -36,6 +36,9 @@ import { locateRoslynHost } from '../semantic/roslyn/roslynHost';
 import type { Engine } from './engine';
 import { projectGraph } from './projects';
 
+/** Languages the editor's TypeScript service answers one program at a time. */
+const TS_LANGUAGES: ReadonlySet<string> = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
+
 /** Questions about uses: their answer needs the projects that depend on the target's. */
 const USE_OPS: ReadonlySet<SemanticOp> = new Set(['references', 'implementation', 'incomingCalls', 'subtypes']);
 
@@ -229,6 +232,17 @@ export class SemanticService {
     }
     if (answer.provider === 'editor' && answer.value !== undefined && this.tsPrograms?.supports(language, op) && MERGED_OPS.has(op)) {
       return this.withOtherPrograms(op, language, args, answer, o.deadlineAt ?? Date.now() + SEMANTIC_DEADLINE_MS);
+    }
+    // The editor's TypeScript service answered from the programs of open files, and the engine has
+    // no TypeScript host to search the others (turned off, or the typescript module is not where the
+    // engine runs, as in a packaged extension): with several tsconfig programs that is partial.
+    if (answer.provider === 'editor' && answer.value !== undefined && TS_LANGUAGES.has(language) && MERGED_OPS.has(op) && answer.mode === 'precise') {
+      const programs = this.tsConfigs()?.paths.length ?? 0;
+      if (programs > 1) {
+        const why = this.tsPrograms ? 'the typescript module could not be loaded' : 'it is turned off';
+        const gap = `the editor's TypeScript service searched only the programs of open files; the workspace has ${programs} tsconfig programs and the others were not searched (the engine's TypeScript host: ${why})`;
+        return { ...answer, mode: 'precise_partial', gaps: [...answer.gaps, gap] };
+      }
     }
     // The engine's TS host did not answer (deadline, failure): typescript-language-server answered
     // a use question from the target file's program only, which is not every program that may see it.

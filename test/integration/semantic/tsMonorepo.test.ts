@@ -132,6 +132,37 @@ describe('TypeScript monorepo: every program is searched (oracle: the TypeScript
     }
   });
 
+  it('inside VS Code without the engine\'s TypeScript host, the editor answer says the other programs were not searched', async () => {
+    // As in a packaged extension where the typescript module is not beside the engine: only the
+    // editor's service answers, from the programs of its open files.
+    const bare = await Engine.open({ workspaceRoot: dir, indexRoot: '' });
+    try {
+      await bare.refresh();
+      semanticService(bare, { noTsPrograms: true });
+      const decl = { path: 'packages/core/src/client.ts', line: 16, column: 9, endLine: 16, endColumn: 16 };
+      const editor: SemanticProvider = {
+        id: 'editor',
+        precision: 'precise',
+        supports: (l) => l === 'typescript',
+        availability: () => ({ state: 'ready', detail: 'test editor', started: true }),
+        async request<K extends SemanticOp>(op: K): Promise<ProviderOutcome<OpResult<K>>> {
+          if (op !== 'references') return { kind: 'unavailable', state: 'unsupported', reason: 'references only' };
+          return { kind: 'ok', value: [{ ...decl, isDeclaration: true }] as OpResult<K> };
+        },
+        dispose: async () => undefined,
+      };
+      semanticService(bare).registerEditor(editor);
+      const a = await referencesQuery(bare, decl, { deadlineAt: Date.now() + 20_000 });
+      assert.ok(!('ambiguous' in a));
+      assert.equal(a.provider, 'editor');
+      assert.equal(a.mode, 'precise_partial');
+      assert.match(a.gaps.join('; '), /6 tsconfig programs and the others were not searched \(the engine's TypeScript host: it is turned off\)/);
+    } finally {
+      await disposeSemanticService(bare);
+      await bare.close();
+    }
+  });
+
   it('questions run in the worker thread: the engine thread keeps turning while programs build', async () => {
     assert.equal(semanticService(engine).tsPrograms!.usesWorker, true, 'the engine uses the worker thread');
     const configs = ['examples/basic/tsconfig.json', 'examples/server/tsconfig.json', 'packages/core/tsconfig.json', 'packages/util/tsconfig.json', 'test/e2e/tsconfig.json', 'test/integration/tsconfig.json'];
