@@ -5,6 +5,7 @@
  * and shuts it down cleanly. Talks to the engine only through server/src/protocol/.
  */
 import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
@@ -132,7 +133,7 @@ export class EngineClient implements vscode.Disposable {
       module,
       transport: TransportKind.ipc,
       args: ['ipc', '--workspace-root', this.folder.uri.fsPath],
-      options: { cwd: this.folder.uri.fsPath, env: { ...process.env, SEXTANT_CLIENT: 'vscode' } },
+      options: { cwd: this.folder.uri.fsPath, env: { ...process.env, SEXTANT_CLIENT: 'vscode', ...editorTypeScript() } },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [],
@@ -320,4 +321,16 @@ function languagesOfFile(p: string): string[] {
   if (/\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i.test(p)) return ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'];
   if (/\.cs$/i.test(p)) return ['csharp'];
   return [];
+}
+
+/**
+ * The editor's own `typescript` package (VS Code ships one with its TypeScript extension), for the
+ * engine's TypeScript host when the engine has none beside it: the .vsix carries no node_modules.
+ * The engine uses it only when its own `typescript` cannot be loaded (tsprograms/tsPrograms.ts).
+ */
+function editorTypeScript(): { SEXTANT_TYPESCRIPT_MODULE?: string } {
+  const appRoot = vscode.env.appRoot;
+  if (!appRoot) return {};
+  const dir = path.join(appRoot, 'extensions', 'node_modules', 'typescript');
+  return fs.existsSync(path.join(dir, 'package.json')) ? { SEXTANT_TYPESCRIPT_MODULE: dir } : {};
 }

@@ -24,14 +24,23 @@ import { toPosix } from '../../core/paths';
 
 export type TypeScriptModule = typeof TS;
 
-/** The `typescript` package of the engine's install, or undefined when it is not there. */
-export function loadTypeScript(): TypeScriptModule | undefined {
-  try {
-    // Not bundled: the compiler finds its lib.*.d.ts files next to its own module.
-    return createRequire(__filename)('typescript') as TypeScriptModule;
-  } catch {
-    return undefined;
+/**
+ * The `typescript` package of the engine's install; else the one SEXTANT_TYPESCRIPT_MODULE names
+ * (the extension passes the editor's own, since the .vsix carries no node_modules); else undefined.
+ */
+export function loadTypeScript(from: string = __filename, env: NodeJS.ProcessEnv = process.env): TypeScriptModule | undefined {
+  const req = createRequire(from);
+  // Not bundled: the compiler finds its lib.*.d.ts files next to its own module.
+  for (const id of ['typescript', env['SEXTANT_TYPESCRIPT_MODULE']]) {
+    if (!id) continue;
+    try {
+      const ts = req(id) as TypeScriptModule;
+      if (typeof ts.createLanguageService === 'function') return ts;
+    } catch {
+      // not there: the next candidate
+    }
   }
+  return undefined;
 }
 
 /** One program: a config file (workspace-relative id) or the inferred program of loose files. */
