@@ -648,14 +648,8 @@ function lowerBound(a: Uint32Array, h: number): number {
 }
 
 function sortedHas(a: Uint32Array, h: number): boolean {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((a[mid] ?? 0) < h) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < a.length && a[lo] === h;
+  const i = lowerBound(a, h);
+  return i < a.length && a[i] === h;
 }
 
 function emptySegment(n: number, nameStart: Uint32Array = new Uint32Array(1)): SymbolSegment {

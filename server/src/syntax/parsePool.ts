@@ -11,12 +11,11 @@
  * A worker that dies is replaced and its batch retried once; a batch that fails twice yields
  * per-file INTERNAL errors instead of a rejected promise.
  */
-import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PARSE_BATCH_FILES } from '../core/limits';
 import { log } from '../core/log';
+import { workerEntry as sharedWorkerEntry } from '../core/workerEntry';
 import { parseBatch } from './parseBatch';
 import { unsupported } from './parseFile';
 import type { FileSyntax, ParseRequest } from './types';
@@ -54,19 +53,7 @@ export function defaultParseWorkers(): number {
 
 /** How the worker script is started from here; undefined when only in-thread parsing is possible. */
 export function workerEntry(): { file: string; execArgv: string[] } | undefined {
-  const here = __filename;
-  if (here.endsWith('.ts')) {
-    const file = path.join(__dirname, 'parseWorker.ts');
-    let hook: string | undefined;
-    try {
-      hook = require.resolve('tsx/cjs');
-    } catch {
-      hook = undefined;
-    }
-    return hook && fs.existsSync(file) ? { file, execArgv: ['--require', hook] } : undefined;
-  }
-  const file = path.join(__dirname, 'parseWorker.js');
-  return fs.existsSync(file) ? { file, execArgv: [] } : undefined;
+  return sharedWorkerEntry(__dirname, __filename, 'parseWorker');
 }
 
 export class ParsePool {

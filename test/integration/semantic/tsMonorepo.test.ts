@@ -28,6 +28,21 @@ function assertScores(r: OracleReport): void {
   for (const s of Object.values(r.ops)) assert.deepEqual(s.missedButPrecise, [], 'an incomplete answer said precise');
 }
 
+/** The editor's TypeScript service, as it answers references with only packages/core open: `rows` from its own program. */
+function testEditor(rows: unknown[]): SemanticProvider {
+  return {
+    id: 'editor',
+    precision: 'precise',
+    supports: (l) => l === 'typescript',
+    availability: () => ({ state: 'ready', detail: 'test editor', started: true }),
+    async request<K extends SemanticOp>(op: K): Promise<ProviderOutcome<OpResult<K>>> {
+      if (op !== 'references') return { kind: 'unavailable', state: 'unsupported', reason: 'references only' };
+      return { kind: 'ok', value: rows as OpResult<K> };
+    },
+    dispose: async () => undefined,
+  };
+}
+
 describe('TypeScript monorepo: every program is searched (oracle: the TypeScript service over every tsconfig)', function () {
   this.timeout(600_000);
   let dir: string;
@@ -100,18 +115,7 @@ describe('TypeScript monorepo: every program is searched (oracle: the TypeScript
 
   it('inside VS Code, the editor answer (its open programs only) is merged with the other programs', async () => {
     const decl = { path: 'packages/core/src/client.ts', line: 16, column: 9, endLine: 16, endColumn: 16 };
-    // The editor's TypeScript service, as it answers with only packages/core open: its own program.
-    const editor: SemanticProvider = {
-      id: 'editor',
-      precision: 'precise',
-      supports: (l) => l === 'typescript',
-      availability: () => ({ state: 'ready', detail: 'test editor', started: true }),
-      async request<K extends SemanticOp>(op: K): Promise<ProviderOutcome<OpResult<K>>> {
-        if (op !== 'references') return { kind: 'unavailable', state: 'unsupported', reason: 'references only' };
-        return { kind: 'ok', value: [{ ...decl, isDeclaration: true }, { path: 'packages/core/src/__tests__/client.spec.ts', line: 7, column: 13, endLine: 7, endColumn: 20 }] as OpResult<K> };
-      },
-      dispose: async () => undefined,
-    };
+    const editor = testEditor([{ ...decl, isDeclaration: true }, { path: 'packages/core/src/__tests__/client.spec.ts', line: 7, column: 13, endLine: 7, endColumn: 20 }]);
     const remove = semanticService(engine).registerEditor(editor);
     try {
       const a = await referencesQuery(engine, decl, { deadlineAt: Date.now() + 20_000 });
@@ -140,18 +144,7 @@ describe('TypeScript monorepo: every program is searched (oracle: the TypeScript
       await bare.refresh();
       semanticService(bare, { noTsPrograms: true });
       const decl = { path: 'packages/core/src/client.ts', line: 16, column: 9, endLine: 16, endColumn: 16 };
-      const editor: SemanticProvider = {
-        id: 'editor',
-        precision: 'precise',
-        supports: (l) => l === 'typescript',
-        availability: () => ({ state: 'ready', detail: 'test editor', started: true }),
-        async request<K extends SemanticOp>(op: K): Promise<ProviderOutcome<OpResult<K>>> {
-          if (op !== 'references') return { kind: 'unavailable', state: 'unsupported', reason: 'references only' };
-          return { kind: 'ok', value: [{ ...decl, isDeclaration: true }] as OpResult<K> };
-        },
-        dispose: async () => undefined,
-      };
-      semanticService(bare).registerEditor(editor);
+      semanticService(bare).registerEditor(testEditor([{ ...decl, isDeclaration: true }]));
       const a = await referencesQuery(bare, decl, { deadlineAt: Date.now() + 20_000 });
       assert.ok(!('ambiguous' in a));
       assert.equal(a.provider, 'editor');

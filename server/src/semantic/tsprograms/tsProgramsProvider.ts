@@ -30,6 +30,7 @@ import {
   TS_PROGRAMS_WORKER_HEAP_MB,
 } from '../../core/limits';
 import { log } from '../../core/log';
+import { workerEntry } from '../../core/workerEntry';
 import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
 import { loadTypeScript, TsPrograms, type TypeScriptModule } from './tsPrograms';
 import { CANCEL_RING, nameAt, searchPrograms, USE_OPS, type Coverage, type SearchReply, type SearchRequest, type WorkerIn, type WorkerInit, type WorkerOut } from './tsProgramsSearch';
@@ -74,18 +75,7 @@ export interface TsProgramsProviderOptions {
 
 /** How the worker script is started from here; undefined when only the calling thread can run it. */
 export function tsWorkerEntry(): { file: string; execArgv: string[] } | undefined {
-  if (__filename.endsWith('.ts')) {
-    const file = path.join(__dirname, 'tsProgramsWorker.ts');
-    let hook: string | undefined;
-    try {
-      hook = require.resolve('tsx/cjs');
-    } catch {
-      hook = undefined;
-    }
-    return hook && fs.existsSync(file) ? { file, execArgv: ['--require', hook] } : undefined;
-  }
-  const file = path.join(__dirname, 'tsProgramsWorker.js');
-  return fs.existsSync(file) ? { file, execArgv: [] } : undefined;
+  return workerEntry(__dirname, __filename, 'tsProgramsWorker');
 }
 
 interface Pending {
