@@ -2,7 +2,8 @@
 # The extension's CI part: installs code-server (idempotent, cached outside the repository),
 # builds the extension and its tests, runs the graph page alone in headless Chromium, runs the
 # extension test suite in code-server's real VS Code from the source tree (plus its Restricted
-# Mode part in an untrusted window, its C# part on a multi-project solution, the project graph on
+# Mode part in an untrusted window, its C# part on a multi-project solution, C# through the editor
+# with a csharp-ls stand-in for C# Dev Kit on the restored Harbor fixture, the project graph on
 # a generated 3,000-project workspace), then packages
 # the .vsix and runs the main suite against the installed package.
 #   bash scripts/run-extension-tests.sh [runInCodeServer.ts options, e.g. --grep activation]
@@ -16,6 +17,7 @@ npx mocha --no-config --require tsx/cjs --extension ts --timeout 60000 'test/ext
 npx tsx test/extension/runInCodeServer.ts "$@"
 npx tsx test/extension/runInCodeServer.ts --suite untrusted --artifacts test/.tmp/extension-untrusted
 npx tsx test/extension/runInCodeServer.ts --suite csharp --artifacts test/.tmp/extension-csharp
+npx tsx test/extension/runInCodeServer.ts --suite csharp-editor --artifacts test/.tmp/extension-csharp-editor
 npx tsx test/extension/runInCodeServer.ts --suite graph --artifacts test/.tmp/extension-graph
 node scripts/package-extension.mjs >/dev/null
 vsix=$(ls -t sextant-*.vsix | head -1)

@@ -127,20 +127,35 @@ export class EditorBridge {
         const p = q.args as EditorOpMap['references']['args'];
         const uri = this.mapper.toUri(p.path);
         const pos = toPosition(p);
-        return settled<EditorReference>(async () => {
+        let declarations = 0;
+        let answered = 0;
+        const r = await settled<EditorReference>(async () => {
           const [refs, defs] = await Promise.all([
             exec<vscode.Location[] | undefined>('vscode.executeReferenceProvider', uri, pos),
             exec<(vscode.Location | vscode.LocationLink)[] | undefined>('vscode.executeDefinitionProvider', uri, pos),
           ]);
-          const declared = new Set(this.locations(defs).map((d) => `${d.path}:${d.line}:${d.column}:${d.endColumn}`));
+          const defLocations = this.locations(defs);
+          declarations = defLocations.length;
+          const declared = new Set(defLocations.map((d) => `${d.path}:${d.line}:${d.column}:${d.endColumn}`));
           const rows: EditorReference[] = [];
-          for (const l of this.locations(refs)) {
+          const refLocations = this.locations(refs);
+          answered = refLocations.length;
+          for (const l of refLocations) {
             const isDeclaration = declared.has(`${l.path}:${l.line}:${l.column}:${l.endColumn}`);
             if (isDeclaration && !p.includeDeclaration) continue;
             rows.push(isDeclaration ? { ...l, isDeclaration: true } : l);
           }
           return rows;
         }, locationKey, p.path, (l) => l.path);
+        // VS Code's executeReferenceProvider asks with includeDeclaration and answers [] when the
+        // provider failed (it logs the error and hides it): a symbol whose definition was found
+        // has at least its declaration as a reference. Seen with csharp-ls when an analyzer
+        // reference is unresolved. An error lets the engine ask its next provider. (An answer
+        // already labelled with a gap says it answered nothing; a loading service does that.)
+        if (answered === 0 && declarations > 0 && r.gaps.length === 0) {
+          throw new Error(`the editor's ${q.language} reference provider answered nothing although its definition provider found the declaration (VS Code answers nothing when a provider fails; see the language extension's log)`);
+        }
+        return r;
       }
       case 'prepareCallHierarchy':
       case 'prepareTypeHierarchy': {

@@ -4,7 +4,7 @@
  * playwright-core. This machine cannot download VS Code for @vscode/test-electron; code-server
  * comes from the npm registry (scripts/install-code-server.sh).
  *
- *   npx tsx test/extension/runInCodeServer.ts [--suite main|untrusted|csharp] [--vsix file.vsix] [--grep pattern] [--keep]
+ *   npx tsx test/extension/runInCodeServer.ts [--suite main|untrusted|csharp|csharp-editor|graph] [--vsix file.vsix] [--grep pattern] [--keep]
  *
  * - code-server listens on 127.0.0.1 on a free port with fresh user-data, extensions, HOME and XDG
  *   folders under one temp folder; the workspace is a copy of the suite's fixture (SUITES below).
@@ -40,7 +40,12 @@ interface SuiteSpec {
   generate?: number;
   /** `dotnet restore` this solution in the copy first (as a user's build would). */
   restore?: string;
-  /** More extensions to load from source (out/extension-tests/<name>). */
+  /** `dotnet build` these projects in the copy after the restore (an analyzer the solution loads). */
+  build?: string[];
+  /**
+   * More extensions (out/extension-tests/<name>), packaged with vsce and installed before start:
+   * code-server loads only one extension when the payload has two extensionDevelopmentPath entries.
+   */
   extensions?: string[];
 }
 const SUITES: Record<string, SuiteSpec> = {
@@ -49,10 +54,9 @@ const SUITES: Record<string, SuiteSpec> = {
   graph: { fixture: 'contoso-3000', untrusted: false, generate: 3000 },
   untrusted: { fixture: 'test/extension/fixtures/ts-app', untrusted: true },
   csharp: { fixture: 'test/fixtures/semantic/csharp', untrusted: false },
-  // C# through the editor: a stand-in for C# Dev Kit (vscode-languageclient + csharp-ls) on Harbor.
-  // NOT WORKING YET, so not in run-extension-tests.sh: with a second extensionDevelopmentPath in the
-  // payload code-server loads the stand-in but not Sextant ("sextant.sextant is not loaded").
-  'csharp-editor': { fixture: 'test/fixtures/roslyn', untrusted: false, restore: 'Harbor.sln', extensions: ['csharp-standin'] },
+  // C# through the editor: a stand-in for C# Dev Kit (vscode-languageclient + csharp-ls) on Harbor,
+  // installed as a .vsix beside the Sextant extension under development.
+  'csharp-editor': { fixture: 'test/fixtures/roslyn', untrusted: false, restore: 'Harbor.sln', build: ['tools/Harbor.Analyzers/Harbor.Analyzers.csproj'], extensions: ['csharp-standin'] },
 };
 const CHROMIUM = process.env.SEXTANT_CHROMIUM ?? '/usr/bin/chromium';
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -141,6 +145,13 @@ function makeLayout(opts: Options): Layout {
     const r = spawnSync('dotnet', ['restore', suite.restore, '--disable-build-servers', '-v', 'q'], { cwd: l.workspace, encoding: 'utf8', env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' } });
     log(`dotnet restore ${suite.restore}: exit ${r.status}${r.status ? ` (${(r.stdout + r.stderr).split('\n').filter((x) => /error/.test(x)).slice(0, 2).join(' | ')})` : ''}`);
   }
+  // Built as a user's first build would: csharp-ls cannot find references in a solution whose
+  // analyzer project is unbuilt (UnresolvedAnalyzerReference fails Roslyn's FindReferences).
+  for (const proj of suite.build ?? []) {
+    const r = spawnSync('dotnet', ['build', proj, '--disable-build-servers', '-v', 'q', '-nologo'], { cwd: l.workspace, encoding: 'utf8', env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' } });
+    if (r.status !== 0) throw new Error(`dotnet build ${proj} failed (${r.status}): ${(r.stdout + r.stderr).slice(-800)}`);
+    log(`dotnet build ${proj}: ok`);
+  }
   // Settings for a quiet, deterministic workbench.
   const settings = {
     'workbench.startupEditor': 'none',
@@ -187,6 +198,16 @@ function childEnv(l: Layout, extra: Record<string, string>): NodeJS.ProcessEnv {
     SEXTANT_EXT_TEST_LOG: l.testLog,
     ...extra,
   };
+}
+
+/** Packages a test-only extension (out/extension-tests/<name>) as a .vsix in the temp folder. */
+function packageTestExtension(name: string, l: Layout): string {
+  const dir = path.join(ROOT, 'out/extension-tests', name);
+  const out = path.join(l.tmp, `${name}.vsix`);
+  const vsce = path.join(ROOT, 'node_modules/@vscode/vsce/vsce');
+  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], { cwd: dir, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`vsce package ${name} failed (${r.status}): ${r.stdout}${r.stderr}`);
+  return out;
 }
 
 function installVsix(node: string, entry: string, l: Layout, vsix: string): void {
@@ -358,6 +379,7 @@ async function main(): Promise<number> {
   const l = makeLayout(opts);
   log(`temp ${l.tmp}`);
   if (opts.vsix) installVsix(node, entry, l, opts.vsix);
+  for (const name of SUITES[opts.suite]!.extensions ?? []) installVsix(node, entry, l, packageTestExtension(name, l));
 
   let page: Page | undefined;
   let browser: Browser | undefined;
@@ -393,7 +415,6 @@ async function main(): Promise<number> {
     const remote = (p: string): string => `vscode-remote://127.0.0.1:${port}${p}`;
     const payload = JSON.stringify([
       ['extensionDevelopmentPath', remote(l.devPath)],
-      ...(SUITES[opts.suite]!.extensions ?? []).map((e) => ['extensionDevelopmentPath', remote(path.join(ROOT, 'out/extension-tests', e))]),
       ['extensionTestsPath', remote(SUITE)],
     ]);
     const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(l.workspace)}&payload=${encodeURIComponent(payload)}`;

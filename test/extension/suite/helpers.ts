@@ -79,3 +79,19 @@ export async function callTool(name: string, input: object): Promise<Record<stri
   }
 }
 
+
+/**
+ * Starts Sextant's MCP server in VS Code's MCP client and waits until its tools are listed. The
+ * definition is published once the engine announces its endpoint, which can come after `ready`;
+ * a start asked before that starts nothing, so it is asked again until the tools appear.
+ */
+export async function startMcp(timeoutMs = 90_000): Promise<void> {
+  const engine = await readyEngine();
+  await waitFor('the engine to announce its MCP endpoint', () => engine.endpoint?.url, 60_000);
+  const start = Date.now();
+  while (!toolNamed('definition')) {
+    if (Date.now() - start > timeoutMs) throw new Error(`Sextant's tools did not appear in vscode.lm.tools within ${timeoutMs} ms (${vscode.lm.tools.length} tools: ${vscode.lm.tools.map((t) => t.name).slice(0, 20).join(', ')})`);
+    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { promptType: 'never', autoTrustChanges: true, waitForLiveTools: true });
+    await waitFor('the definition tool', () => toolNamed('definition'), 5_000).catch(() => undefined);
+  }
+}
