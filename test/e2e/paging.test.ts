@@ -13,6 +13,7 @@
  * `SEXTANT_PAGING_RUNS=n` sets the runs per part.
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -353,6 +354,52 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
       const entry2 = queries.find((q) => q.args.path === 'src/entry.ts' && q.args.depth === 2 && !q.args.direction)!;
       assert.ok((await p.whole(entry2)).length >= 25, 'entry.ts at depth 2 reaches main.ts and what it loads');
       console.log(`      ${s.runs} runs over ${queries.length} file_dependencies queries: ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid`);
+    });
+  });
+
+  describe('recent_changes on a git copy of the TS/JS dependencies fixture (commits made here)', function () {
+    let ws: string;
+    let indexRoot: string;
+    let c: Connected;
+    let p: Pager;
+    before(async function () {
+      ws = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-paging-recent-'));
+      fs.cpSync(path.resolve(__dirname, '../fixtures/dependencies/ts'), ws, { recursive: true });
+      const g = (...a: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', '-c', 'commit.gpgsign=false', ...a], { cwd: ws });
+      g('init', '-q');
+      g('add', '-A');
+      g('commit', '-qm', 'one');
+      const sources = (fs.readdirSync(ws, { recursive: true }) as string[]).map((f) => f.split(path.sep).join('/')).filter((f) => /\.(ts|js)$/.test(f) && !f.includes('node_modules')).sort();
+      for (const f of sources.slice(0, 6)) fs.appendFileSync(path.join(ws, f), '\nexport function addedInTwo() {\n  return 2;\n}\n');
+      g('commit', '-qam', 'two');
+      for (const f of sources.slice(3)) fs.appendFileSync(path.join(ws, f), '\nexport const dirty = 1;\n');
+      for (let i = 0; i < 4; i++) fs.writeFileSync(path.join(ws, `src/new${i}.ts`), `export function fresh${i}() {}\n`);
+      indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-paging-recent-idx-'));
+      c = await connectStdio(ws, indexRoot);
+      p = new Pager(c);
+      await p.init();
+      for (let i = 0; i < 300; i++) {
+        const s = (await p.call('repo_overview', {})).sc;
+        if (s.index.status === 'fresh' && !s.index.symbolsPending) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    });
+    after(async function () {
+      await c?.close();
+      for (const d of [ws, indexRoot]) if (d) removeDir(d);
+    });
+
+    it('working tree, since HEAD~1, since a date, scoped: concatenation = unpaged answer, every answer schema-valid', async function () {
+      const queries: Query[] = [
+        { tool: 'recent_changes', args: {} },
+        { tool: 'recent_changes', args: { since: 'HEAD~1' } },
+        { tool: 'recent_changes', args: { since: '2000-01-01' } },
+        { tool: 'recent_changes', args: { scope: 'src' } },
+      ];
+      const s = await checkProperty(p, queries, RUNS ?? 60, 20_000);
+      assert.ok(s.runs >= 10, `only ${s.runs} runs in the time bound`);
+      assert.ok((await p.whole(queries[1]!)).length >= 10, 'the range since HEAD~1 lists the changed and new files');
+      console.log(`      ${s.runs} runs over ${queries.length} recent_changes queries: ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid`);
     });
   });
 });

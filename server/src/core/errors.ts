@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'DEADLINE_EXCEEDED'
   | 'PROVIDER_UNAVAILABLE'
   | 'PROJECT_NOT_FOUND'
+  | 'REF_NOT_FOUND'
   | 'INTERNAL';
 
 export class ToolError extends Error {

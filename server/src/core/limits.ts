@@ -481,3 +481,21 @@ export const CSHARP_DEPS_MAX_QUESTIONS = 400;
 export const CSHARP_DEPS_PARALLEL = 4;
 /** file_dependencies on C#: names listed per row in `uses` (the row says which types/members; the rest are the same file). */
 export const CSHARP_DEPS_USES_PER_ROW = 12;
+
+// ---- expanded tools (issue 13 part 1): recent_changes, xml_doc, generated_for, attribute search ----
+/** recent_changes: one git command's wall clock (a diff of a huge range must not hold the call past TOOL_DEADLINE_MS). */
+export const RECENT_CHANGES_GIT_TIMEOUT_MS = 6_000;
+/** recent_changes: stdout kept from one git command (a -U0 diff of ~10k changed files); past it the answer says narrow the scope. */
+export const RECENT_CHANGES_GIT_MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
+/** recent_changes: commits walked for a `since` range (bounded history: a `since` years back stops here and says capped). */
+export const RECENT_CHANGES_MAX_COMMITS = 1_000;
+/** recent_changes: commits listed in the answer (the rest are counted). */
+export const RECENT_CHANGES_COMMITS_LISTED = 10;
+/** recent_changes: changed files mapped and listed (a mass rename would otherwise parse thousands of files). */
+export const RECENT_CHANGES_MAX_FILES = 2_000;
+/** recent_changes: declarations named per file row (the rest are counted as moreSymbols). */
+export const RECENT_CHANGES_SYMBOLS_PER_FILE = 12;
+/** recent_changes without git: indexed files stat'ed at most to find those changed since indexing. */
+export const RECENT_CHANGES_MAX_STATS = 50_000;
+/** recent_changes: mapping hunks stops this long before the tool deadline (the rest are listed unmapped). */
+export const RECENT_CHANGES_DEADLINE_MARGIN_MS = 1_500;

@@ -16,7 +16,8 @@ const GIT_TIMEOUT_MS = 5_000;
 
 function run(cwd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
+    // Read-only: `git status` would otherwise refresh and rewrite .git/index (an optional lock).
+    execFile('git', ['--no-optional-locks', ...args], { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (error, stdout) => {
       if (error) reject(error);
       else resolve(stdout);
     });

@@ -2,6 +2,7 @@
 import type { AnyTool } from '../tool';
 import { repoOverviewTool, serverCapabilities } from './core';
 import { fileDependenciesTool } from './dependencies';
+import { EXPANDED_TOOLS } from './expanded';
 import { findFile, sourceContext } from './files';
 import { PROJECT_TOOLS } from './projects';
 import { SEMANTIC_TOOLS } from './semantic';
@@ -18,4 +19,5 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   fileDependenciesTool,
   ...SEMANTIC_TOOLS,
   ...PROJECT_TOOLS,
+  ...EXPANDED_TOOLS,
 ];
