@@ -20,6 +20,7 @@ import type {
   EditorPosition,
   EditorQuery,
   EditorReference,
+  EditorDiagnostic,
 } from '../../server/src/protocol/protocol';
 import { CHANGE_QUIET_MS, MAX_HIERARCHY_HANDLES, SETTLE_INTERVAL_MS, SETTLE_SHARE } from '../extensionLimits';
 import { PathMapper, fromSpan, locationKey, toDocumentSymbols, toHierarchyItem, toLocation, toPosition, toSpan, toWorkspaceSymbol } from './convert';
@@ -212,6 +213,18 @@ export class EditorBridge {
           return list.map((s) => toWorkspaceSymbol(this.mapper, s));
         }, (w) => `${w.name}@${locationKey(w.location)}`, '', undefined);
       }
+      case 'diagnostics': {
+        // What the editor holds now (its language services' last run on each file; unsaved buffers
+        // included): no settling, a diagnostic list is complete for the moment it is read.
+        const want = new Set((q.args as { paths: string[] }).paths);
+        const value: EditorDiagnostic[] = [];
+        for (const [uri, list] of vscode.languages.getDiagnostics()) {
+          const where = this.mapper.fromUri(uri);
+          if (where.external || !want.has(where.path)) continue;
+          for (const d of list) value.push(toDiagnostic(where.path, d));
+        }
+        return { value, gaps: [] };
+      }
       default: {
         const never: never = q.op;
         throw new Error(`unknown op ${String(never)}`);
@@ -260,6 +273,16 @@ export class EditorBridge {
     const items = (await exec<HierarchyItem[] | undefined>(command, this.mapper.toUri(item.path), start)) ?? [];
     return items.find((i) => i.name === item.name) ?? items[0];
   }
+}
+
+const SEVERITY: Record<number, EditorDiagnostic['severity']> = { 0: 'error', 1: 'warning', 2: 'info', 3: 'hint' };
+
+function toDiagnostic(path: string, d: vscode.Diagnostic): EditorDiagnostic {
+  const out: EditorDiagnostic = { path, ...toSpan(d.range), severity: SEVERITY[d.severity] ?? 'info', message: d.message };
+  const code = typeof d.code === 'object' && d.code !== null ? d.code.value : d.code;
+  if (code !== undefined && code !== '') out.code = String(code);
+  if (d.source) out.source = d.source;
+  return out;
 }
 
 const itemKey = (i: EditorHierarchyItem): string => `${i.name}@${locationKey(i)}`;

@@ -499,3 +499,19 @@ export const RECENT_CHANGES_SYMBOLS_PER_FILE = 12;
 export const RECENT_CHANGES_MAX_STATS = 50_000;
 /** recent_changes: mapping hunks stops this long before the tool deadline (the rest are listed unmapped). */
 export const RECENT_CHANGES_DEADLINE_MARGIN_MS = 1_500;
+
+// ─── diagnostics and batch forms (issue 13; owner diag) ───
+/** diagnostics: files a language server is asked about per call (each is opened and waited for: ~0.1-1 s each with tsserver). */
+export const DIAGNOSTICS_LSP_MAX_FILES = 40;
+/** diagnostics: language-server files asked at once (pulled or waited for concurrently). */
+export const DIAGNOSTICS_LSP_PARALLEL = 8;
+/** diagnostics: a file's published diagnostics are taken once none newer came for this long (tsserver publishes syntax, then semantic, then suggestion results). */
+export const DIAGNOSTICS_PUBLISH_QUIET_MS = 400;
+/** diagnostics: C# projects the Roslyn host compiles per call (a cold compile is 0.2-3 s each). */
+export const DIAGNOSTICS_ROSLYN_MAX_PROJECTS = 24;
+/** diagnostics: rows kept per call (the host's own cap per query is 5,000; an agent reads the first page). */
+export const DIAGNOSTICS_MAX_ROWS = 5_000;
+/** diagnostics: files the syntax layer parses for parse errors per call (where no provider answered). */
+export const DIAGNOSTICS_SYNTAX_MAX_FILES = 400;
+/** Batch forms (targets / paths of definition, references, outline): entries per call; more is an Error (split the batch). */
+export const BATCH_MAX_ENTRIES = 20;

@@ -393,6 +393,19 @@ export interface EditorWorkspaceSymbol {
 }
 
 /**
+ * A compiler or analyzer diagnostic (vscode.Diagnostic, an LSP Diagnostic, a Roslyn Diagnostic).
+ * The span is the diagnostic's range; `code` its id (`CS0103`, `2304`); `source` who reported it
+ * inside the provider (`ts`, `csharp`, an analyzer), when said.
+ */
+export interface EditorDiagnostic extends EditorSpan {
+  path: string;
+  severity: 'error' | 'warning' | 'info' | 'hint';
+  message: string;
+  code?: string;
+  source?: string;
+}
+
+/**
  * Every question the engine may ask the editor, with argument and result types; the op names and
  * shapes equal the engine's `SemanticRequestMap` (server/src/semantic/provider.ts).
  * Each maps to VS Code commands:
@@ -401,7 +414,8 @@ export interface EditorWorkspaceSymbol {
  * prepareCallHierarchy / incomingCalls / outgoingCalls → `vscode.prepareCallHierarchy` /
  * `provideIncomingCalls` / `provideOutgoingCalls`; prepareTypeHierarchy / supertypes / subtypes →
  * `vscode.prepareTypeHierarchy` / `provideSupertypes` / `provideSubtypes`;
- * documentSymbols → `executeDocumentSymbolProvider`; workspaceSymbols → `executeWorkspaceSymbolProvider`.
+ * documentSymbols → `executeDocumentSymbolProvider`; workspaceSymbols → `executeWorkspaceSymbolProvider`;
+ * diagnostics → `vscode.languages.getDiagnostics()` (what the editor holds now) for the given paths.
  */
 export interface EditorOpMap {
   definition: { args: EditorPosition; result: EditorLocation[] };
@@ -416,6 +430,7 @@ export interface EditorOpMap {
   subtypes: { args: EditorHierarchyItem; result: EditorHierarchyItem[] };
   documentSymbols: { args: { path: string }; result: EditorDocumentSymbol[] };
   workspaceSymbols: { args: { query: string }; result: EditorWorkspaceSymbol[] };
+  diagnostics: { args: { paths: string[] }; result: EditorDiagnostic[] };
 }
 export type EditorOp = keyof EditorOpMap;
 
@@ -432,6 +447,7 @@ export const EDITOR_OPS: readonly EditorOp[] = [
   'subtypes',
   'documentSymbols',
   'workspaceSymbols',
+  'diagnostics',
 ];
 
 /** One bridge call: an op for a language, with a time limit the extension honours. */

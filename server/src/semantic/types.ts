@@ -8,6 +8,7 @@
  */
 import {
   EDITOR_SYMBOL_KINDS,
+  type EditorDiagnostic,
   type EditorDocumentSymbol,
   type EditorHierarchyItem,
   type EditorIncomingCall,
@@ -46,6 +47,9 @@ export type OutgoingCall = EditorOutgoingCall;
 
 /** A node of a file outline (DocumentSymbol). */
 export type DocumentSymbolNode = EditorDocumentSymbol;
+
+/** A compiler / analyzer diagnostic of a workspace file. */
+export type SemanticDiagnostic = EditorDiagnostic;
 
 /** A workspace symbol search hit. */
 export type WorkspaceSymbolRow = EditorWorkspaceSymbol;

@@ -3,6 +3,7 @@ import type { AnyTool } from '../tool';
 import { repoOverviewTool, serverCapabilities } from './core';
 import { fileDependenciesTool } from './dependencies';
 import { EXPANDED_TOOLS } from './expanded';
+import { diagnosticsTool } from './diagnostics';
 import { findFile, sourceContext } from './files';
 import { PROJECT_TOOLS } from './projects';
 import { SEMANTIC_TOOLS } from './semantic';
@@ -20,4 +21,5 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   ...SEMANTIC_TOOLS,
   ...PROJECT_TOOLS,
   ...EXPANDED_TOOLS,
+  diagnosticsTool,
 ];

@@ -26,6 +26,7 @@ const EDITOR_OP: Record<SemanticOp, EditorOp> = {
   subtypes: 'subtypes',
   documentSymbols: 'documentSymbols',
   workspaceSymbols: 'workspaceSymbols',
+  diagnostics: 'diagnostics',
 };
 
 export class EditorProvider implements SemanticProvider {

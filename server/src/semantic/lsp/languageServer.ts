@@ -104,6 +104,8 @@ export class LanguageServer {
   private readonly loadProblems: string[] = [];
   private readonly stderrTail: string[] = [];
   private readonly messages: string[] = [];
+  /** The last `textDocument/publishDiagnostics` per URI, with when it came (diagnostics, issue 13). */
+  private readonly published = new Map<string, { at: number; diagnostics: lsp.Diagnostic[] }>();
   readonly uris: UriMapper;
 
   constructor(
@@ -306,6 +308,7 @@ export class LanguageServer {
 
     const connection = rpcOverStdio(child);
     this.connection = connection;
+    this.published.clear();
     this.wireConnection(connection);
     connection.listen();
     this.documents = new OpenDocuments(connection, this.uris, this.options.languageOf);
@@ -377,8 +380,16 @@ export class LanguageServer {
     connection.onUnhandledProgress(({ token, value }) => this.onProgress(token, value as lsp.WorkDoneProgressBegin | lsp.WorkDoneProgressReport | lsp.WorkDoneProgressEnd));
     connection.onNotification('window/logMessage', (p: lsp.LogMessageParams) => this.onMessage(p, false));
     connection.onNotification('window/showMessage', (p: lsp.ShowMessageParams) => this.onMessage(p, true));
+    connection.onNotification('textDocument/publishDiagnostics', (p: lsp.PublishDiagnosticsParams) => {
+      if (this.connection === connection) this.published.set(p.uri, { at: Date.now(), diagnostics: p.diagnostics ?? [] });
+    });
     connection.onNotification(() => undefined);
     connection.onError(([e]) => log.debug(`${this.spec.name}: connection error`, { error: String(e) }));
+  }
+
+  /** The server's last published diagnostics for a URI (undefined: none published by this process). */
+  publishedDiagnostics(uri: string): { at: number; diagnostics: lsp.Diagnostic[] } | undefined {
+    return this.published.get(uri);
   }
 
   private onProgress(token: string | number, value: lsp.WorkDoneProgressBegin | lsp.WorkDoneProgressReport | lsp.WorkDoneProgressEnd): void {
@@ -529,5 +540,7 @@ const CLIENT_CAPABILITIES: lsp.ClientCapabilities = {
     documentSymbol: { hierarchicalDocumentSymbolSupport: true },
     callHierarchy: {},
     typeHierarchy: {},
+    publishDiagnostics: { relatedInformation: false },
+    diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
   },
 };

@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ResponseError } from 'vscode-jsonrpc';
 import type * as lsp from 'vscode-languageserver-protocol';
+import { DIAGNOSTICS_LSP_MAX_FILES, DIAGNOSTICS_LSP_PARALLEL, DIAGNOSTICS_PUBLISH_QUIET_MS } from '../../core/limits';
 import { log } from '../../core/log';
 import { languageOfPath } from '../language';
 import type {
@@ -249,6 +250,8 @@ export class LspProvider implements SemanticProvider {
         if (r === null) return this.emptyOrUnmapped(s, spec, rel, null);
         return { kind: 'ok', value: r };
       }
+      case 'diagnostics':
+        return this.diagnostics(s, spec, (args as OpArgs<'diagnostics'>).paths);
       case 'workspaceSymbols': {
         const { query } = args as OpArgs<'workspaceSymbols'>;
         const raw = await s.send<(lsp.SymbolInformation | lsp.WorkspaceSymbol)[] | null>('workspace/symbol', { query });
@@ -257,6 +260,39 @@ export class LspProvider implements SemanticProvider {
         return { kind: 'ok', value, ...(gaps.length ? { gaps } : {}) };
       }
     }
+  }
+
+  /**
+   * Diagnostics of the asked files (issue 13): pulled (`textDocument/diagnostic`) when the server
+   * offers it, else the server's `publishDiagnostics` for the file once it has published after the
+   * file's text was last sent and then stayed quiet. At most DIAGNOSTICS_LSP_MAX_FILES files;
+   * the rest, and files nothing was published for in time, are gaps.
+   */
+  private async diagnostics(s: Session, spec: LanguageServerSpec, paths: readonly string[]): Promise<ProviderOutcome<EditorDiagnosticRow[]>> {
+    const asked = paths.slice(0, DIAGNOSTICS_LSP_MAX_FILES);
+    const gaps: string[] = [];
+    if (paths.length > asked.length) gaps.push(`${spec.name} was asked about ${asked.length} of ${paths.length} files (at most ${DIAGNOSTICS_LSP_MAX_FILES} per call); narrow the scope for the others`);
+    const pull = !!s.capabilities.diagnosticProvider;
+    const out: EditorDiagnosticRow[] = [];
+    const late: string[] = [];
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < asked.length && !s.signal.aborted) {
+        const rel = asked[next++]!;
+        s.open(rel);
+        const uri = s.uris.toUri(rel);
+        let items: lsp.Diagnostic[] | undefined;
+        if (pull) {
+          const r = await s.send<lsp.DocumentDiagnosticReport | null>('textDocument/diagnostic', { textDocument: { uri } });
+          items = r && r.kind === 'full' ? r.items : [];
+        } else items = await waitPublished(s, rel, uri);
+        if (items === undefined) late.push(rel);
+        else for (const d of items) out.push(fromLspDiagnostic(rel, d));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(DIAGNOSTICS_LSP_PARALLEL, asked.length) }, worker));
+    if (late.length) gaps.push(`${spec.name} published no diagnostics in time for ${late.length} file(s): ${late.slice(0, 3).join(', ')}${late.length > 3 ? ', …' : ''}`);
+    return { kind: 'ok', value: out, ...(gaps.length ? { gaps } : {}) };
   }
 
   /** Opens the file of a position request and returns the position. */
@@ -416,7 +452,31 @@ function capable(c: lsp.ServerCapabilities, op: SemanticOp): boolean {
       return !!c.documentSymbolProvider;
     case 'workspaceSymbols':
       return !!c.workspaceSymbolProvider;
+    case 'diagnostics':
+      return true; // pulled (diagnosticProvider) or published after didOpen
   }
+}
+
+type EditorDiagnosticRow = OpResult<'diagnostics'>[number];
+const LSP_SEVERITY: Record<number, EditorDiagnosticRow['severity']> = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
+
+function fromLspDiagnostic(rel: string, d: lsp.Diagnostic): EditorDiagnosticRow {
+  const out: EditorDiagnosticRow = { path: rel, ...toSpan(d.range), severity: LSP_SEVERITY[d.severity ?? 1] ?? 'error', message: typeof d.message === 'string' ? d.message : d.message.value };
+  if (d.code !== undefined && d.code !== '') out.code = String(d.code);
+  if (d.source) out.source = d.source;
+  return out;
+}
+
+/** The file's published diagnostics once the server published after its text was sent and then stayed quiet; undefined at the deadline. */
+async function waitPublished(s: Session, rel: string, uri: string): Promise<lsp.Diagnostic[] | undefined> {
+  const sent = s.documents.sentAt(rel) ?? 0;
+  while (!s.signal.aborted && s.remainingMs() > 150) {
+    const p = s.server.publishedDiagnostics(uri);
+    if (p && p.at >= sent && Date.now() - p.at >= DIAGNOSTICS_PUBLISH_QUIET_MS) return p.diagnostics;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const p = s.server.publishedDiagnostics(uri);
+  return p && p.at >= sent ? p.diagnostics : undefined;
 }
 
 function escapeXml(s: string): string {

@@ -13,6 +13,8 @@ import type { UriMapper } from './convert';
 
 interface OpenDoc {
   version: number;
+  /** When the text was last sent (didOpen / didChange). */
+  sentAt: number;
   size: number;
   mtimeMs: number;
 }
@@ -63,16 +65,21 @@ export class OpenDocuments {
         .sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] })
         .catch(() => undefined);
       this.docs.delete(rel);
-      this.docs.set(rel, { version, size, mtimeMs });
+      this.docs.set(rel, { version, size, mtimeMs, sentAt: Date.now() });
       return true;
     }
     const languageId = this.languageOf(rel) ?? 'plaintext';
     void this.connection
       .sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } })
       .catch(() => undefined);
-    this.docs.set(rel, { version: 1, size, mtimeMs });
+    this.docs.set(rel, { version: 1, size, mtimeMs, sentAt: Date.now() });
     this.evict();
     return true;
+  }
+
+  /** When the file's text was last sent to the server (undefined: not open). */
+  sentAt(rel: string): number | undefined {
+    return this.docs.get(rel)?.sentAt;
   }
 
   get size(): number {

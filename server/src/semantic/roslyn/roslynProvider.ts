@@ -14,6 +14,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  DIAGNOSTICS_MAX_ROWS,
+  DIAGNOSTICS_ROSLYN_MAX_PROJECTS,
   ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS,
   ROSLYN_ENSURE_BATCH_PROJECTS,
   ROSLYN_HOST_INITIALIZE_TIMEOUT_MS,
@@ -69,6 +71,7 @@ const SERVED: ReadonlySet<SemanticOp> = new Set([
   'prepareTypeHierarchy',
   'supertypes',
   'subtypes',
+  'diagnostics',
 ]);
 
 /** What the provider needs from the engine: the project model of the current index version. */
@@ -195,6 +198,7 @@ export class RoslynProvider implements SemanticProvider {
     if (!this.supports(language, op)) return { kind: 'unavailable', state: 'unsupported', reason: `the Roslyn host does not serve ${op} for ${language}` };
     const describer = this.options.model.describer();
     if (!describer) return { kind: 'unavailable', state: 'loading', reason: 'the Roslyn host starts once the project model is built (the index is being built)' };
+    if (op === 'diagnostics') return (await this.diagnostics((args as OpArgs<'diagnostics'>).paths, describer, ctx)) as ProviderOutcome<OpResult<K>>;
     const a = args as { path: string; line: number; column: number; external?: boolean; origin?: string; data?: unknown };
     if (a.external) return { kind: 'unavailable', state: 'failed', reason: `${a.path} is outside the workspace (metadata); the Roslyn host answers for source positions` };
     const bind = describer.keysOfFile(a.path);
@@ -314,6 +318,63 @@ export class RoslynProvider implements SemanticProvider {
 
   async dispose(): Promise<void> {
     await this.host.stop('engine shutting down').catch(() => this.host.kill());
+  }
+
+  /**
+   * Compiler diagnostics of the asked files (owner diag, issue 13): a project with one asked file
+   * is asked for that document's semantic diagnostics, one with more for its whole compilation
+   * (then filtered to the asked files); projects past DIAGNOSTICS_ROSLYN_MAX_PROJECTS are gaps.
+   * The host runs no analyzers: these are the compiler's diagnostics only.
+   */
+  private async diagnostics(paths: readonly string[], describer: ProjectDescriber, ctx: CallContext): Promise<ProviderOutcome<DiagnosticRow[]>> {
+    const byKey = new Map<ProjectKey, string[]>();
+    const unmapped: string[] = [];
+    for (const p of paths) {
+      const k = describer.keysOfFile(p)[0];
+      if (k === undefined) unmapped.push(p);
+      else (byKey.get(k) ?? byKey.set(k, []).get(k)!).push(p);
+    }
+    if (byKey.size === 0) return { kind: 'unavailable', state: 'failed', reason: `${paths.length === 1 ? paths[0] : `the ${paths.length} files`} compiled by no C# project of the project model` };
+    const acquired = await this.host.acquire(ctx.waitForReadyMs, ctx.signal);
+    if (!acquired.ok) return { kind: 'unavailable', state: acquired.state, reason: acquired.reason };
+    this.inFlight++;
+    try {
+      if (!this.syncGeneration(acquired.generation)) await this.flushChanges(ctx);
+      const keys = [...byKey.keys()];
+      const asked = keys.slice(0, DIAGNOSTICS_ROSLYN_MAX_PROJECTS);
+      const gaps: string[] = [];
+      if (keys.length > asked.length) gaps.push(`${keys.length - asked.length} of ${keys.length} C# projects not compiled (at most ${DIAGNOSTICS_ROSLYN_MAX_PROJECTS} per call): ${keys.slice(asked.length, asked.length + 3).map((k) => splitKey(k).project).join(', ')}`);
+      if (unmapped.length) gaps.push(`${unmapped.length} file(s) compiled by no C# project: ${unmapped.slice(0, 3).join(', ')}`);
+      const failed = await this.ensure(describer, this.closure(describer, asked).keys, ctx, acquired.generation);
+      const rows: DiagnosticRow[] = [];
+      for (const k of asked) {
+        if (failed.has(k)) {
+          gaps.push(`${splitKey(k).project} could not be loaded: ${failed.get(k)}`);
+          continue;
+        }
+        if (ctx.signal.aborted || Date.now() > ctx.deadline - 200) {
+          gaps.push(`${splitKey(k).project} not compiled (deadline)`);
+          continue;
+        }
+        const files = byKey.get(k)!;
+        const want = new Set(files);
+        const r = await this.query<HostDiagnostic>(
+          files.length === 1 ? { op: 'diagnostics', position: { path: files[0]!, line: 1, column: 1, projectKey: k }, scope: [k], options: { maxItems: DIAGNOSTICS_MAX_ROWS } } : { op: 'diagnostics', scope: [k], options: { maxItems: DIAGNOSTICS_MAX_ROWS } },
+          ctx,
+          acquired.generation,
+        );
+        if (r.truncated) gaps.push(`${splitKey(k).project}: the host cut its diagnostics at ${DIAGNOSTICS_MAX_ROWS}`);
+        for (const d of r.items) {
+          if (!d.path || !want.has(d.path) || d.severity === 'hidden') continue;
+          rows.push({ path: d.path, line: d.line, column: d.column, endLine: d.endLine, endColumn: d.endColumn, severity: d.severity, message: d.message, code: d.id, source: 'compiler' });
+        }
+      }
+      return { kind: 'ok', value: rows, ...(gaps.length ? { gaps } : {}) };
+    } catch (e) {
+      return this.failure(e, 'diagnostics', ctx);
+    } finally {
+      this.inFlight--;
+    }
   }
 
   // ─── dispatch ──────────────────────────────────────────────────────────────
@@ -807,6 +868,10 @@ export class RoslynProvider implements SemanticProvider {
 }
 
 const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'enum']);
+
+/** A `diagnostics` row of the host (PROTOCOL.md). */
+type HostDiagnostic = HostLocation & { id: string; severity: 'error' | 'warning' | 'info' | 'hidden'; message: string; projectKey?: string };
+type DiagnosticRow = OpResult<'diagnostics'>[number];
 
 /** Other projects compiling a declaration file of the symbol (linked files), by project id. */
 function linkedOwners(describer: ProjectDescriber, symbol: SymbolRef): string[] {
