@@ -33,3 +33,9 @@ export const AVAILABILITY_RECHECK_MS = 1_000;
  * readable; focus on another project or lower the depth to see farther ones.
  */
 export const GRAPH_MAX_PROJECTS = 200;
+/**
+ * Above this many drawn projects the project graph groups the projects of one folder into a
+ * cluster node that expands on click: at ~60 boxes a layered layout of a dense dependency graph
+ * is already a tall column per layer that needs zooming to read at all.
+ */
+export const GRAPH_CLUSTER_ABOVE_PROJECTS = 60;

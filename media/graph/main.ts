@@ -6,7 +6,8 @@
  * callees. Pan by dragging, zoom with the wheel or the buttons, Fit shows everything; the view is
  * fitted again when the panel is resized (until the user moved it). A click selects a node and
  * shows its details (it never replaces the graph); Open / double-click opens its file, Focus here
- * re-centres a project graph on it. No inline styles (CSP): only attributes and classes.
+ * re-centres a project graph on it. A folder cluster (many projects of one folder) expands on click;
+ * Collapse in a member's details groups it again. No inline styles (CSP): only attributes and classes.
  * Talks to the extension only through the typed messages in src/graph/messages.ts.
  */
 import * as dagre from '@dagrejs/dagre';
@@ -135,7 +136,8 @@ function draw(msg: GraphMessage, restore?: { view: typeof view; selected?: strin
   svg = el('svg', { class: 'canvas', role: 'img', 'aria-label': msg.title }, container);
   const defs = el('defs', {}, svg);
   for (const id of ['arrow', 'arrow-hot']) {
-    const m = el('marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, defs);
+    // Sized in user space: a thick cluster edge keeps a normal arrow head.
+    const m = el('marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 9, markerHeight: 9, markerUnits: 'userSpaceOnUse', orient: 'auto-start-reverse' }, defs);
     el('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: id }, m);
   }
   viewport = el('g', { class: 'viewport' }, svg);
@@ -145,8 +147,13 @@ function draw(msg: GraphMessage, restore?: { view: typeof view; selected?: strin
   for (const e of edges) {
     const pts = g.edge(e.from, e.to)?.points ?? [];
     if (pts.length < 2) continue;
-    const d = pts.map((p, i) => `${i === 0 ? 'M' : 'L'} ${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(' ');
-    el('path', { d, class: `edge ${e.style}`, 'marker-end': 'url(#arrow)', 'data-from': e.from, 'data-to': e.to }, edgeLayer);
+    const d = pts.map((p: { x: number; y: number }, i: number) => `${i === 0 ? 'M' : 'L'} ${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(' ');
+    // An edge to or from a cluster is thicker the more references it stands for.
+    const weight = e.count === undefined ? '' : e.count >= 10 ? ' cluster heavy' : e.count >= 3 ? ' cluster many' : ' cluster';
+    const path = el('path', { d, class: `edge ${e.style}${weight}`, 'marker-end': 'url(#arrow)', 'data-from': e.from, 'data-to': e.to }, edgeLayer);
+    if (e.count !== undefined) {
+      el('title', {}, path).textContent = `${e.count} reference${e.count === 1 ? '' : 's'}`;
+    }
     drawnEdges.push(`${e.from}>${e.to}`);
   }
   for (const n of msg.view.nodes) {
@@ -161,14 +168,19 @@ function draw(msg: GraphMessage, restore?: { view: typeof view; selected?: strin
     el('title', {}, grp).textContent = `${n.label}\n${n.detail}`;
     grp.addEventListener('click', (ev) => {
       ev.stopPropagation();
-      select(n.id);
+      // A folder cluster expands on click (its projects are drawn one by one).
+      if (n.category === 'cluster' && n.folder !== undefined) vscode.postMessage({ type: 'expand', folder: n.folder });
+      else select(n.id);
     });
     grp.addEventListener('dblclick', (ev) => {
       ev.stopPropagation();
       open(n);
     });
     grp.addEventListener('keydown', (ev) => {
-      if (ev.key === 'Enter') open(n);
+      if (ev.key === 'Enter') {
+        if (n.category === 'cluster' && n.folder !== undefined) vscode.postMessage({ type: 'expand', folder: n.folder });
+        else open(n);
+      }
     });
     grp.addEventListener('mouseenter', () => highlight(n.id, true));
     grp.addEventListener('mouseleave', () => highlight(n.id, false));
@@ -337,6 +349,8 @@ function showDetails(n: ViewNode | undefined): void {
   const parts: Node[] = [name, info];
   if (n.path) parts.push(button('Open', () => open(n), 'open-selected'));
   if (current?.kind === 'project' && !n.focus) parts.push(button('Focus here', () => vscode.postMessage({ type: 'focus', id: n.id }), 'focus-selected'));
+  const folder = n.folder;
+  if (current?.kind === 'project' && folder !== undefined && n.category !== 'cluster') parts.push(button(`Collapse ${folder}/`, () => vscode.postMessage({ type: 'collapse', folder }), 'collapse-selected'));
   details.replaceChildren(...parts);
 }
 

@@ -10,7 +10,7 @@ import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import { CallGraphRequest, ProjectListRequest, type EditorPosition, type GraphData, type ProjectNode } from '../../server/src/protocol/protocol';
 import type { EngineClient } from '../engine/EngineClient';
-import { GRAPH_MAX_PROJECTS } from '../extensionLimits';
+import { GRAPH_CLUSTER_ABOVE_PROJECTS, GRAPH_MAX_PROJECTS } from '../extensionLimits';
 import { callView } from './callView';
 import { graphHtml, makeNonce } from './graphHtml';
 import type { GraphKind, GraphOptions, GraphView, HostMessage, PageMessage, RenderedReport } from './messages';
@@ -32,6 +32,8 @@ export class GraphPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private target: GraphTarget | undefined;
   private options: GraphOptions = { ...DEFAULTS.project };
+  /** Folder clusters the user expanded (kept while the panel re-focuses; reset by a new show()). */
+  private expanded = new Set<string>();
   private ready = false;
   private pending: HostMessage | undefined;
   private readonly listings = new Map<EngineClient, { version: string; projects: ProjectNode[] }>();
@@ -67,6 +69,7 @@ export class GraphPanel implements vscode.Disposable {
   async show(target: GraphTarget): Promise<void> {
     if (this.target?.kind !== target.kind) this.options = { ...DEFAULTS[target.kind] };
     this.target = target;
+    this.expanded.clear();
     if (!this.panel) this.createPanel();
     else this.panel.reveal(this.panel.viewColumn, false);
     this.panel!.title = target.kind === 'project' ? 'Sextant: Project Graph' : `Sextant: Calls of ${target.name}`;
@@ -92,7 +95,7 @@ export class GraphPanel implements vscode.Disposable {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'graph', 'out', 'graph.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'graph', 'graph.css')).toString(),
     });
-    webview.onDidReceiveMessage((m: PageMessage) => void this.onMessage(m));
+    webview.onDidReceiveMessage((m: PageMessage) => void this.receive(m));
     panel.onDidDispose(() => {
       this.panel = undefined;
       this.ready = false;
@@ -107,7 +110,8 @@ export class GraphPanel implements vscode.Disposable {
     return mine === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
   }
 
-  private async onMessage(m: PageMessage): Promise<void> {
+  /** A message from the page (the tests send the page's messages here too). */
+  async receive(m: PageMessage): Promise<void> {
     switch (m.type) {
       case 'ready':
         this.ready = true;
@@ -125,6 +129,15 @@ export class GraphPanel implements vscode.Disposable {
         break;
       case 'options':
         this.options = m.options;
+        await this.load();
+        break;
+      case 'expand':
+        this.expanded.add(m.folder);
+        await this.load();
+        break;
+      case 'collapse':
+        if (m.folder === undefined) this.expanded.clear();
+        else this.expanded.delete(m.folder);
         await this.load();
         break;
       case 'rendered': {
@@ -152,6 +165,8 @@ export class GraphPanel implements vscode.Disposable {
           test: this.options.test,
           reduce: this.options.reduce,
           maxNodes: GRAPH_MAX_PROJECTS,
+          clusterAbove: GRAPH_CLUSTER_ABOVE_PROJECTS,
+          expanded: [...this.expanded],
         });
         this.lastView = view;
         const name = projects.find((p) => p.path === t.project)?.name ?? t.project;

@@ -17,7 +17,7 @@ export interface GraphOptions {
 }
 
 /** Legend classes: projects by kind and state, functions in a call graph. */
-export type NodeCategory = 'production' | 'test' | 'failed' | 'partial' | 'function';
+export type NodeCategory = 'production' | 'test' | 'failed' | 'partial' | 'function' | 'cluster';
 
 export interface ViewNode {
   id: string;
@@ -30,6 +30,10 @@ export interface ViewNode {
   column?: number;
   /** Hover text (lines). */
   detail: string;
+  /** Project graph: the folder of a cluster node, or of the expanded cluster a project belongs to. */
+  folder?: string;
+  /** A cluster node's projects (workspace-relative project files). */
+  members?: string[];
 }
 
 /** `reference`: project reference; `exact` / `heuristic`: call edges (drawn differently). */
@@ -37,6 +41,8 @@ export interface ViewEdge {
   from: string;
   to: string;
   style: 'reference' | 'exact' | 'heuristic';
+  /** An edge to or from a cluster: how many project references it stands for. */
+  count?: number;
 }
 
 /** What the page draws: every node and edge here is drawn, nothing else. */
@@ -80,5 +86,8 @@ export type PageMessage =
   | { type: 'ready' }
   | { type: 'open'; path: string; line: number; column?: number }
   | { type: 'focus'; id: string }
+  /** Project graph: draw the projects of a folder cluster one by one, or group them again. */
+  | { type: 'expand'; folder: string }
+  | { type: 'collapse'; folder?: string }
   | { type: 'options'; options: GraphOptions }
   | ({ type: 'rendered' } & RenderedReport);

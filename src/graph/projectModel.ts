@@ -4,7 +4,8 @@
  * its dependencies and dependents to a depth, the production/test filter, the node limit (nearest
  * projects first), and transitive reduction (a reference implied by a longer path among the drawn
  * projects is hidden and counted). The summary says exactly what is drawn and what was left out
- * and why. No `vscode` import: unit-tested alone (test/unit/extension/projectModel.test.ts).
+ * and why. Above a size, the projects of one folder are drawn as one cluster node that expands on
+ * click (`clusterAbove`, `expanded`). No `vscode` import: unit-tested alone (test/unit/extension/projectModel.test.ts).
  */
 import type { ProjectNode } from '../../server/src/protocol/protocol';
 import type { GraphView, ViewEdge, ViewNode } from './messages';
@@ -21,7 +22,26 @@ export interface ProjectFocusOptions {
   /** Hide references implied by a longer path among the drawn projects. */
   reduce: boolean;
   maxNodes: number;
+  /** Group the drawn projects by folder when more than this many are drawn (undefined: never). */
+  clusterAbove?: number;
+  /** Folders (cluster keys) the user expanded: their projects are drawn one by one. */
+  expanded?: readonly string[];
 }
+
+/**
+ * The folder cluster of a project: the folder holding its project folder
+ * (`src/Billing/Billing.Core/Billing.Core.csproj` → `src/Billing`); none at the top level.
+ */
+export function clusterKeyOf(projectPath: string): string | undefined {
+  const parts = projectPath.split('/');
+  return parts.length >= 3 ? parts.slice(0, -2).join('/') : undefined;
+}
+
+/** A folder with fewer drawn projects is not grouped (two boxes read as well as one cluster box). */
+const CLUSTER_MIN_PROJECTS = 3;
+
+/** The node id of a folder cluster. */
+export const clusterId = (key: string): string => `cluster:${key}`;
 
 /** The project whose folder holds `rel` (a workspace-relative file path), deepest folder first. */
 export function projectOfFile(projects: readonly ProjectNode[], rel: string): ProjectNode | undefined {
@@ -95,9 +115,73 @@ export function focusProjectGraph(projects: readonly ProjectNode[], o: ProjectFo
   const implied = o.reduce ? impliedEdges(drawn, all) : new Set<number>();
   const edges: ViewEdge[] = all.filter((_, i) => !implied.has(i)).map((e) => ({ from: e.from, to: e.to, style: 'reference' }));
 
-  const nodes: ViewNode[] = drawnIds.map((x) => {
+  // Folder clusters: when many projects are drawn, those of one folder (three or more, the focus
+  // never) become one node that expands on click; edges to and from its projects become one edge
+  // per neighbour, and references between its own projects are counted, not drawn.
+  const expanded = new Set(o.expanded ?? []);
+  const members = new Map<string, string[]>();
+  if (o.clusterAbove !== undefined && drawnIds.length > o.clusterAbove) {
+    for (const x of drawnIds) {
+      const key = x.side === 'focus' ? undefined : clusterKeyOf(x.id);
+      if (key === undefined || expanded.has(key)) continue;
+      members.set(key, [...(members.get(key) ?? []), x.id]);
+    }
+    for (const [key, list] of members) if (list.length < CLUSTER_MIN_PROJECTS) members.delete(key);
+  }
+  const repOf = new Map<string, string>();
+  for (const [key, list] of members) for (const id of list) repOf.set(id, clusterId(key));
+  const rep = (id: string): string => repOf.get(id) ?? id;
+  let insideClusters = 0;
+  let intoClusters = 0;
+  const merged = new Map<string, ViewEdge>();
+  for (const e of edges) {
+    const from = rep(e.from);
+    const to = rep(e.to);
+    if (from === to) {
+      insideClusters++;
+      continue;
+    }
+    if (from !== e.from || to !== e.to) intoClusters++;
+    const k = `${from}>${to}`;
+    const known = merged.get(k);
+    if (known) known.count = (known.count ?? 1) + 1;
+    else merged.set(k, { from, to, style: 'reference', ...(from !== e.from || to !== e.to ? { count: 1 } : {}) });
+  }
+  const drawnEdges = [...merged.values()];
+  const clusterEdges = drawnEdges.filter((e) => e.count !== undefined).length;
+
+  const inExpanded = (id: string): string | undefined => {
+    const key = clusterKeyOf(id);
+    return key !== undefined && expanded.has(key) ? key : undefined;
+  };
+  const nodes: ViewNode[] = [];
+  const emitted = new Set<string>();
+  for (const x of drawnIds) {
     const p = byPath.get(x.id)!;
-    return {
+    const cid = repOf.get(x.id);
+    if (cid !== undefined) {
+      if (emitted.has(cid)) continue;
+      emitted.add(cid);
+      const key = cid.slice('cluster:'.length);
+      const list = members.get(key)!;
+      const tests = list.filter((id) => byPath.get(id)!.isTest).length;
+      const failed = list.filter((id) => byPath.get(id)!.status === 'failed').length;
+      const partial = list.filter((id) => byPath.get(id)!.status === 'partial').length;
+      nodes.push({
+        id: cid,
+        label: `${key}/ · ${list.length} projects`,
+        category: 'cluster',
+        folder: key,
+        members: list,
+        detail: [
+          `folder ${key}/: ${list.length} of the drawn projects (${list.length - tests} production, ${tests} test${failed ? `, ${failed} failed` : ''}${partial ? `, ${partial} partial` : ''})`,
+          'click to expand',
+        ].join('\n'),
+      });
+      continue;
+    }
+    const folder = inExpanded(x.id);
+    nodes.push({
       id: p.path,
       label: p.name,
       category: p.status === 'failed' ? 'failed' : p.status === 'partial' ? 'partial' : p.isTest ? 'test' : 'production',
@@ -111,14 +195,28 @@ export function focusProjectGraph(projects: readonly ProjectNode[], o: ProjectFo
         x.side === 'focus' ? 'the focus' : `${x.side} at distance ${x.d}`,
         ...p.reasons.slice(0, 3),
       ].join('\n'),
-    };
-  });
+      ...(folder !== undefined ? { folder } : {}),
+    });
+  }
 
   const dirWords = o.direction === 'both' ? 'dependencies and dependents' : o.direction;
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const projectNodes = nodes.filter((n) => n.category !== 'cluster').length;
+  const clustered = [...members.values()].reduce((a, l) => a + l.length, 0);
   const summary = [
-    `Drawn: ${nodes.length} project${nodes.length === 1 ? '' : 's'} and ${edges.length} reference${edges.length === 1 ? '' : 's'} — ${focus.name} with its ${dirWords} to depth ${depth}.`,
+    members.size === 0
+      ? `Drawn: ${plural(projectNodes, 'project')} and ${plural(drawnEdges.length, 'reference')} — ${focus.name} with its ${dirWords} to depth ${depth}.`
+      : `Drawn: ${plural(projectNodes, 'project')}, ${plural(members.size, 'folder cluster')} (${plural(clustered, 'project')}) and ${plural(drawnEdges.length, 'reference')} — ${focus.name} with its ${dirWords} to depth ${depth}.`,
   ];
+  if (members.size > 0) {
+    const sizes = [...members].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+    const named = sizes.slice(0, 6).map(([k, l]) => `${k}/ ${l.length}`);
+    summary.push(
+      `Clusters (click one to expand it): ${named.join(', ')}${sizes.length > 6 ? `, ${sizes.length - 6} more` : ''}; ${plural(clusterEdges, 'edge')} to or from a cluster stand${clusterEdges === 1 ? 's' : ''} for ${plural(intoClusters, 'reference')} of its projects.`,
+    );
+  }
   const cut: string[] = [];
+  if (insideClusters > 0) cut.push(`${plural(insideClusters, 'reference')} between projects of one cluster`);
   if (implied.size > 0) cut.push(`${implied.size} reference${implied.size === 1 ? '' : 's'} implied by a longer path hidden (transitive reduction)`);
   if (cutByLimit > 0) cut.push(`${cutByLimit} farther project${cutByLimit === 1 ? '' : 's'} not drawn (limit ${o.maxNodes} projects)`);
   for (const isTest of [false, true]) {
@@ -127,7 +225,7 @@ export function focusProjectGraph(projects: readonly ProjectNode[], o: ProjectFo
   }
   if (beyondDepth > 0) cut.push(`${beyondDepth} more beyond depth ${depth}`);
   summary.push(cut.length > 0 ? `Not drawn: ${cut.join('; ')}.` : `Nothing left out (${projects.length} projects in the workspace).`);
-  return { nodes, edges, summary, truncated: cutByLimit > 0, focus: focus.path, hidden: implied.size };
+  return { nodes, edges: drawnEdges, summary, truncated: cutByLimit > 0, focus: focus.path, hidden: implied.size };
 }
 
 /**

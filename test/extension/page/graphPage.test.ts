@@ -11,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { graphHtml } from '../../../src/graph/graphHtml';
 import type { GraphView, HostMessage, PageMessage, RenderedReport } from '../../../src/graph/messages';
 import { focusProjectGraph } from '../../../src/graph/projectModel';
+import { GRAPH_CLUSTER_ABOVE_PROJECTS } from '../../../src/extensionLimits';
 import type { ProjectNode } from '../../../server/src/protocol/protocol';
 import { layeredProjects, projectNodes } from '../fixtures/layeredProjects';
 
@@ -51,13 +52,18 @@ function assertReadable(r: RenderedReport, view: GraphView, model: ProjectNode[]
     }
   }
   if (model) {
+    // An edge to or from a folder cluster stands for references of its projects: at least one.
     const refs = new Set(model.flatMap((p) => p.references.map((q) => `${p.path}>${q}`)));
-    for (const e of r.drawnEdges) assert.ok(refs.has(e), `drawn edge ${e} is not a reference in the model`);
+    const ends = (id: string): string[] => view.nodes.find((n) => n.id === id)?.members ?? [id];
+    for (const e of r.drawnEdges) {
+      const [from, to] = e.split('>') as [string, string];
+      assert.ok(ends(from).some((a) => ends(to).some((b) => refs.has(`${a}>${b}`))), `drawn edge ${e} is not a reference in the model`);
+    }
   }
-  const m = /Drawn: (\d+) projects? and (\d+) references?/.exec(r.summary);
+  const m = /Drawn: (\d+) projects?(?:, (\d+) folder clusters? \(\d+ projects\))? and (\d+) references?/.exec(r.summary);
   if (model) {
     assert.ok(m, r.summary);
-    assert.deepEqual([Number(m[1]), Number(m[2])], [r.nodes, r.edges], `summary counts equal what is drawn: ${r.summary}`);
+    assert.deepEqual([Number(m[1]) + Number(m[2] ?? 0), Number(m[3])], [r.nodes, r.edges], `summary counts equal what is drawn: ${r.summary}`);
   }
 }
 
@@ -228,14 +234,40 @@ describe('graph panel page (headless Chromium, fake VS Code API)', function () {
       const model = projectNodes(layeredProjects(total));
       // A busy project: a Core library in the middle of the graph.
       const focus = model.filter((p) => p.path.startsWith('src/Core/')).sort((a, b) => b.dependents.length - a.dependents.length)[0]!;
-      const view = focusProjectGraph(model, { ...FOCUS, focus: focus.path });
+      const focusOptions = { ...FOCUS, focus: focus.path, clusterAbove: GRAPH_CLUSTER_ABOVE_PROJECTS };
+      const view = focusProjectGraph(model, focusOptions);
       await page.setViewportSize({ width: 1280, height: 800 });
-      await post({ type: 'graph', kind: 'project', title: `Projects around ${focus.name}`, options: OPTIONS, view, projects: model.map((p) => ({ id: p.path, name: p.name })) });
+      const projects = model.map((p) => ({ id: p.path, name: p.name }));
+      await post({ type: 'graph', kind: 'project', title: `Projects around ${focus.name}`, options: OPTIONS, view, projects });
       const r = await waitForMessage('rendered');
       assertReadable(r, view, model);
       fs.mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: path.join(ARTIFACTS, `project-graph-${total}.png`) });
       console.log(`      · ${total} projects, focus ${focus.name}: drew ${r.nodes} nodes, ${r.edges} edges, layout ${r.layoutMs} ms; ${r.summary.replace(/\n/g, ' ')}`);
+      const clusters = view.nodes.filter((n) => n.category === 'cluster');
+      if (total === 42) return void assert.equal(clusters.length, 0, 'a small graph has no clusters');
+      // 3,000: folder clusters; a click on one asks to expand it, and the expanded graph is readable too.
+      assert.ok(clusters.length > 0, r.summary);
+      const largest = clusters.sort((a, b) => b.members!.length - a.members!.length)[0]!;
+      const pos = (await page.evaluate(`window.sextantGraph.nodePosition(${JSON.stringify(largest.id)})`)) as { x: number; y: number };
+      const box = (await page.locator('#graph').boundingBox())!;
+      await page.mouse.click(box.x + pos.x, box.y + pos.y);
+      assert.deepEqual(await waitForMessage('expand'), { type: 'expand', folder: largest.folder });
+      const expanded = focusProjectGraph(model, { ...focusOptions, expanded: [largest.folder!] });
+      await page.evaluate('window.sent = []');
+      await post({ type: 'graph', kind: 'project', title: `Projects around ${focus.name}`, options: OPTIONS, view: expanded, projects });
+      const r2 = await waitForMessage('rendered');
+      assertReadable(r2, expanded, model);
+      assert.equal(r2.nodes, r.nodes - 1 + largest.members!.length);
+      await page.screenshot({ path: path.join(ARTIFACTS, `project-graph-${total}-expanded.png`) });
+      console.log(`      · expanded ${largest.folder}/: drew ${r2.nodes} nodes, ${r2.edges} edges, layout ${r2.layoutMs} ms`);
+      // A project of the expanded folder offers to collapse it again.
+      const member = largest.members![0]!;
+      await page.click('#fit');
+      const mp = (await page.evaluate(`window.sextantGraph.nodePosition(${JSON.stringify(member)})`)) as { x: number; y: number };
+      await page.mouse.click(box.x + mp.x, box.y + mp.y);
+      await page.click('#collapse-selected');
+      assert.deepEqual(await waitForMessage('collapse'), { type: 'collapse', folder: largest.folder });
     });
   }
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { callView, modeInWords } from '../../../src/graph/callView';
-import { focusProjectGraph, projectOfFile } from '../../../src/graph/projectModel';
+import { clusterKeyOf, focusProjectGraph, projectOfFile } from '../../../src/graph/projectModel';
 import { layeredProjects, projectNodes } from '../../extension/fixtures/layeredProjects';
 
 const P = (name: string, references: string[], isTest = false) => ({ name, path: `src/${name}/${name}.csproj`, isTest, references: references.map((r) => `src/${r}/${r}.csproj`) });
@@ -43,6 +43,49 @@ describe('project graph model (extension side)', () => {
     for (const e of v.edges) assert.ok(refs.has(`${e.from}>${e.to}`));
     const ids = new Set(v.nodes.map((n) => n.id));
     for (const e of v.edges) assert.ok(ids.has(e.from) && ids.has(e.to));
+  });
+
+  it('above the cluster size, projects of one folder are one node that expands; its edges stand for real references', () => {
+    const big = projectNodes(layeredProjects(3000));
+    const refs = new Set(big.flatMap((p) => p.references.map((q) => `${p.path}>${q}`)));
+    const focus = big.find((p) => p.path.includes('Core.M0000'))!.path;
+    const flat = focusProjectGraph(big, { ...base, focus, maxNodes: 200 });
+    const v = focusProjectGraph(big, { ...base, focus, maxNodes: 200, clusterAbove: 60 });
+    const clusters = v.nodes.filter((n) => n.category === 'cluster');
+    assert.ok(clusters.length >= 3, v.nodes.map((n) => n.label).join(', '));
+    // Every drawn project is drawn once: alone or inside exactly one cluster; the focus alone.
+    const shown = v.nodes.flatMap((n) => n.members ?? [n.id]).sort();
+    assert.deepEqual(shown, flat.nodes.map((n) => n.id).sort());
+    assert.ok(v.nodes.some((n) => n.id === focus && n.focus && n.category !== 'cluster'));
+    for (const c of clusters) {
+      assert.ok(c.members!.length >= 3);
+      for (const m of c.members!) assert.equal(clusterKeyOf(m), c.folder);
+    }
+    // An edge stands for at least one reference between the projects it joins, and its count is exact.
+    const ends = (id: string): string[] => v.nodes.find((n) => n.id === id)!.members ?? [id];
+    const flatEdges = new Set(flat.edges.map((e) => `${e.from}>${e.to}`));
+    for (const e of v.edges) {
+      const pairs = ends(e.from).flatMap((a) => ends(e.to).map((b) => `${a}>${b}`));
+      assert.ok(pairs.some((x) => refs.has(x)), `${e.from}>${e.to}`);
+      assert.equal(e.count ?? 1, pairs.filter((x) => flatEdges.has(x)).length, `${e.from}>${e.to}`);
+    }
+    const m = /^Drawn: (\d+) projects?, (\d+) folder clusters? \((\d+) projects\) and (\d+) references? — /.exec(v.summary[0]!);
+    assert.ok(m, v.summary[0]);
+    assert.deepEqual(m.slice(1).map(Number), [v.nodes.length - clusters.length, clusters.length, shown.length - (v.nodes.length - clusters.length), v.edges.length]);
+    assert.match(v.summary[1]!, /^Clusters \(click one to expand it\): src\/\w+\/ \d+/);
+    const clusterOf = new Map(clusters.flatMap((c) => c.members!.map((id) => [id, c.id] as const)));
+    const inside = flat.edges.filter((e) => clusterOf.get(e.from) !== undefined && clusterOf.get(e.from) === clusterOf.get(e.to)).length;
+    if (inside > 0) assert.match(v.summary[2]!, new RegExp(`${inside} references? between projects of one cluster`));
+    else assert.doesNotMatch(v.summary[2]!, /of one cluster/);
+    assert.equal(v.edges.reduce((a, e) => a + (e.count ?? 1), 0) + inside, flat.edges.length, 'every reference of the flat graph is drawn, inside a cluster edge, or counted');
+
+    // Expanding the largest cluster draws its projects one by one, each marked with its folder.
+    const largest = clusters.sort((a, b) => b.members!.length - a.members!.length)[0]!;
+    const open = focusProjectGraph(big, { ...base, focus, maxNodes: 200, clusterAbove: 60, expanded: [largest.folder!] });
+    assert.ok(!open.nodes.some((n) => n.id === largest.id));
+    for (const id of largest.members!) assert.equal(open.nodes.find((n) => n.id === id)?.folder, largest.folder);
+    // Below the size nothing is clustered.
+    assert.ok(!focusProjectGraph(model, { ...base, clusterAbove: 60 }).nodes.some((n) => n.category === 'cluster'));
   });
 
   it('finds the project of a file by its deepest folder', () => {
