@@ -515,3 +515,52 @@ export const DIAGNOSTICS_MAX_ROWS = 5_000;
 export const DIAGNOSTICS_SYNTAX_MAX_FILES = 400;
 /** Batch forms (targets / paths of definition, references, outline): entries per call; more is an Error (split the batch). */
 export const BATCH_MAX_ENTRIES = 20;
+// ---- context_pack and locate_code (issue 12 part 2: server/src/nav/agent/) ----
+/**
+ * context_pack: bytes counted per token for `maxTokens` (a pack may not exceed maxTokens × this in
+ * bytes). Three is below what common tokenizers average on code (~3.5-4 bytes/token), so a pack
+ * within the byte bound is within the token bound.
+ */
+export const CONTEXT_PACK_BYTES_PER_TOKEN = 3;
+/** context_pack: lines of the definition's source span shown at most (a 5,000-line class is outline territory). */
+export const CONTEXT_PACK_DEFINITION_MAX_LINES = 60;
+/** context_pack: rows gathered per category before the budget picks (callers, tests, …; ranking needs a few more than shown). */
+export const CONTEXT_PACK_ROWS_PER_CATEGORY = 40;
+/** context_pack: caller edges asked of the call hierarchy (depth 1). */
+export const CONTEXT_PACK_MAX_CALLER_EDGES = 60;
+/** context_pack: config keys looked up at most (literals read by the definition), and config hits per key. */
+export const CONTEXT_PACK_MAX_CONFIG_KEYS = 4;
+export const CONTEXT_PACK_CONFIG_HITS_PER_KEY = 2;
+/** context_pack: bytes kept free below the budget when packing (the index metadata can grow by a few digits between the packing and the answer). */
+export const CONTEXT_PACK_MARGIN_BYTES = 48;
+/** context_pack: paths in must_include_paths / exclude_paths at most. */
+export const CONTEXT_PACK_MAX_PATH_FILTERS = 16;
+/** locate_code: characters of a question (a sentence or two; a pasted stack trace belongs in symbol_at). */
+export const LOCATE_MAX_QUESTION_CHARS = 500;
+/** locate_code: hints per call, and characters per hint (more is a search, not a hint: refused). */
+export const LOCATE_MAX_HINTS = 6;
+export const LOCATE_MAX_HINT_CHARS = 200;
+/** locate_code: answer bytes at most (seed 002: a location packet, never source). */
+export const LOCATE_MAX_ANSWER_BYTES = 8 * 1024;
+/** locate_code: candidates and recommended reads returned at most. */
+export const LOCATE_MAX_CANDIDATES = 3;
+export const LOCATE_MAX_READS = 2;
+/** locate_code: layers of an architecture map (inferred or from the workspace file), and search paths per layer. */
+export const LOCATE_MAX_LAYERS = 7;
+export const LOCATE_MAX_PATHS_PER_LAYER = 3;
+/** locate_code: keywords per layer in the workspace file. */
+export const LOCATE_MAX_KEYWORDS_PER_LAYER = 24;
+/** locate_code: scopes (layers) searched per question. */
+export const LOCATE_MAX_SCOPES = 3;
+/** locate_code: symbol hits kept per scope and question term before ranking (discarded after). */
+export const LOCATE_HITS_PER_SCOPE = 20;
+/** locate_code: question terms searched at most (the longest first). */
+export const LOCATE_MAX_TERMS = 5;
+/** locate_code: bytes of the workspace layer file read at most (`sextant.layers.json`). */
+export const LOCATE_LAYER_FILE_MAX_BYTES = 64 * 1024;
+/** locate_code: how long a locator stays valid (seed 002: 15 minutes). */
+export const LOCATE_LOCATOR_TTL_MS = 15 * 60 * 1000;
+/** locate_code: refinements per locator at most. */
+export const LOCATE_MAX_REFINEMENTS = 2;
+/** locate_code: lines of a recommended read at most (a read is a span to open, not a file). */
+export const LOCATE_READ_MAX_LINES = 80;

@@ -109,7 +109,8 @@ export async function callTool(engine: Engine, tools: readonly AnyTool[], tool: 
     }
     const args = parsed.data as Record<string, unknown>;
     const limit = typeof args.limit === 'number' ? args.limit : (tool.defaultLimit ?? defaults.limit ?? DEFAULT_ITEM_LIMIT);
-    const maxBytes = typeof args.maxBytes === 'number' ? args.maxBytes : (defaults.maxBytes ?? DEFAULT_RESPONSE_BYTES);
+    const asked = typeof args.maxBytes === 'number' ? args.maxBytes : tool.maxBytesOf?.(args as never);
+    const maxBytes = asked ?? defaults.maxBytes ?? DEFAULT_RESPONSE_BYTES;
     const version = engine.version;
     const pos: CursorPosition = typeof args.cursor === 'string' ? decodeCursor(args.cursor, tool.name, version, args) : { offset: 0 };
     // The paging contract (docs/architecture.md "Paging"): values computed through env.once are

@@ -77,6 +77,8 @@ export interface ToolDef<S extends z.ZodRawShape = z.ZodRawShape> {
   paged: boolean;
   /** Rows per page when the call gives no `limit` (a tool whose common answer is longer than the general default). */
   defaultLimit?: number;
+  /** The byte budget a call asks for when it is not the top-level `maxBytes` (context_pack's `budget.maxBytes`). */
+  maxBytesOf?(args: never): number | undefined;
   /**
    * How a page's rows are shown, when rows are not shown one by one (search_text groups its hits by
    * file). Rows stay the paging unit (limit, offset, cursor, `returned`); `items` and the text are

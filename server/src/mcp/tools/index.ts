@@ -1,5 +1,6 @@
 /** Every tool this server registers, in the order tools/list shows them. Add a group per file. */
 import type { AnyTool } from '../tool';
+import { CONTEXT_TOOLS } from './context';
 import { repoOverviewTool, serverCapabilities } from './core';
 import { fileDependenciesTool } from './dependencies';
 import { EXPANDED_TOOLS } from './expanded';
@@ -22,4 +23,5 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   ...PROJECT_TOOLS,
   ...EXPANDED_TOOLS,
   diagnosticsTool,
+  ...CONTEXT_TOOLS,
 ];

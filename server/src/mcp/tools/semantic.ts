@@ -22,7 +22,7 @@ import type { TargetInput } from '../../nav/semanticTarget';
 import { budgetArg, pagingArgs, pathArg } from '../schemas';
 import { defineTool, type ToolResult } from '../tool';
 
-const targetSchema = z
+export const targetSchema = z
   .strictObject({
     symbolId: z
       .string()
@@ -63,7 +63,7 @@ const targetSchema = z
 
 type TargetArg = z.infer<typeof targetSchema>;
 
-function toTarget(t: TargetArg): TargetInput {
+export function toTarget(t: TargetArg): TargetInput {
   if (t.symbolId !== undefined) return { symbolId: t.symbolId };
   if (t.qualifiedName !== undefined) return { qualifiedName: t.qualifiedName };
   if (t.kind === 'result_match') return { kind: 'result_match', result_handle: t.result_handle!, match_id: t.match_id! };

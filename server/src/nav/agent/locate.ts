@@ -1,0 +1,393 @@
+/**
+ * locate_code: a deterministic gateway for "where is the code that does X" (seed 002), no LLM.
+ * The question's words are classified against the architecture map (locateMap.ts); at most
+ * LOCATE_MAX_SCOPES layers are searched through the syntax layer's symbols (hits discarded after
+ * ranking); the best candidate is verified one hop (its declaration is live, and another file uses
+ * it); the answer is a location packet: status, ≤ 3 candidates, ≤ 2 recommended reads (path + line
+ * range, never source) and a locator. A refinement is the same tool with `locator` + `choice` (a
+ * candidate number, a layer id, or a literal clue: one exact search), at most two per locator; a
+ * refinement whose candidates are the ones it had answers `progress: unchanged`.
+ *
+ * A locator is signed with a key of this engine process and carries the index version and when it
+ * was issued: another server's, a tampered one, one older than LOCATE_LOCATOR_TTL_MS, or one whose
+ * candidate files changed since its index version is `Error [STALE_LOCATOR]`.
+ */
+import * as crypto from 'node:crypto';
+import picomatch from 'picomatch';
+import { ToolError } from '../../core/errors';
+import {
+  LOCATE_HITS_PER_SCOPE,
+  LOCATE_LOCATOR_TTL_MS,
+  LOCATE_MAX_CANDIDATES,
+  LOCATE_MAX_REFINEMENTS,
+  LOCATE_MAX_SCOPES,
+  LOCATE_MAX_TERMS,
+  LOCATE_READ_MAX_LINES,
+} from '../../core/limits';
+import type { SymbolKind } from '../../syntax/types';
+import type { Engine } from '../engine';
+import { changedSince } from '../semanticTarget';
+import { searchSymbols, type SymbolHit } from '../syntaxSymbols';
+import { searchText } from '../textSearch';
+import { architectureMap, splitWords, type ArchitectureMap, type Layer } from './locateMap';
+
+export type LocateStatus = 'located' | 'ambiguous' | 'insufficient_coverage' | 'needs_user_input' | 'not_indexed' | 'stale_index';
+
+export interface LocateCandidate {
+  name: string;
+  kind: string;
+  path: string;
+  line: number;
+  endLine: number;
+  layer?: string;
+  why: string;
+}
+
+export interface LocateRead {
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
+export interface LocateAnswer {
+  status: LocateStatus;
+  candidates: LocateCandidate[];
+  reads: LocateRead[];
+  /** Layers searched, best first, with the words that chose them. */
+  scopes: { layer: string; matched: string[] }[];
+  /** For `ambiguous`: what `choice` can be (candidate numbers and layer ids). */
+  choices?: string[];
+  progress?: 'new' | 'unchanged';
+  locator?: string;
+  refinementsLeft?: number;
+  /** What the caller does next. */
+  next: string;
+  /** One-hop verification of the first candidate. */
+  verified?: string;
+  note?: string;
+}
+
+export interface LocateRequest {
+  question?: string | undefined;
+  hints?: string[] | undefined;
+  locator?: string | undefined;
+  choice?: string | undefined;
+  deadlineAt: number;
+}
+
+/** The locator's body (signed). */
+export interface LocatorState {
+  /** Index version. */
+  v: string;
+  /** Issued at (epoch ms). */
+  t: number;
+  q: string;
+  h: string[];
+  /** Refinements used. */
+  r: number;
+  /** Layer chosen by a refinement. */
+  l?: string;
+  /** Candidate signature (what a refinement compares). */
+  s: string;
+  /** Candidates as [name, kind, path, line, endLine, layer]. */
+  c: [string, string, string, number, number, string][];
+}
+
+const KEY = crypto.randomBytes(32);
+const STOP = new Set(
+  ('a an the is are was were be been of in on at to for from by with without into onto and or not no where which what who whom whose how why when ' +
+    'does do did done doing code file files find locate show me my our we i you it its this that these those there here handled handle handles ' +
+    'implemented implement implements lives live defined define logic part parts thing things stuff happen happens get gets got can could should would ' +
+    'will shall may might must any all some each every one two used use uses using called call calls please tell look looking want need our')
+    .split(/\s+/),
+);
+
+const TYPE_KINDS: SymbolKind[] = ['class', 'interface', 'struct', 'record', 'enum', 'method', 'function', 'constructor', 'property', 'delegate', 'trait', 'type', 'variable', 'const'] as SymbolKind[];
+
+export async function locateCode(engine: Engine, req: LocateRequest): Promise<LocateAnswer> {
+  let state: LocatorState | undefined;
+  if (req.locator !== undefined) state = openLocator(engine, req.locator);
+  if (state && state.r >= LOCATE_MAX_REFINEMENTS) {
+    return {
+      status: 'needs_user_input',
+      candidates: [],
+      reads: [],
+      scopes: [],
+      next: `ask the user for an exact symbol, error message or path, then call locate_code with a new question (this locator had its ${LOCATE_MAX_REFINEMENTS} refinements)`,
+      refinementsLeft: 0,
+    };
+  }
+  const question = state ? state.q : (req.question ?? '').trim();
+  const hints = state ? state.h : (req.hints ?? []).map((h) => h.trim()).filter(Boolean);
+
+  const catalog = engine.catalog().all();
+  if (catalog.length === 0) return bare('not_indexed', 'the workspace is not indexed yet: wait for indexing (repo_overview shows it) and ask again');
+
+  const map = architectureMap(engine);
+  const words = splitWords(question);
+  const terms = [...new Set(words.filter((w) => !STOP.has(w) && w.length > 1))];
+  // Refinement choices: a candidate number, a layer id, else a literal clue.
+  let layerChoice = state?.l;
+  let picked: LocatorState['c'][number] | undefined;
+  let literal: string | undefined;
+  if (state && req.choice !== undefined) {
+    const ch = req.choice.trim();
+    const num = /^[1-9]$/.test(ch) ? Number(ch) : undefined;
+    if (num !== undefined) {
+      picked = state.c[num - 1];
+      if (!picked) throw new ToolError('INVALID_ARGUMENT', `choice ${num} is not one of the ${state.c.length} candidates of this locator`, state.c.length ? `pass a number from 1 to ${state.c.length}, a layer id, or a symbol/path clue` : 'pass a layer id or a symbol/path clue');
+    } else if (map.layers.some((l) => l.id === ch.toLowerCase())) layerChoice = ch.toLowerCase();
+    else literal = ch;
+  }
+
+  const scored = classify(map, terms, layerChoice);
+  const scopes = scored.slice(0, LOCATE_MAX_SCOPES);
+  const pathHints = hints.filter((h) => h.includes('/') || /\.[a-z]{1,5}$/i.test(h));
+  const symbolHints = [...hints.filter((h) => !pathHints.includes(h)), ...(literal ? [literal] : [])];
+  const layerWords = new Set(map.layers.flatMap((l) => l.keywords));
+  const domain = terms.filter((t) => !layerWords.has(t));
+  const searchTerms = [...domain, ...terms.filter((t) => layerWords.has(t) && !map.layers.some((l) => l.id === t))]
+    .filter((t) => t.length >= 3)
+    .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
+    .slice(0, LOCATE_MAX_TERMS);
+
+  let candidates: LocateCandidate[];
+  if (picked) {
+    candidates = [{ name: picked[0], kind: picked[1], path: picked[2], line: picked[3], endLine: picked[4], ...(picked[5] ? { layer: picked[5] } : {}), why: 'chosen by refinement' }];
+  } else {
+    if (searchTerms.length === 0 && symbolHints.length === 0) {
+      return {
+        ...bare('needs_user_input', 'ask the user for a symbol, error message or path clue, then call locate_code again with it as a hint'),
+        scopes: scopes.map((s) => ({ layer: s.layer.id, matched: s.matched })),
+        note: terms.length ? `the question names only layers (${terms.join(', ')}), nothing to search for inside them` : 'the question has no searchable words',
+      };
+    }
+    candidates = search(engine, map, scopes.map((s) => s.layer), searchTerms, terms, symbolHints, pathHints, req.deadlineAt, literal !== undefined);
+  }
+
+  const signature = crypto.createHash('sha256').update(candidates.map((c) => `${c.path}:${c.line}:${c.name}`).join('|')).digest('base64url').slice(0, 16);
+  const unchanged = state !== undefined && signature === state.s;
+
+  let status: LocateStatus;
+  const symbolsPending = engine.symbolsPending() > 0;
+  if (candidates.length === 0) status = 'insufficient_coverage';
+  else if (candidates.some((c) => changedSince(engine, c.path))) status = 'stale_index';
+  else if (picked || candidates.length === 1 || score(candidates[0]!) > score(candidates[1]!)) status = 'located';
+  else status = 'ambiguous';
+
+  const top = candidates[0];
+  const reads: LocateRead[] = [];
+  let verified: string | undefined;
+  if (top && (status === 'located' || status === 'ambiguous')) {
+    reads.push(readOf(top));
+    const other = await oneHop(engine, top, req.deadlineAt);
+    if (other) verified = `${top.name} is declared at ${top.path}:${top.line} and used in ${other.path}:${other.line}`;
+    else verified = `${top.name} is declared at ${top.path}:${top.line}; no other file mentions it`;
+    if (status === 'ambiguous' && candidates[1]) reads.push(readOf(candidates[1]));
+    else if (other) reads.push({ path: other.path, startLine: Math.max(1, other.line - 5), endLine: other.line + 15 });
+  }
+
+  const refinementsLeft = LOCATE_MAX_REFINEMENTS - (state ? state.r + 1 : 0);
+  const next: Record<LocateStatus, string> = {
+    located: 'read only the recommended reads (source_context)',
+    ambiguous: 'call locate_code with this locator and a choice: a candidate number, a layer id, or a symbol/path clue',
+    insufficient_coverage: 'add one narrow hint (a symbol, error text or path) with the locator as choice, or report the gap',
+    needs_user_input: 'ask the user for a symbol, error message or path clue',
+    not_indexed: 'wait for indexing (repo_overview) and ask again',
+    stale_index: 'files changed since indexing: ask again once the index is fresh (repo_overview)',
+  };
+  const out: LocateAnswer = {
+    status,
+    candidates: unchanged ? [] : candidates.map((c) => ({ ...c, why: clip(c.why, 160) })),
+    reads: unchanged ? [] : reads,
+    scopes: scopes.map((s) => ({ layer: s.layer.id, matched: s.matched })),
+    next: unchanged ? `the refinement changed nothing: ${status === 'located' ? next.located : 'give an exact symbol or path, or report the gap'}` : next[status],
+  };
+  if (state) out.progress = unchanged ? 'unchanged' : 'new';
+  if (status === 'ambiguous' && !unchanged) out.choices = [...candidates.map((_, i) => String(i + 1)), ...scored.slice(0, LOCATE_MAX_SCOPES).map((s) => s.layer.id)];
+  if (verified && !unchanged) out.verified = verified;
+  if (status === 'insufficient_coverage' && symbolsPending) out.note = `symbols of ${engine.symbolsPending()} file(s) are not indexed yet`;
+  else if (map.fileProblem) out.note = `${map.fileProblem}; the inferred map was used`;
+  else if (map.source === 'empty') out.note = 'no architecture map (no projects or source folders): one workspace-wide search';
+  if (refinementsLeft > 0) {
+    const body: LocatorState = {
+      v: engine.version,
+      t: state?.t ?? Date.now(),
+      q: question,
+      h: hints,
+      r: state ? state.r + 1 : 0,
+      s: signature,
+      c: (unchanged ? state!.c : candidates.map((c): LocatorState['c'][number] => [c.name, c.kind, c.path, c.line, c.endLine, c.layer ?? ''])),
+    };
+    if (layerChoice) body.l = layerChoice;
+    out.locator = sealLocator(body);
+    out.refinementsLeft = refinementsLeft;
+  }
+  return out;
+}
+
+function bare(status: LocateStatus, next: string): LocateAnswer {
+  return { status, candidates: [], reads: [], scopes: [], next };
+}
+
+/** Layers by how many question words name them (ties: map order); a chosen layer alone. */
+function classify(map: ArchitectureMap, terms: string[], chosen: string | undefined): { layer: Layer; matched: string[]; score: number }[] {
+  if (chosen) {
+    const l = map.layers.find((x) => x.id === chosen);
+    return l ? [{ layer: l, matched: ['(chosen)'], score: 99 }] : [];
+  }
+  const out = map.layers.map((layer) => {
+    const matched: string[] = [];
+    let s = 0;
+    for (const t of terms) {
+      const stem = t.replace(/(ies|es|s)$/, '');
+      if (layer.id === t || layer.id === stem) {
+        s += 3;
+        matched.push(t);
+      } else if (layer.keywords.some((k) => k === t || k === stem || (t.length >= 5 && k.length >= 5 && (k.startsWith(stem) || t.startsWith(k))))) {
+        s += 1;
+        matched.push(t);
+      }
+    }
+    return { layer, matched, score: s };
+  });
+  return out.filter((x) => x.score > 0).sort((a, b) => b.score - a.score);
+}
+
+interface Scored extends LocateCandidate {
+  score: number;
+}
+
+function score(c: LocateCandidate): number {
+  return (c as Scored).score ?? 0;
+}
+
+/** Symbol search in the chosen scopes (or the whole workspace when no layer matched). */
+function search(
+  engine: Engine,
+  map: ArchitectureMap,
+  layers: Layer[],
+  searchTerms: string[],
+  allTerms: string[],
+  symbolHints: string[],
+  pathHints: string[],
+  deadlineAt: number,
+  exactOnly: boolean,
+): LocateCandidate[] {
+  const layerMatchers = map.layers.map((l) => ({ id: l.id, m: picomatch(l.globs, { dot: true, nocase: true }) }));
+  const layerOf = (p: string) => layerMatchers.find((x) => x.m(p))?.id;
+  const scopeGlobs = layers.length ? layers.map((l) => (l.globs.length === 1 ? l.globs[0]! : `{${l.globs.join(',')}}`)) : [undefined];
+  const inPath = pathHints.length ? picomatch(pathHints.map((h) => (/[*?[{]/.test(h) ? h : `${h.replace(/\/+$/, '')}{,/**}`)), { dot: true, nocase: true }) : undefined;
+  const wantsTests = allTerms.some((t) => /^(test|tests|testing|spec|specs|fake|fakes|mock|mocks)$/.test(t));
+  const hits = new Map<string, { hit: SymbolHit; scope: number; exact: boolean }>();
+  const run = (query: string, match: 'substring' | 'exact', glob: string | undefined, scope: number, exact: boolean) => {
+    const r = searchSymbols(engine, { query, match, kinds: TYPE_KINDS, pathGlob: glob, offset: 0, limit: LOCATE_HITS_PER_SCOPE, deadlineAt });
+    for (const h of r.hits) {
+      if (inPath && !inPath(h.path)) continue;
+      const key = `${h.path}:${h.line}:${h.name}`;
+      const had = hits.get(key);
+      if (!had || had.scope > scope || (exact && !had.exact)) hits.set(key, { hit: h, scope, exact: exact || (had?.exact ?? false) });
+    }
+  };
+  // One exact search for symbol hints (and a refinement's literal), inside the scopes.
+  for (const h of symbolHints) scopeGlobs.forEach((g, i) => run(h, 'exact', g, i, true));
+  if (!exactOnly) {
+    for (const t of searchTerms) scopeGlobs.forEach((g, i) => run(t, 'substring', g, i, false));
+  }
+  const stems = searchTerms.map((t) => t.replace(/(ies|es|s)$/, ''));
+  const allStems = allTerms.map((t) => t.replace(/(ies|es|s)$/, ''));
+  const wantsContract = allTerms.some((t) => /^(interface|interfaces|contract|contracts|abstraction|abstractions|port|ports)$/.test(t));
+  const scoredList: Scored[] = [];
+  for (const { hit, scope, exact } of hits.values()) {
+    const nameWords = splitWords(hit.name).join(' ');
+    const pathLower = hit.path.toLowerCase();
+    let s = exact ? 6 : 0;
+    const why: string[] = [];
+    if (exact) why.push('exact name');
+    const matchedName: string[] = [];
+    const lowerName = hit.name.toLowerCase();
+    stems.forEach((st, i) => {
+      if (nameWords.includes(st) || lowerName.includes(st)) {
+        s += 3;
+        // A name ending with the word is of that kind (…Controller, …Repository): the stronger signal.
+        if (lowerName.endsWith(st) || lowerName.endsWith(`${st}s`)) s += 1;
+        matchedName.push(searchTerms[i]!);
+      } else if (pathLower.includes(st)) s += 1;
+    });
+    if (matchedName.length) why.push(`name has ${matchedName.join(', ')}`);
+    // The name says nothing the question does not (JournalService for "journal service", not JournalServiceExtensions).
+    const own = splitWords(hit.name).filter((w) => w.length > 1 && !(w === 'i' || /^i$/.test(w)));
+    if (own.length && own.every((w) => allStems.some((t) => t === w || t === w.replace(/(ies|es|s)$/, '') || w.startsWith(t)))) s += 1;
+    // The file named after the symbol is its main declaration (Foo.cs before Foo.Columns.cs).
+    if (baseStem(hit.path) === hit.name) s += 1;
+    if (hit.kind === 'interface') s += wantsContract ? 1 : -1;
+    s += layers.length ? Math.max(0, 2 - scope) : 0;
+    const isTypeLevel = /^(class|interface|struct|record|enum|trait|type)$/.test(hit.kind);
+    if (isTypeLevel) s += 1;
+    if (hit.isTest) s += wantsTests ? 2 : -3;
+    if (hit.isGenerated) s -= 2;
+    const layer = layerOf(hit.path);
+    if (layer) why.push(`in layer ${layer}`);
+    scoredList.push({ name: hit.name, kind: hit.kind, path: hit.path, line: hit.line, endLine: hit.endLine, ...(layer ? { layer } : {}), why: why.join('; '), score: s });
+  }
+  // Best first; one candidate per file (its best symbol), then path order for ties.
+  scoredList.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
+  const perFile = new Set<string>();
+  const out: Scored[] = [];
+  for (const c of scoredList) {
+    if (c.score <= 0 || perFile.has(c.path)) continue;
+    perFile.add(c.path);
+    out.push(c);
+    if (out.length >= LOCATE_MAX_CANDIDATES) break;
+  }
+  // Keep the score on the objects (not serialised: the tool maps the fields it shows).
+  return out;
+}
+
+function baseStem(p: string): string {
+  const b = p.slice(p.lastIndexOf('/') + 1);
+  return b.includes('.') ? b.slice(0, b.lastIndexOf('.')) : b;
+}
+
+function readOf(c: LocateCandidate): LocateRead {
+  return { path: c.path, startLine: c.line, endLine: Math.min(c.endLine, c.line + LOCATE_READ_MAX_LINES - 1) };
+}
+
+/** One hop: the first other (production first) file that mentions the candidate's name. */
+async function oneHop(engine: Engine, c: LocateCandidate, deadlineAt: number): Promise<{ path: string; line: number } | undefined> {
+  const r = await searchText(engine, { query: c.name, mode: 'word', caseMode: 'sensitive', offset: 0, limit: 12, deadlineAt }).catch(() => undefined);
+  return r?.hits.find((h) => h.path !== c.path);
+}
+
+export function sealLocator(s: LocatorState): string {
+  const body = Buffer.from(JSON.stringify(s)).toString('base64url');
+  return `${body}.${mac(body)}`;
+}
+
+function mac(body: string): string {
+  return crypto.createHmac('sha256', KEY).update(body).digest('base64url').slice(0, 22);
+}
+
+export function openLocator(engine: Engine, locator: string): LocatorState {
+  const dot = locator.lastIndexOf('.');
+  const hint = 'call locate_code with the question again (without locator) and refine the new locator';
+  if (dot <= 0 || !crypto.timingSafeEqual(Buffer.from(mac(locator.slice(0, dot))), Buffer.from(locator.slice(dot + 1).padEnd(22).slice(0, 22)))) {
+    throw new ToolError('STALE_LOCATOR', 'The locator was not issued by this server (another session, or altered)', hint);
+  }
+  let s: LocatorState;
+  try {
+    s = JSON.parse(Buffer.from(locator.slice(0, dot), 'base64url').toString('utf8')) as LocatorState;
+  } catch {
+    throw new ToolError('STALE_LOCATOR', 'The locator cannot be read', hint);
+  }
+  const age = Date.now() - s.t;
+  if (age > LOCATE_LOCATOR_TTL_MS) throw new ToolError('STALE_LOCATOR', `The locator expired ${Math.round((age - LOCATE_LOCATOR_TTL_MS) / 1000)} s ago (valid ${LOCATE_LOCATOR_TTL_MS / 60000} minutes)`, hint);
+  // Another index version is fine while the files the locator points at are unchanged (like a result_match target_ref).
+  const moved = s.v !== engine.version ? s.c.find((c) => changedSince(engine, c[2])) : undefined;
+  if (moved) throw new ToolError('STALE_LOCATOR', `The locator is from index version ${s.v}; ${moved[2]} changed since`, hint);
+  return s;
+}
+
+function clip(s: string, n: number): string {
+  return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
+}
