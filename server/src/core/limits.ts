@@ -564,3 +564,32 @@ export const LOCATE_LOCATOR_TTL_MS = 15 * 60 * 1000;
 export const LOCATE_MAX_REFINEMENTS = 2;
 /** locate_code: lines of a recommended read at most (a read is a span to open, not a file). */
 export const LOCATE_READ_MAX_LINES = 80;
+// ─── related_tests / impact (nav/agent/) ──────────────────────────────────────
+/** related_tests / impact: files whose declarations are kept per index version (a test search reads a few hundred test files). */
+export const AGENT_FILE_SYMBOLS_CACHE_FILES = 2_000;
+/** related_tests: caller hops walked to find tests that call the symbol's callers (depth 2 = a test calling a direct caller; deeper walks fan out fast). */
+export const RELATED_TESTS_CALLER_DEPTH = 2;
+/** …and the most related_tests may be asked for. */
+export const RELATED_TESTS_MAX_CALLER_DEPTH = 3;
+/** related_tests: caller edges walked at most (one provider question per caller; the rest of the answer still comes from references). */
+export const RELATED_TESTS_CALLER_EDGES = 150;
+/** related_tests: test files read for text mentions of the name at most (when precise references miss them, e.g. heuristic mode). */
+export const RELATED_TESTS_TEXT_FILES = 300;
+/** related_tests: rows one answer keeps at most (ranked; a widely used type is referenced by thousands of tests). */
+export const RELATED_TESTS_MAX_ROWS = 500;
+/** related_tests: default rows per page (the common question wants the handful that matter). */
+export const RELATED_TESTS_DEFAULT_LIMIT = 20;
+/** git co-change: commits of the target's file read (recent history is what predicts which tests move with it). */
+export const AGENT_COCHANGE_COMMITS = 200;
+/** git co-change: the one git log is given this long (a cold pack on a big repo takes ~1 s). */
+export const AGENT_COCHANGE_TIMEOUT_MS = 4_000;
+/** git co-change: git log output read at most (200 commits of a monorepo sweep can list 100k files). */
+export const AGENT_COCHANGE_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+/** git co-change: a test file co-changed in at least this many commits adds its tests that mention the name. */
+export const AGENT_COCHANGE_MIN_COMMITS = 2;
+/** impact: rows shown per section (the section's count is exact; drill in with the named tool). */
+export const IMPACT_ROWS_PER_SECTION = 8;
+/** impact: tests asked of related_tests for the tests section. */
+export const IMPACT_TESTS = 10;
+/** impact: dependent-project hops walked (transitive dependents beyond this are counted as cut). */
+export const IMPACT_DEPENDENTS_DEPTH = 4;

@@ -1,6 +1,7 @@
 /** Every tool this server registers, in the order tools/list shows them. Add a group per file. */
 import type { AnyTool } from '../tool';
 import { CONTEXT_TOOLS } from './context';
+import { AGENT_TOOLS } from './agent';
 import { repoOverviewTool, serverCapabilities } from './core';
 import { fileDependenciesTool } from './dependencies';
 import { EXPANDED_TOOLS } from './expanded';
@@ -24,4 +25,5 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   ...EXPANDED_TOOLS,
   diagnosticsTool,
   ...CONTEXT_TOOLS,
+  ...AGENT_TOOLS,
 ];

@@ -71,11 +71,11 @@ export function toTarget(t: TargetArg): TargetInput {
   return t.column !== undefined ? { path: t.path!, line: t.line!, column: t.column } : { path: t.path!, line: t.line! };
 }
 
-const waitArg = {
+export const waitArg = {
   waitMs: z.number().int().min(0).max(TOOL_DEADLINE_MS).optional().meta({ published: { type: 'integer' } }),
 };
 
-const targetRefSchema = z.object({
+export const targetRefSchema = z.object({
   kind: z.enum(['result_match', 'stable_symbol']),
   result_handle: z.string().optional(),
   match_id: z.string().optional(),
@@ -103,7 +103,7 @@ const rowSchema = z.object({
   target_ref: targetRefSchema.optional(),
 });
 
-const selectionSchema = z.object({
+export const selectionSchema = z.object({
   status: z.enum(['resolved', 'ambiguous']),
   via: z.string(),
   note: z.string().optional(),
@@ -138,7 +138,7 @@ function modeNote(m: NavMeta): string {
   return ` No precise answer: ${m.reason ?? 'no provider'}.`;
 }
 
-function ambiguous(a: AmbiguousAnswer): ToolResult {
+export function ambiguous(a: AmbiguousAnswer): ToolResult {
   const n = a.target_selection.candidates?.length ?? 0;
   return {
     summary: `The target is ambiguous: ${n} candidates (${a.target_selection.note ?? 'equal rank'}). Pass one candidate's target_ref.`,

@@ -1,0 +1,300 @@
+/**
+ * related_tests: the test methods likely to cover a symbol, each with its reasons and a confidence,
+ * ranked. Evidence, strongest first:
+ * - `reference`: a reference to the symbol inside a test method (precise when the provider is);
+ * - `caller`: a test method calling one of the symbol's callers (call hierarchy, up to a depth);
+ * - `mention`: the symbol's name written in a test method (text index, verified on the live file;
+ *   used only when the references are not complete and precise, or backed by git co-change);
+ * - `naming`: the test file is named after the symbol's type or file (`ShipTests.cs`,
+ *   `fleetService.test.ts`), and for a member the test's name contains the member's;
+ * - `cochange`: the test file changed in the same commits as the symbol's file (git, bounded);
+ * - `project`: the test project references the symbol's project (a reason on rows, not a source).
+ * Rows are test methods (xunit [Fact]/[Theory], NUnit [Test]/[TestCase], MSTest [TestMethod],
+ * mocha/jest/vitest `it`/`test`, or convention-only public methods of a `…Tests` class) with the
+ * command that runs each alone when the framework is known. The whole ranked list is computed once
+ * and paged by offset (total order: score, path, line, name).
+ */
+import { RELATED_TESTS_CALLER_DEPTH, RELATED_TESTS_CALLER_EDGES, RELATED_TESTS_MAX_ROWS, RELATED_TESTS_TEXT_FILES, AGENT_COCHANGE_MIN_COMMITS } from '../../core/limits';
+import { matchFiles } from '../../index/textIndex';
+import type { NavigationMode } from '../../semantic/provider';
+import type { Engine } from '../engine';
+import { projectGraph } from '../projects';
+import { callsQuery, referencesQuery, type AmbiguousAnswer, type NavOptions } from '../semanticQueries';
+import { resolveTarget, type ResolvedTarget, type TargetInput, type TargetRef, type TargetSelection } from '../semanticTarget';
+import { symbolIds } from '../symbolIds';
+import { isTestFile } from '../testLabels';
+import { coChange } from './coChange';
+import { CALLABLE, runCommand, testAt, testMethodsOf, type TestFramework, type TestMethod } from './testMethods';
+
+export type TestConfidence = 'exact' | 'likely' | 'possible';
+
+/** One row of related_tests: a test method. */
+export interface RelatedTest {
+  /** The test method's name (TS/JS: the `it`/`test` title). */
+  name: string;
+  /** Its class (C#) or describe blocks (TS/JS). */
+  container?: string;
+  path: string;
+  line: number;
+  endLine: number;
+  /** The project compiling / owning the test file. */
+  project?: string;
+  framework?: TestFramework;
+  confidence: TestConfidence;
+  /** 0-100, the ranking key. */
+  score: number;
+  reasons: string[];
+  /** Runs this test alone (framework known). */
+  run?: string;
+  target_ref: TargetRef;
+}
+
+/** How each source of evidence went (said once per answer). */
+export interface RelatedTestSignals {
+  references: string;
+  callers: string;
+  text: string;
+  naming: string;
+  git: string;
+  projects: string;
+}
+
+export interface RelatedTestsAnswer {
+  name: string;
+  target_selection: TargetSelection;
+  /** The references' mode: what the strongest evidence rests on. */
+  mode: NavigationMode;
+  provider?: string;
+  reason?: string;
+  gaps: string[];
+  rows: RelatedTest[];
+  signals: RelatedTestSignals;
+  /** More tests than RELATED_TESTS_MAX_ROWS were found (the lowest ranked were dropped). */
+  truncated?: 'cap';
+}
+
+export interface RelatedTestsOptions extends NavOptions {
+  /** Caller hops (default RELATED_TESTS_CALLER_DEPTH). */
+  depth?: number;
+  /** Rows kept at most (default RELATED_TESTS_MAX_ROWS). */
+  maxRows?: number;
+}
+
+type EvidenceKind = 'reference' | 'caller' | 'mention' | 'naming' | 'cochange';
+
+interface Candidate {
+  test: TestMethod;
+  best: number;
+  kinds: Set<EvidenceKind>;
+  exact: boolean;
+  reasons: string[];
+}
+
+const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'record', 'enum', 'trait', 'module', 'testSuite']);
+
+/**
+ * The tests of a symbol, ranked (usable without MCP: context_pack calls it for "closest tests").
+ * An ambiguous target returns its candidates; an unresolvable one throws TARGET_NOT_FOUND /
+ * STALE_TARGET (ToolError) as the navigation queries do.
+ */
+export async function relatedTests(engine: Engine, target: TargetInput, o: RelatedTestsOptions = {}): Promise<RelatedTestsAnswer | AmbiguousAnswer> {
+  const t = resolveTarget(engine, target);
+  if ('ambiguous' in t) return { ambiguous: true, target_selection: t.selection };
+  const sym = t.selection.symbol;
+  const kind = sym?.kind ?? '';
+  const name = sym?.name ?? t.name;
+  const depth = o.depth ?? RELATED_TESTS_CALLER_DEPTH;
+  const maxRows = o.maxRows ?? RELATED_TESTS_MAX_ROWS;
+  const nav: NavOptions = { ...(o.deadlineAt !== undefined ? { deadlineAt: o.deadlineAt } : {}), ...(o.waitForReadyMs !== undefined ? { waitForReadyMs: o.waitForReadyMs } : {}) };
+  const git = coChange(engine, t.position.path);
+  const found = new Map<string, Candidate>();
+  const add = (test: TestMethod, k: EvidenceKind, score: number, reason: string, exact = false) => {
+    const key = `${test.path}\0${test.symbol.ordinal}`;
+    let c = found.get(key);
+    if (!c) found.set(key, (c = { test, best: 0, kinds: new Set(), exact: false, reasons: [] }));
+    c.best = Math.max(c.best, score);
+    c.kinds.add(k);
+    c.exact ||= exact;
+    if (!c.reasons.includes(reason)) c.reasons.push(reason);
+  };
+
+  // 1. References from test code.
+  const refs = await referencesQuery(engine, target, { ...nav, includeDefinition: false });
+  if ('ambiguous' in refs) return { ambiguous: true, target_selection: refs.target_selection };
+  const precise = refs.mode === 'precise' || refs.mode === 'precise_partial';
+  const refWord = precise ? 'precise' : 'heuristic';
+  let testRefs = 0;
+  for (const r of refs.rows) {
+    if (!r.isTest) continue;
+    testRefs++;
+    const test = testAt(engine, r.path, r.line);
+    if (test) add(test, 'reference', precise ? 100 : 60, `references ${name} at line ${r.line} (${refWord})`, precise);
+  }
+  const signals: RelatedTestSignals = {
+    references: `${refs.mode}: ${testRefs} of ${refs.rows.length} references in test code`,
+    callers: 'not run (not a callable member)',
+    text: precise && refs.mode === 'precise' ? 'not needed (references precise)' : 'none',
+    naming: 'none',
+    git: '',
+    projects: 'none',
+  };
+
+  // 2. Tests calling the symbol's callers.
+  if (CALLABLE.has(kind) && depth >= 2) {
+    const calls = await callsQuery(engine, target, 'incoming', depth, RELATED_TESTS_CALLER_EDGES, nav);
+    if (!('ambiguous' in calls)) {
+      const exact = calls.mode === 'precise' || calls.mode === 'precise_partial';
+      let n = 0;
+      for (const e of calls.edges) {
+        if (e.depth < 2 || !e.caller.isTest) continue;
+        for (const s of e.sites) {
+          const test = testAt(engine, e.caller.path, s.line);
+          if (!test) continue;
+          n++;
+          add(test, 'caller', exact ? 90 - 10 * (e.depth - 2) : 50, `calls ${e.callee.name ?? 'a caller'}, which calls ${name} (${exact ? 'precise' : 'heuristic'}, depth ${e.depth})`, exact);
+        }
+      }
+      signals.callers = `${calls.availability}, depth ${depth}: ${n} test call site${n === 1 ? '' : 's'} via callers${calls.truncated ? ` (walk cut: ${calls.truncated})` : ''}`;
+    }
+  } else if (CALLABLE.has(kind)) signals.callers = 'not run (depth 1: references cover direct calls)';
+
+  // 3. Test projects referencing the symbol's project.
+  const g = projectGraph(engine);
+  const home = t.project ?? symbolIds(engine).primary(t.position.path)?.project.id ?? g?.files.get(t.position.path)?.[0]?.project;
+  const testProjects = new Set<string>();
+  if (g && home) {
+    const isTestProject = new Map(g.projects.map((p) => [p.id, p.isTest]));
+    for (const e of g.edges) if (e.kind === 'projectReference' && e.to === home && isTestProject.get(e.from)) testProjects.add(e.from);
+    signals.projects = `${testProjects.size} test project${testProjects.size === 1 ? '' : 's'} reference ${home}`;
+  }
+
+  // 4. Text mentions (when references cannot be trusted to be complete), and 5. co-change.
+  const cc = await git;
+  signals.git = cc.unavailable ? `unavailable: ${cc.unavailable}` : `${cc.commits} commit${cc.commits === 1 ? '' : 's'} of ${t.position.path} read`;
+  const mentionFiles = testFilesMentioning(engine, name, testProjects);
+  const word = /^\w+$/.test(name) ? new RegExp(`\\b${name}\\b`) : undefined;
+  if (refs.mode !== 'precise' && word) {
+    let n = 0;
+    for (const f of mentionFiles.slice(0, RELATED_TESTS_TEXT_FILES)) {
+      for (const test of testsMentioning(engine, f, word)) {
+        n++;
+        add(test, 'mention', 40, `mentions ${name} (text, not a precise reference)`);
+      }
+    }
+    signals.text = `${n} test${n === 1 ? '' : 's'} mention ${name} in ${Math.min(mentionFiles.length, RELATED_TESTS_TEXT_FILES)} file${mentionFiles.length === 1 ? '' : 's'} read${mentionFiles.length > RELATED_TESTS_TEXT_FILES ? ` (of ${mentionFiles.length})` : ''}`;
+  }
+  const mentioning = new Set(mentionFiles);
+  for (const [file, k] of cc.files) {
+    if (!isTestFile(engine, file)) continue;
+    const reason = `co-changed with ${t.position.path} in ${k} of ${cc.commits} commits`;
+    for (const c of found.values()) if (c.test.path === file) add(c.test, 'cochange', 20, reason);
+    if (k >= AGENT_COCHANGE_MIN_COMMITS && word && mentioning.has(file)) for (const test of testsMentioning(engine, file, word)) add(test, 'cochange', 45, reason);
+  }
+
+  // 6. Name conventions.
+  const typeName = TYPE_KINDS.has(kind) ? name : lastSegment(sym?.qualifiedName.slice(0, Math.max(0, sym.qualifiedName.length - name.length - 1)) ?? '');
+  const conv = conventionFiles(engine, t, typeName);
+  const member = TYPE_KINDS.has(kind) ? undefined : name.toLowerCase();
+  for (const f of conv) {
+    for (const test of testMethodsOf(engine, f)) {
+      const named = member !== undefined && test.symbol.name.toLowerCase().includes(member);
+      const key = `${test.path}\0${test.symbol.ordinal}`;
+      if (member !== undefined && !named && !found.has(key)) continue;
+      add(test, 'naming', named ? 45 : 30, `${baseName(f)} is named after ${typeName || f}${named ? `; the test is named after ${name}` : ''}`);
+    }
+  }
+  signals.naming = conv.length ? `${conv.length} test file${conv.length === 1 ? '' : 's'} named after ${typeName}: ${conv.slice(0, 3).join(', ')}` : `no test file named after ${typeName || t.position.path}`;
+
+  const ids = symbolIds(engine);
+  const homeName = g?.projects.find((p) => p.id === home)?.name ?? home;
+  let rows: RelatedTest[] = [...found.values()].map((c) => {
+    const extra = (c.kinds.size - 1) * 5;
+    const score = Math.min(100, c.best + extra);
+    const s = c.test.symbol;
+    const project = ids.primary(c.test.path)?.project.id ?? g?.files.get(c.test.path)?.[0]?.project;
+    if (project && testProjects.has(project) && home) c.reasons.push(`its project references ${homeName}`);
+    const row: RelatedTest = {
+      name: s.name,
+      path: c.test.path,
+      line: s.line,
+      endLine: s.endLine,
+      confidence: c.exact ? 'exact' : score >= 50 ? 'likely' : 'possible',
+      score,
+      reasons: c.reasons,
+      target_ref: { kind: 'stable_symbol', stable_symbol_id: ids.idFor(s.symbolId, c.test.path), snapshot_token: engine.version },
+    };
+    if (s.container) row.container = s.container;
+    if (project) row.project = project;
+    if (c.test.framework) row.framework = c.test.framework;
+    const run = runCommand(engine, c.test);
+    if (run) row.run = run;
+    return row;
+  });
+  rows.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  let truncated: 'cap' | undefined;
+  if (rows.length > maxRows) {
+    rows = rows.slice(0, maxRows);
+    truncated = 'cap';
+  }
+  const answer: RelatedTestsAnswer = { name, target_selection: t.selection, mode: refs.mode, gaps: refs.gaps, rows, signals };
+  if (refs.provider) answer.provider = refs.provider;
+  if (refs.reason) answer.reason = refs.reason;
+  if (truncated) answer.truncated = truncated;
+  return answer;
+}
+
+/** Test files the text index says mention the name: those of the test projects first, then by path. */
+function testFilesMentioning(engine: Engine, name: string, preferred: ReadonlySet<string>): string[] {
+  if (!/^\w+$/.test(name)) return [];
+  let ids: number[];
+  try {
+    ids = matchFiles(engine.store, `"${name.toLowerCase()}"`);
+  } catch {
+    return [];
+  }
+  const catalog = engine.catalog();
+  const g = projectGraph(engine);
+  const files = ids.map((id) => catalog.get(id)?.path).filter((p): p is string => p !== undefined && isTestFile(engine, p));
+  const inPreferred = (p: string) => (g?.files.get(p) ?? []).some((e) => preferred.has(e.project));
+  return files.sort((a, b) => Number(inPreferred(b)) - Number(inPreferred(a)) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Test methods of a file whose span contains the word (live file). */
+function testsMentioning(engine: Engine, rel: string, word: RegExp): TestMethod[] {
+  const tests = testMethodsOf(engine, rel);
+  if (!tests.length) return [];
+  let lines: string[];
+  try {
+    lines = engine.policy.readFile(rel).bytes.toString('utf8').split(/\r?\n/);
+  } catch {
+    return [];
+  }
+  return tests.filter((t) => lines.slice(t.symbol.line - 1, t.symbol.endLine).some((l) => word.test(l)));
+}
+
+/** Test files named after the type (C#: `ShipTests.cs`…) or the file (`fleetService.test.ts`…). */
+function conventionFiles(engine: Engine, t: ResolvedTarget, typeName: string): string[] {
+  const stems = new Set<string>();
+  const fileStem = baseName(t.position.path).replace(/\.[^.]+$/, '').toLowerCase();
+  for (const base of [typeName.toLowerCase(), fileStem]) {
+    if (!base) continue;
+    for (const suffix of ['tests', 'test', 'specs', 'spec', 'facts', 'should']) stems.add(`${base}${suffix}`);
+    for (const sep of ['.test', '.spec', '-test', '-spec', '_test']) stems.add(`${base}${sep}`);
+    stems.add(`test${base}`);
+  }
+  const out: string[] = [];
+  for (const f of engine.catalog().all()) {
+    if (f.path === t.position.path) continue;
+    const stem = f.lowerName.replace(/\.[^.]+$/, '');
+    if (stems.has(stem) && isTestFile(engine, f.path)) out.push(f.path);
+  }
+  return out.sort();
+}
+
+function baseName(p: string): string {
+  return p.slice(p.lastIndexOf('/') + 1);
+}
+
+function lastSegment(qn: string): string {
+  return qn.slice(qn.lastIndexOf('.') + 1);
+}
