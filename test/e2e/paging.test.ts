@@ -181,6 +181,7 @@ async function indexQueries(p: Pager): Promise<Query[]> {
     q.push({ tool: 'search_symbol', args: { query: n } }, { tool: 'search_symbol', args: { query: n.slice(0, 3), match: 'prefix' } }, { tool: 'search_symbol', args: { query: n.slice(1, 5), match: 'substring' } });
   }
   q.push({ tool: 'search_symbol', args: { query: 'Get', match: 'prefix', kinds: ['method'] } }, { tool: 'search_symbol', args: { query: '^[A-Z]\\w*Service$', match: 'regex' } });
+  q.push({ tool: 'search_symbol', args: { attribute: 'Fact' } }, { tool: 'search_symbol', args: { attribute: 'Theory', scope: 'test' } });
   q.push({ tool: 'find_file', args: { query: '.cs' } }, { tool: 'find_file', args: { query: '**/*.csproj' } }, { tool: 'find_file', args: { query: 'Test' } });
   if (projects[0]) q.push({ tool: 'find_file', args: { query: '.cs', project: projects[0].name } });
   q.push({ tool: 'projects_under', args: { prefix: '' } }, { tool: 'projects_under', args: { prefix: '', tests: 'exclude' } });

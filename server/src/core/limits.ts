@@ -499,6 +499,10 @@ export const RECENT_CHANGES_SYMBOLS_PER_FILE = 12;
 export const RECENT_CHANGES_MAX_STATS = 50_000;
 /** recent_changes: mapping hunks stops this long before the tool deadline (the rest are listed unmapped). */
 export const RECENT_CHANGES_DEADLINE_MARGIN_MS = 1_500;
+/** Attribute arguments kept per attribute in the outline and index (`[Route("...")]`); longer lists are cut with "…". */
+export const ATTRIBUTE_ARGS_MAX_CHARS = 120;
+/** search_symbol attribute: declarations ranked per answer at most ([Fact] in a big test suite: tens of thousands); past it the answer says capped. */
+export const ATTRIBUTE_SEARCH_MAX_ROWS = 20_000;
 
 // ─── diagnostics and batch forms (issue 13; owner diag) ───
 /** diagnostics: files a language server is asked about per call (each is opened and waited for: ~0.1-1 s each with tsserver). */

@@ -6,6 +6,7 @@
  * Numbers are reserved per area so parallel work does not collide:
  *   1 foundation (meta, files, text index)   2 symbols (syntax layer)   3 projects (project model)
  *   4 text index   5 compact symbols   6 module references (file_dependencies)
+ *   7 attribute arguments in symbol rows (search_symbol attribute)
  */
 export interface Migration {
   version: number;
@@ -256,6 +257,20 @@ export const MIGRATIONS: readonly Migration[] = [
       -- TS/JS files parsed before this migration have no row: their outlines are owed again.
       DELETE FROM symbol_rows WHERE file_id IN (SELECT id FROM files WHERE language IN ('typescript', 'tsx', 'javascript'));
       DELETE FROM syntax_files WHERE file_id IN (SELECT id FROM files WHERE language IN ('typescript', 'tsx', 'javascript'));
+    `,
+  },
+  {
+    version: 7,
+    name: 'symbols: attribute arguments (search_symbol attribute)',
+    sql: `
+      -- The attributes column carries each attribute's arguments after U+0001 (see encodeAttributes
+      -- in symbolsHook.ts). Files whose declarations carry attributes are parsed again.
+      DELETE FROM syntax_files WHERE file_id IN (SELECT DISTINCT file_id FROM symbol_rows WHERE attributes <> '');
+      DELETE FROM symbol_rows WHERE file_id NOT IN (SELECT file_id FROM syntax_files);
+      DELETE FROM module_refs WHERE file_id NOT IN (SELECT file_id FROM syntax_files);
+      -- The indexer asks the hooks what they lack only when this count is absent or above 0 (a
+      -- stored 0 would leave the files above unparsed until they change).
+      DELETE FROM meta WHERE key = 'hooks_pending';
     `,
   },
 ];

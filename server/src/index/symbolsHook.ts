@@ -22,6 +22,22 @@ import {
   ensureSymbolTables, SID_FORM_PATH, SIGNATURE_PACKED, SID_FORM_PREFIX, SID_FORM_QN, SYMBOL_FLAG_GENERATED, SYMBOL_FLAG_RECOVERED, SYMBOL_FLAG_TEST, symbolIdHash,
 } from './symbolTables';
 
+/**
+ * The `attributes` column: names space-joined; when some attribute has arguments, U+0001 and the
+ * argument lists (aligned with the names, '' for none) joined by U+0002 (schema 7).
+ */
+export function encodeAttributes(names: readonly string[], args: readonly string[] | undefined): string {
+  const joined = names.join(' ');
+  return args && args.length === names.length ? `${joined}\u0001${args.join('\u0002')}` : joined;
+}
+
+export function decodeAttributes(col: string | null | undefined): { names: string[]; args?: string[] } {
+  if (!col) return { names: [] };
+  const cut = col.indexOf('\u0001');
+  if (cut < 0) return { names: col.split(' ') };
+  return { names: col.slice(0, cut).split(' '), args: col.slice(cut + 1).split('\u0002') };
+}
+
 export interface SymbolsHookOptions {
   /** Parse worker threads (default: available cores); 0 parses in the indexing thread. */
   workers?: number;
@@ -146,7 +162,7 @@ export function writeSymbols(store: IndexStore, replaced: number[], ids: number[
         const sig = packSignature(s.signature, s.name, modifiers);
         insSym.run([
           fileId, ordinal, s.parent, s.depth, symbolIdHash(id), sid, s.name, qn, scopes.string(s.kind), scopes.scope(s.namespace, s.container), sig ?? s.signature,
-          s.line, s.endLine, s.column, s.endColumn, s.nameLine, s.nameColumn, flags | form | (sig === undefined ? 0 : SIGNATURE_PACKED), scopes.string(modifiers), s.attributes.join(' '), s.extendedType ?? null,
+          s.line, s.endLine, s.column, s.endColumn, s.nameLine, s.nameColumn, flags | form | (sig === undefined ? 0 : SIGNATURE_PACKED), scopes.string(modifiers), encodeAttributes(s.attributes, s.attributeArgs), s.extendedType ?? null,
         ]);
       });
     });

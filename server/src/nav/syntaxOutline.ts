@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import { ToolError } from '../core/errors';
 import { LARGE_FILE_BYTES, LARGE_FILE_LINES, MAX_FILE_BYTES } from '../core/limits';
 import { readWithOneHandle } from '../core/paths';
+import { decodeAttributes } from '../index/symbolsHook';
 import { ensureSymbolTables, SYMBOL_FLAG_GENERATED, SYMBOL_FLAG_RECOVERED, SYMBOL_FLAG_TEST } from '../index/symbolTables';
 import { languageForPath, supportedLanguageIds, type LanguageConfig } from '../syntax/languageConfig';
 import { decodeSource } from '../syntax/parseBatch';
@@ -130,12 +131,17 @@ export function rowToSymbol(r: unknown[]): OutlineSymbol {
     nameColumn: r[15] as number,
     signature: r[9] as string,
     modifiers: r[17] ? String(r[17]).split(' ') : [],
-    attributes: r[18] ? String(r[18]).split(' ') : [],
+    attributes: [],
     isTest: (flags & SYMBOL_FLAG_TEST) !== 0,
     isGenerated: (flags & SYMBOL_FLAG_GENERATED) !== 0,
     parent: r[1] as number,
     depth: r[2] as number,
   };
+  if (r[18]) {
+    const a = decodeAttributes(r[18] as string);
+    s.attributes = a.names;
+    if (a.args) s.attributeArgs = a.args;
+  }
   if (r[19]) s.extendedType = r[19] as string;
   if (flags & SYMBOL_FLAG_RECOVERED) s.recovered = true;
   return s;

@@ -8,7 +8,7 @@
  * recovered inside an error are kept; a tolerant text scan adds those it could not recover.
  */
 import type { Node } from 'web-tree-sitter';
-import { MAX_OUTLINE_DEPTH, MAX_OUTLINE_SYMBOLS_PER_FILE, MAX_SIGNATURE_CHARS } from '../core/limits';
+import { ATTRIBUTE_ARGS_MAX_CHARS, MAX_OUTLINE_DEPTH, MAX_OUTLINE_SYMBOLS_PER_FILE, MAX_SIGNATURE_CHARS } from '../core/limits';
 import { idType, operatorName, paramList, typeSegment, type CsParam, type TypeParamScope } from './csharpDocId';
 import type { Condition, DeclRule, LanguageConfig, WrapperRule } from './languageConfig';
 import { SCOPE_KINDS, TYPE_KINDS, type OutlineSymbol, type SymbolKind } from './types';
@@ -425,6 +425,10 @@ class OutlineWalker {
       parent: scope.parent,
       depth: scope.depth,
     };
+    if (attributes.length) {
+      const args = attributeArgs(this.text.slice(start.startIndex, Math.max(start.startIndex, info.sigStart)), attributes);
+      if (args) sym.attributeArgs = args;
+    }
 
     let typeParams: string[] = [];
     if (this.c.csharp) typeParams = this.csharpId(sym, node, rule, scope, nameNode);
@@ -857,6 +861,51 @@ function unquote(s: string): string {
 }
 
 /** `Fact(Skip = "x")` → `Fact`; `@Override` → `Override`; `#[tokio::test]` → `tokio::test`. */
+/**
+ * The argument list of each attribute as written (`"{id}"`, `Name = "x", Order = 2`), '' for none,
+ * read from the declaration's attribute region (its start up to the signature) by finding each
+ * name in order and the balanced parentheses after it; undefined when no attribute has arguments.
+ */
+export function attributeArgs(region: string, names: readonly string[]): string[] | undefined {
+  const out: string[] = [];
+  let p = 0;
+  let any = false;
+  for (const name of names) {
+    const at = region.indexOf(name, p);
+    if (at < 0) {
+      out.push('');
+      continue;
+    }
+    p = at + name.length;
+    let i = p;
+    while (i < region.length && /\s/.test(region[i]!)) i++;
+    if (region[i] !== '(') {
+      out.push('');
+      continue;
+    }
+    const end = closingParen(region, i);
+    const inner = region.slice(i + 1, end).replace(/\s+/g, ' ').trim();
+    p = end + 1;
+    if (inner) any = true;
+    out.push(inner.length > ATTRIBUTE_ARGS_MAX_CHARS ? inner.slice(0, ATTRIBUTE_ARGS_MAX_CHARS - 1) + '…' : inner);
+  }
+  return any ? out : undefined;
+}
+
+/** Index of the `)` closing the `(` at `open` (strings and chars skipped); the text's end when unbalanced. */
+function closingParen(t: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < t.length; i++) {
+    const c = t[i]!;
+    if (c === '"' || c === "'" || c === '`') {
+      const verbatim = c === '"' && t[i - 1] === '@';
+      for (i++; i < t.length && t[i] !== c; i++) if (t[i] === '\\' && !verbatim) i++;
+    } else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return t.length;
+}
+
 function attrName(text: string): string {
   const t = text.replace(/^[@#!\s[]+/, '');
   const m = /^[^\s([\]=,]+/.exec(t);

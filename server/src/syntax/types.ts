@@ -76,6 +76,8 @@ export interface OutlineSymbol {
   modifiers: string[];
   /** Attribute / annotation / decorator names as written (`Fact`, `Xunit.Fact`, `Deprecated`). */
   attributes: string[];
+  /** Each attribute's argument list as written, aligned with `attributes` ('' for none); absent when none has arguments. */
+  attributeArgs?: string[];
   isTest: boolean;
   isGenerated: boolean;
   /** C# extension methods: the type of the `this` parameter. */

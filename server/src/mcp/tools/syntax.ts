@@ -4,11 +4,12 @@ import { ToolError } from '../../core/errors';
 import * as L from '../../core/limits';
 import { fileOutline, inspectSyntax, symbolAtPosition } from '../../nav/syntaxOutline';
 import { searchStructural, type StructuralPosition } from '../../nav/syntaxStructural';
-import { searchSymbols, type SymbolHit } from '../../nav/syntaxSymbols';
+import { searchByAttribute } from '../../nav/expanded/attributeSearch';
+import { searchSymbols, type SymbolHit, type SymbolQuery } from '../../nav/syntaxSymbols';
 import { symbolIds } from '../../nav/symbolIds';
 import type { OutlineSymbol } from '../../syntax/types';
 import { fileClassEnum, pagingArgs, pathArg } from '../schemas';
-import { defineTool } from '../tool';
+import { defineTool, type PageRequest, type ToolEnv, type ToolResult } from '../tool';
 
 const SYMBOL_KINDS = [
   'namespace', 'module', 'package', 'class', 'struct', 'interface', 'record', 'enum', 'enumMember', 'delegate', 'trait', 'impl', 'typeAlias',
@@ -308,6 +309,7 @@ const symbolHitItem = z.object({
   isGenerated: z.boolean().optional(),
   extendedType: z.string().optional(),
   otherSpans: z.array(z.object({ path: z.string(), line: z.number(), endLine: z.number() })).optional().describe('More declarations of the same symbol (partial types)'),
+  attributes: z.array(z.string()).optional().describe('With attribute: the matching ones with arguments'),
 });
 
 export const searchSymbolTool = defineTool({
@@ -316,8 +318,9 @@ export const searchSymbolTool = defineTool({
   description:
     'Where is X: declarations by name, camelCase ("GRS"), fuzzy, regex or qualified ("Ns.Type.Member"). Types, then I-interfaces, members, fields; production first.',
   input: z.strictObject({
-    query: z.string().min(1).max(L.MAX_QUERY_CHARS),
+    query: z.string().min(1).max(L.MAX_QUERY_CHARS).optional(),
     match: z.enum(['exact', 'prefix', 'substring', 'camelCase', 'fuzzy', 'regex', 'qualified']).optional().describe('Default exact+prefix+camelCase'),
+    attribute: z.string().min(1).max(200).optional(),
     kinds: kindsArg,
     project: z.string().max(L.MAX_PATH_CHARS).optional(),
     pathGlob: z.string().max(500).optional(),
@@ -328,8 +331,10 @@ export const searchSymbolTool = defineTool({
   item: symbolHitItem,
   extra: { navigationLayer: z.literal('syntax'), matchedNames: z.number() },
   paged: true,
-  row: (i: SymbolHit) => `${i.kind} ${i.qualifiedName} — ${i.path}:${i.line}${i.otherSpans ? ` (+${i.otherSpans.length} more span${i.otherSpans.length === 1 ? '' : 's'})` : ''}${i.isTest ? ' [test]' : ''}${i.isGenerated ? ' [generated]' : ''}\n  ${i.signature}`,
+  row: (i: SymbolHit & { attributes?: string[] }) => `${i.attributes ? `[${i.attributes.join(', ')}] ` : ''}${i.kind} ${i.qualifiedName} — ${i.path}:${i.line}${i.otherSpans ? ` (+${i.otherSpans.length} more span${i.otherSpans.length === 1 ? '' : 's'})` : ''}${i.isTest ? ' [test]' : ''}${i.isGenerated ? ' [generated]' : ''}\n  ${i.signature}`,
   async handle(env, args, page) {
+    if (args.attribute !== undefined) return attributeAnswer(env, { ...args, attribute: args.attribute }, page);
+    if (args.query === undefined) throw new ToolError('INVALID_ARGUMENT', 'search_symbol needs a query or an attribute', 'pass query (a name) or attribute (e.g. "HttpGet"), or both');
     const r = searchSymbols(env.engine, {
       query: args.query,
       match: args.match ?? 'auto',
@@ -360,6 +365,22 @@ export const searchSymbolTool = defineTool({
     };
   },
 });
+
+/** search_symbol with `attribute` (nav/expanded/attributeSearch.ts): one ranked list per answer, pages slice it. */
+async function attributeAnswer(env: ToolEnv, args: Omit<SymbolQuery, 'query' | 'offset' | 'limit' | 'deadlineAt' | 'match'> & { attribute: string; query?: string | undefined; match?: SymbolQuery['match'] | undefined }, page: PageRequest): Promise<ToolResult> {
+  const r = await env.once('attribute', () => searchByAttribute(env.engine, { ...args, match: args.match ?? 'auto', deadlineAt: env.deadlineAt }));
+  const meta = env.engine.meta();
+  const building = meta.status === 'building' || (meta.symbolsPending ?? 0) > 0;
+  const what = `[${args.attribute}]${args.query ? ` named like '${args.query}'` : ''}`;
+  return {
+    summary: r.total === 0 ? `No declaration carries ${what}${building ? ' yet (the symbol index is still being built)' : ''}.` : `${r.total}${r.capped ? '+' : ''} declaration${r.total === 1 ? ' carries' : 's carry'} ${what}.`,
+    items: r.hits.slice(page.offset, page.offset + page.limit).map(({ fileClass, ...h }) => (fileClass === 'source' ? h : { ...h, fileClass })),
+    total: r.total,
+    offset: page.offset,
+    partial: [r.capped ? `more than ${r.total} declarations carry it; only those were ranked (narrow with query, kinds or pathGlob)` : '', building ? 'the symbol index is still being built; symbols of unparsed files are missing' : ''].filter(Boolean).join('; ') || undefined,
+    extra: { navigationLayer: 'syntax' as const, matchedNames: new Set(r.hits.map((h) => h.name)).size },
+  };
+}
 
 const containerItem = z.object({ name: z.string(), kind: z.string(), line: z.number(), endLine: z.number(), symbolId: z.string() });
 
