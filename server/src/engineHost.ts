@@ -341,6 +341,7 @@ export class EngineHost {
         references: refs.get(p.id) ?? [],
         dependents: deps.get(p.id) ?? [],
         ...(p.targetFrameworks.length > 0 ? { targetFrameworks: p.targetFrameworks } : {}),
+        ...(p.notIndexed ? { notIndexed: true as const } : {}),
       })),
       partial: this.state !== 'ready',
     };

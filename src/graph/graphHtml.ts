@@ -46,6 +46,7 @@ export function graphHtml(i: GraphHtmlInput): string {
     <span class="project-only"><i class="sw test"></i>test</span>
     <span class="project-only"><i class="sw partial"></i>partial (not fully evaluated)</span>
     <span class="project-only"><i class="sw failed"></i>failed to load</span>
+    <span class="project-only"><i class="sw excluded"></i>not indexed (excluded folder)</span>
     <span class="project-only"><i class="sw cluster"></i>folder of projects (click to expand)</span>
     <span class="project-only"><i class="ln reference"></i>references (dependent → dependency)</span>
     <span class="call-only"><i class="sw focus"></i>symbol at the cursor</span>

@@ -17,7 +17,7 @@ export interface GraphOptions {
 }
 
 /** Legend classes: projects by kind and state, functions in a call graph. */
-export type NodeCategory = 'production' | 'test' | 'failed' | 'partial' | 'function' | 'cluster';
+export type NodeCategory = 'production' | 'test' | 'failed' | 'partial' | 'excluded' | 'function' | 'cluster';
 
 export interface ViewNode {
   id: string;

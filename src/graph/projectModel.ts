@@ -184,13 +184,13 @@ export function focusProjectGraph(projects: readonly ProjectNode[], o: ProjectFo
     nodes.push({
       id: p.path,
       label: p.name,
-      category: p.status === 'failed' ? 'failed' : p.status === 'partial' ? 'partial' : p.isTest ? 'test' : 'production',
+      category: p.notIndexed ? 'excluded' : p.status === 'failed' ? 'failed' : p.status === 'partial' ? 'partial' : p.isTest ? 'test' : 'production',
       ...(x.side === 'focus' ? { focus: true } : {}),
       path: p.path,
       line: 1,
       detail: [
         p.path,
-        `${p.isTest ? 'test' : 'production'} project${p.status !== 'complete' ? `, ${p.status}` : ''}`,
+        `${p.isTest ? 'test' : 'production'} project${p.notIndexed ? ', not indexed (excluded folder)' : p.status !== 'complete' ? `, ${p.status}` : ''}`,
         `${p.references.length} references, ${p.dependents.length} dependents, ${p.fileCount} files`,
         x.side === 'focus' ? 'the focus' : `${x.side} at distance ${x.d}`,
         ...p.reasons.slice(0, 3),

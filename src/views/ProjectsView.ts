@@ -109,11 +109,13 @@ export class ProjectsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
       case 'project': {
         const p = node.project;
         const t = new vscode.TreeItem(p.name, p.references.length || p.dependents.length ? C.Collapsed : C.None);
-        t.description = [p.isTest ? 'test' : '', p.targetFrameworks?.join(';') ?? '', p.status !== 'complete' ? p.status : ''].filter(Boolean).join(' · ');
+        // A project in a folder excluded from the index was not read: say so, not "failed".
+        const state = p.notIndexed ? 'not indexed (excluded folder)' : p.status !== 'complete' ? p.status : '';
+        t.description = [p.isTest ? 'test' : '', p.targetFrameworks?.join(';') ?? '', state].filter(Boolean).join(' · ');
         t.tooltip = new vscode.MarkdownString(
           [`**${p.name}** — \`${p.path}\``, `${p.fileCount} files`, p.isTest ? 'test project' : 'production', ...p.reasons.map((r) => `- ${r}`)].join('\n\n'),
         );
-        t.iconPath = new vscode.ThemeIcon(p.isTest ? 'beaker' : p.status === 'failed' ? 'error' : p.status === 'partial' ? 'warning' : 'project');
+        t.iconPath = new vscode.ThemeIcon(p.notIndexed ? 'eye-closed' : p.isTest ? 'beaker' : p.status === 'failed' ? 'error' : p.status === 'partial' ? 'warning' : 'project');
         t.resourceUri = vscode.Uri.joinPath(node.engine.folder.uri, p.path);
         t.command = { command: 'vscode.open', title: 'Open project file', arguments: [t.resourceUri] };
         t.contextValue = p.isTest ? 'project.test' : 'project';

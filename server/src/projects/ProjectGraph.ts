@@ -31,6 +31,11 @@ export interface ProjectNode {
   reasons: string[];
   /** Compiled/member file count (union over target frameworks). */
   fileCount: number;
+  /**
+   * The project file exists but is not indexed (ignored, or in a folder excluded by default), so
+   * it was not read: `failed` with the reason, but not broken (the editor shows it as excluded).
+   */
+  notIndexed?: true;
 }
 
 export type ProjectEdgeKind = 'projectReference' | 'packageReference' | 'solutionMembership';

@@ -64,7 +64,10 @@ function* graphSteps(input: ProjectGraphInput): Generator<void, ProjectGraph> {
     if (!t) {
       try {
         const r = policy.readFile(rel, MAX_PROJECT_FILE_BYTES);
-        t = { ok: true, text: r.bytes.toString('utf8') };
+        // Visual Studio saves .sln/.slnf/.csproj with a UTF-8 byte order mark; JSON readers (.slnf,
+        // package.json, tsconfig) fail on it (a .slnf read as 0 projects), so it is dropped here.
+        const text = r.bytes.toString('utf8');
+        t = { ok: true, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
       } catch (e) {
         if (!isToolError(e)) throw e;
         t = { ok: false, error: e.code === 'FILE_TOO_LARGE' ? `the file is over the ${MAX_PROJECT_FILE_BYTES}-byte limit for project files; not parsed` : e.message };
@@ -271,7 +274,7 @@ function* graphSteps(input: ProjectGraphInput): Generator<void, ProjectGraph> {
     const kind = msbuildKind(rel) ?? (path.posix.basename(rel) === 'package.json' ? 'node' : rel.endsWith('.json') ? 'tsconfig' : 'csharp');
     const refs = `referenced by ${by.slice(0, 3).join(', ')}${by.length > 3 ? ` and ${by.length - 3} more` : ''}`;
     const why = onDisk(rel) ? `the file exists but is not indexed: ignored, or in a folder excluded by default (${refs})` : `the file does not exist (${refs})`;
-    projects.set(rel, failedNode(rel, kind, why));
+    projects.set(rel, { ...failedNode(rel, kind, why), ...(onDisk(rel) ? { notIndexed: true as const } : {}) });
   }
 
   markCycles(projects, edges);

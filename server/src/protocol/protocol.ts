@@ -225,6 +225,8 @@ export interface ProjectNode {
   /** …and of the projects that reference this one. */
   dependents: string[];
   targetFrameworks?: string[];
+  /** The project file exists but is not indexed (ignored, or in a folder excluded by default): not read, not broken. */
+  notIndexed?: true;
 }
 
 /** A solution (or a Node workspace root) and its member projects. */

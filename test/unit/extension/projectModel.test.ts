@@ -88,6 +88,15 @@ describe('project graph model (extension side)', () => {
     assert.ok(!focusProjectGraph(model, { ...base, clusterAbove: 60 }).nodes.some((n) => n.category === 'cluster'));
   });
 
+  it('a project in an excluded folder is drawn as not indexed, not as failed', () => {
+    const withExcluded = model.map((p) => (p.name === 'Shared' ? { ...p, status: 'failed' as const, notIndexed: true as const, reasons: ['the file exists but is not indexed'] } : p));
+    const v = focusProjectGraph(withExcluded, base);
+    const shared = v.nodes.find((n) => n.label === 'Shared')!;
+    assert.equal(shared.category, 'excluded');
+    assert.match(shared.detail, /not indexed \(excluded folder\)/);
+    assert.doesNotMatch(shared.detail, /failed/);
+  });
+
   it('finds the project of a file by its deepest folder', () => {
     assert.equal(projectOfFile(model, 'src/Core/Sub/File.cs')?.name, 'Core');
     assert.equal(projectOfFile(model, 'README.md'), undefined);

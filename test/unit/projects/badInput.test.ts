@@ -134,7 +134,13 @@ describe('projects: bad input is reported on the project, never a crash', () => 
       const a = g.projects.find((p) => p.id === 'A/A.csproj')!;
       assert.equal(a.status, 'partial');
       assert.match(a.reasons.join('\n'), /references packages\/Lib\/Lib\.csproj, which exists but is not indexed/);
-      assert.match(g.projects.find((p) => p.id === 'packages/Lib/Lib.csproj')!.reasons[0]!, /exists but is not indexed/);
+      const lib = g.projects.find((p) => p.id === 'packages/Lib/Lib.csproj')!;
+      assert.match(lib.reasons[0]!, /exists but is not indexed/);
+      // Marked, so the editor shows it as excluded rather than as a failure; a missing file is not.
+      assert.equal(lib.notIndexed, true);
+      require('node:fs').writeFileSync(require('node:path').join(ws.root, 'A/A.csproj'), sdkProject('<ItemGroup><ProjectReference Include="../Gone/Gone.csproj" /></ItemGroup>'));
+      const gone = buildProjectGraph({ root: ws.root, files: ['A/A.csproj'] }).projects.find((p) => p.id === 'Gone/Gone.csproj')!;
+      assert.deepEqual([gone.status, gone.notIndexed], ['failed', undefined]);
     } finally {
       ws.dispose();
     }

@@ -29,6 +29,24 @@ describe('projects: solutions', () => {
     assert.deepEqual(slnf.projects, ['src/Core/Core.csproj', 'tests/Core.Tests/Core.Tests.csproj']);
   });
 
+  it('a .slnf and .sln saved with a UTF-8 byte order mark (as Visual Studio saves them) list their projects', () => {
+    const bom = '\uFEFF';
+    const ws = graphWorkspace({
+      'All.sln': `${bom}\r\nMicrosoft Visual Studio Solution File, Format Version 12.00\r\nProject("{FAE04EC0-301F-11D3-BF4B-00C04F79EFBC}") = "A", "src\\A\\A.csproj", "{11111111-1111-1111-1111-111111111111}"\r\nEndProject\r\nProject("{FAE04EC0-301F-11D3-BF4B-00C04F79EFBC}") = "B", "src\\B\\B.csproj", "{22222222-2222-2222-2222-222222222222}"\r\nEndProject\r\n`,
+      'All.A.slnf': `${bom}{\r\n  "solution": {\r\n    "path": "All.sln",\r\n    "projects": [\r\n      "src\\\\A\\\\A.csproj"\r\n    ]\r\n  }\r\n}`,
+      'src/A/A.csproj': bom + sdkProject(),
+      'src/B/B.csproj': sdkProject(),
+    });
+    try {
+      const slnf = ws.graph.solutions.find((s) => s.path === 'All.A.slnf')!;
+      assert.deepEqual([slnf.status, slnf.projects, slnf.reasons], ['complete', ['src/A/A.csproj'], []]);
+      assert.deepEqual(ws.graph.solutions.find((s) => s.path === 'All.sln')!.projects, ['src/A/A.csproj', 'src/B/B.csproj']);
+      assert.equal(ws.project('src/A/A.csproj').status, 'complete');
+    } finally {
+      ws.dispose();
+    }
+  });
+
   it('the async build (yielding to the event loop) gives the same graph as the sync one', async () => {
     const listing = require('node:fs').readdirSync(FIXTURE, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[];
     const files = listing.filter((d) => d.isFile()).map((d) => path.relative(FIXTURE, path.join(d.parentPath, d.name)).split(path.sep).join('/'));
