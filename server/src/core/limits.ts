@@ -526,6 +526,8 @@ export const BATCH_MAX_ENTRIES = 20;
  * within the byte bound is within the token bound.
  */
 export const CONTEXT_PACK_BYTES_PER_TOKEN = 3;
+/** context_pack: precise gathers kept per engine for re-asks with another budget (one index version; each ~10-40 KB). */
+export const CONTEXT_PACK_KEPT_ANSWERS = 16;
 /** context_pack: lines of the definition's source span shown at most (a 5,000-line class is outline territory). */
 export const CONTEXT_PACK_DEFINITION_MAX_LINES = 60;
 /** context_pack: rows gathered per category before the budget picks (callers, tests, …; ranking needs a few more than shown). */

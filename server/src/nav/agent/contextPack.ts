@@ -12,6 +12,7 @@ import picomatch from 'picomatch';
 import {
   CONTEXT_PACK_CONFIG_HITS_PER_KEY,
   CONTEXT_PACK_DEFINITION_MAX_LINES,
+  CONTEXT_PACK_KEPT_ANSWERS,
   CONTEXT_PACK_MAX_CALLER_EDGES,
   CONTEXT_PACK_MAX_CONFIG_KEYS,
   CONTEXT_PACK_ROWS_PER_CATEGORY,
@@ -89,7 +90,29 @@ export interface PackOptions {
 
 const RANK: Record<NavigationMode, number> = { precise: 0, precise_partial: 1, heuristic_no_precise: 2, unavailable_no_precise: 3 };
 
+/**
+ * Precise gathers kept per index version (an agent re-asks with another budget after
+ * BUDGET_TOO_SMALL or omissions; the provider questions are the cost). A heuristic or partial
+ * gather is never kept: a provider still loading answers better a moment later.
+ */
+const kept = new WeakMap<Engine, Map<string, PackGather>>();
+
 export async function gatherContext(engine: Engine, target: TargetInput, o: PackOptions): Promise<PackGather> {
+  const key = JSON.stringify([engine.version, target, o.task, o.mustInclude, o.exclude]);
+  let byKey = kept.get(engine);
+  if (!byKey) kept.set(engine, (byKey = new Map()));
+  const hit = byKey.get(key);
+  if (hit) return hit;
+  const g = await gatherOnce(engine, target, o);
+  if (!g.ambiguous && g.mode === 'precise' && !g.partial.some((p) => /stopped at/.test(p))) {
+    for (const k of byKey.keys()) if (!k.startsWith(JSON.stringify([engine.version]).slice(0, -1))) byKey.delete(k);
+    if (byKey.size >= CONTEXT_PACK_KEPT_ANSWERS) byKey.delete(byKey.keys().next().value!);
+    byKey.set(key, g);
+  }
+  return g;
+}
+
+async function gatherOnce(engine: Engine, target: TargetInput, o: PackOptions): Promise<PackGather> {
   const def = await definitionQuery(engine, target, { deadlineAt: o.deadlineAt });
   const empty = (): Record<PackCategory, PackRow[]> => ({ definition: [], included: [], caller: [], test: [], implementation: [], config: [], reference: [] });
   if ('ambiguous' in def) return { ambiguous: def.target_selection, name: '', exposedVia: [], rows: empty(), found: {}, risks: [], partial: [], mode: 'precise', testSource: '' };
@@ -320,7 +343,7 @@ export async function gatherContext(engine: Engine, target: TargetInput, o: Pack
   const facts: Record<string, string | undefined> = {
     public: isPublic && exposed.length ? `public API: used from ${exposed.length} other project${exposed.length === 1 ? '' : 's'}; a signature change breaks them` : undefined,
     callers: callersFound ? `${callersFound} direct production caller${callersFound === 1 ? '' : 's'} in ${new Set(rows.caller.map((r) => r.project ?? '')).size} project(s) depend on its current behaviour` : undefined,
-    tests: tests ? `${tests} test file${tests === 1 ? '' : 's'} exercise it and pin current behaviour` : 'no test code references it: a change is not covered by tests found here',
+    tests: tests ? `${tests} test file${tests === 1 ? ' exercises' : 's exercise'} it and pin${tests === 1 ? 's' : ''} current behaviour` : 'no test code references it: a change is not covered by tests found here',
     impl: impl ? `${impl} implementation${impl === 1 ? '' : 's'}/override${impl === 1 ? '' : 's'} must change with it` : undefined,
     refs: refTotal ? `rename touches ${refTotal} reference${refTotal === 1 ? '' : 's'} in ${refFiles} file${refFiles === 1 ? '' : 's'} (${testRefFiles} test)` : undefined,
     coverage: partial.length || bySame.size ? `coverage is incomplete (see completeness.partial): treat zero counts as unknown` : undefined,
