@@ -238,6 +238,60 @@ describe('MCP over stdio: related_tests and impact @e2e', function () {
       assert.deepEqual(paged, r.items);
     });
 
+    const section = (r: any, name: string) => r.items.find((x: any) => x.section === name);
+
+    it('impact of a signature change to Ship.Load: references per project (production/test), callers, dependents, tests, public API', async () => {
+      const r = await precise(c, v, 'impact', { target: { qualifiedName: 'Harbor.Core.Ship.Load' }, change_kind: 'signature' });
+      console.log(`      ${r.summary}\n${r.items.map((x: any) => `        ${x.section} ${x.execution} ${x.count ?? ''} ${JSON.stringify(x.rows ?? [])}`).join('\n')}\n        risks: ${r.risks.map((x: any) => `${x.level} ${x.text}`).join(' | ')}`);
+      assert.deepEqual(r.items.map((x: any) => `${x.section} ${x.execution}`), ['symbol included', 'references included', 'incoming_calls included', 'implementations included', 'dependent_projects included', 'tests included', 'public_api included']);
+      for (const x of r.items.filter((y: any) => y.mode)) assert.equal(x.mode, 'precise', x.section);
+      // ManifestParser.cs:18 (Harbor.Text); ShipTests.cs:11 and CargoFacts.cs:20 (Harbor.Tests).
+      assert.equal(section(r, 'references').count, 3);
+      assert.deepEqual(section(r, 'references').rows, [{ project: 'Harbor.Text', count: 1 }, { project: 'Harbor.Tests', isTest: true, count: 2 }]);
+      assert.equal(section(r, 'references').drill, 'references group_by=project');
+      // Callers: ManifestParser.Parse, ShipTests.DescribesCargo, CargoFacts.Load_adds_a_container.
+      assert.equal(section(r, 'incoming_calls').count, 3);
+      assert.deepEqual(section(r, 'incoming_calls').rows.map((x: any) => `${x.caller} ${x.project}${x.isTest ? ' test' : ''}`).sort(), ['DescribesCargo Harbor.Tests test', 'Load_adds_a_container Harbor.Tests test', 'Parse Harbor.Text']);
+      // Not virtual: a zero that is evidence.
+      assert.equal(section(r, 'implementations').count, 0);
+      // Harbor.Core is referenced by Harbor.Net, Harbor.Text, Harbor.App (also through both) and Harbor.Tests.
+      assert.equal(section(r, 'dependent_projects').count, 4);
+      assert.deepEqual(section(r, 'dependent_projects').rows, [
+        { project: 'Harbor.Tests', distance: 1, isTest: true, references: 2 },
+        { project: 'Harbor.Text', distance: 1, references: 1 },
+        { project: 'Harbor.App', distance: 1, references: 0 },
+        { project: 'Harbor.Net', distance: 1, references: 0 },
+      ]);
+      // Two tests reference it; ShipTests.ParsesManifest calls ManifestParser.Parse, which calls it.
+      assert.equal(section(r, 'tests').count, 3);
+      assert.deepEqual(section(r, 'tests').rows.map((x: any) => `${x.name} ${x.confidence}`).sort(), ['CargoFacts.Load_adds_a_container exact', 'ShipTests.DescribesCargo exact', 'ShipTests.ParsesManifest exact']);
+      assert.deepEqual(section(r, 'public_api').rows, [{ exposure: 'public', otherProjects: 2, otherProjectReferences: 3, projects: ['Harbor.Text', 'Harbor.Tests'] }]);
+      assert.deepEqual(section(r, 'symbol').rows[0].declarations, ['src/Harbor.Core/Ship.Cargo.cs:7']);
+      assert.equal(r.risks[0].level, 'high');
+      assert.match(r.risks[0].text, /^public API used from 2 other projects \(3 references\): they break$/);
+      assert.equal(r.target_ref.kind, 'stable_symbol');
+    });
+
+    it('impact: change_kind selects the sections (behavior omits references and dependents, rename omits callers and tests); implementations of an abstract member', async () => {
+      const b = await checked(c, v, 'impact', { target: { qualifiedName: 'Harbor.Core.Ship.Load' }, change_kind: 'behavior' });
+      assert.deepEqual(b.items.filter((x: any) => x.execution === 'omitted_by_policy').map((x: any) => x.section), ['references', 'dependent_projects']);
+      assert.ok(b.items.every((x: any) => x.execution !== 'omitted_by_policy' || (x.why && x.count === undefined && x.rows === undefined)));
+      assert.equal(section(b, 'tests').count, 3);
+      const rn = await checked(c, v, 'impact', { target: { qualifiedName: 'Harbor.Core.EntityBase.Describe' }, change_kind: 'rename' });
+      assert.deepEqual(rn.items.filter((x: any) => x.execution === 'omitted_by_policy').map((x: any) => x.section), ['incoming_calls', 'tests']);
+      // Ship.Describe and Tanker.Describe override it.
+      assert.equal(section(rn, 'implementations').count, 2);
+      assert.deepEqual(section(rn, 'implementations').rows.map((x: any) => `${x.name} ${x.path}:${x.line}`).sort(), ['Ship.Describe src/Harbor.Core/Ship.cs:9', 'Tanker.Describe src/Harbor.Core/Tanker.cs:7']);
+      assert.ok(rn.risks.some((x: any) => x.level === 'high' && x.section === 'implementations'));
+      // A type is not called: incoming_calls is omitted, never a zero.
+      const ty = await checked(c, v, 'impact', { target: { qualifiedName: 'Harbor.Core.Tanker' }, change_kind: 'delete' });
+      assert.equal(section(ty, 'incoming_calls').execution, 'omitted_by_policy');
+      const amb = await checked(c, v, 'impact', { target: { symbolId: 'T:Harbor.Shared.Clock' }, change_kind: 'delete' });
+      assert.equal(amb.target_selection.status, 'ambiguous');
+      assert.deepEqual([...new Set(amb.items.map((x: any) => x.execution))], ['not_run_target_unresolved']);
+      assert.equal(amb.items.length, 7);
+    });
+
     it('related_tests: a bare documentation id compiled three times returns the candidates, never a pick', async () => {
       const r = await checked(c, v, 'related_tests', { target: { symbolId: 'T:Harbor.Shared.Clock' } });
       assert.equal(r.items.length, 0);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { RELATED_TESTS_DEFAULT_LIMIT, RELATED_TESTS_MAX_CALLER_DEPTH } from '../../core/limits';
+import { IMPACT_SECTIONS, impact, type ImpactSection } from '../../nav/agent/impact';
 import { relatedTests, type RelatedTest } from '../../nav/agent/relatedTests';
 import { pagingArgs } from '../schemas';
 import { defineTool } from '../tool';
@@ -77,4 +78,63 @@ export const relatedTestsTool = defineTool({
   },
 });
 
-export const AGENT_TOOLS = [relatedTestsTool];
+const sectionSchema = z
+  .object({
+    section: z.enum(IMPACT_SECTIONS),
+    execution: z.enum(['included', 'omitted_by_policy', 'not_run_target_unresolved']),
+    mode: z.enum(['precise', 'precise_partial', 'heuristic_no_precise', 'unavailable_no_precise']).optional(),
+    trust: z.string().optional(),
+    count: z.number().optional(),
+    truncated: z.enum(['cap', 'deadline']).optional(),
+    partial: z.string().optional(),
+    why: z.string().optional(),
+    drill: z.string().optional(),
+    rows: z.array(z.record(z.string(), z.unknown())).optional(),
+  })
+  // Published as its key fields only (the outputSchema budget); answers are checked against the whole shape in tests.
+  .meta({ published: { type: 'object', properties: { section: { type: 'string' }, execution: { type: 'string' }, count: { type: 'number' }, rows: { type: 'array' } }, required: ['section', 'execution'] } });
+
+const sectionText = (s: ImpactSection): string =>
+  s.execution !== 'included'
+    ? `${s.section}: ${s.execution}${s.why ? ` (${s.why})` : ''}`
+    : `${s.section}: ${s.count ?? 0}${s.mode ? ` [${s.mode}]` : ''}${s.truncated ? ` (${s.truncated})` : ''}${s.partial ? ` partial: ${s.partial}` : ''}${(s.rows ?? []).map((r) => `\n    ${Object.entries(r).filter(([k]) => k !== 'target_ref').map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`).join(' ')}`).join('')}${s.drill ? `\n    more: ${s.drill}` : ''}`;
+
+export const impactTool = defineTool({
+  name: 'impact',
+  title: 'Impact of a change',
+  description: 'Blast radius of a change: references per project, callers, implementations, dependents, tests, public API, risks.',
+  input: z.strictObject({
+    target: targetSchema,
+    change_kind: z.enum(['signature', 'behavior', 'rename', 'delete']),
+  }),
+  item: sectionSchema,
+  extra: {
+    target_selection: selectionSchema,
+    target_ref: z.object({ kind: z.string() }).loose().optional(),
+    risks: z.array(z.object({ level: z.enum(['high', 'medium', 'low']), section: z.enum(IMPACT_SECTIONS), text: z.string() })).optional(),
+  },
+  // Seven sections of bounded rows: one answer (no cursor).
+  paged: false,
+  row: sectionText,
+  async handle(env, args) {
+    const a = await env.once('impact', () => impact(env.engine, toTarget(args.target), args.change_kind, { deadlineAt: env.deadlineAt }));
+    const items = a.sections;
+    if ('ambiguous' in a) {
+      const n = a.target_selection.candidates?.length ?? 0;
+      return { summary: `The target is ambiguous: ${n} candidates (${a.target_selection.note ?? 'equal rank'}); no section ran. Pass one candidate's target_ref.`, items, total: a.sections.length, extra: { target_selection: a.target_selection } };
+    }
+    const high = a.risks.filter((r) => r.level === 'high');
+    const inc = a.sections.filter((s) => s.execution === 'included');
+    const n = (x: string) => a.sections.find((s) => s.section === x && s.execution === 'included')?.count;
+    const facts = [['references', n('references')], ['callers', n('incoming_calls')], ['implementations', n('implementations')], ['dependent projects', n('dependent_projects')], ['tests', n('tests')]].filter(([, c]) => c !== undefined).map(([k, c]) => `${c} ${k}`);
+    const summary = `Impact of a ${args.change_kind} change to ${a.name}: ${facts.join(', ')}; ${high.length} high risk${high.length === 1 ? '' : 's'}${high[0] ? ` (${high[0].text})` : ''}. ${inc.length} of ${a.sections.length} sections run.`;
+    const extra: Record<string, unknown> = { target_selection: a.target_selection, risks: a.risks };
+    if (a.target_ref) extra.target_ref = a.target_ref;
+    const worst = inc.map((s) => s.mode).filter((m): m is NonNullable<typeof m> => m !== undefined).sort((x, y) => RANK[y] - RANK[x])[0];
+    return { summary, items, total: a.sections.length, ...(worst ? { mode: worst } : {}), extra };
+  },
+});
+
+const RANK = { precise: 0, precise_partial: 1, heuristic_no_precise: 2, unavailable_no_precise: 3 } as const;
+
+export const AGENT_TOOLS = [relatedTestsTool, impactTool];
