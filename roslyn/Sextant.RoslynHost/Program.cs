@@ -49,11 +49,11 @@ public sealed class RpcTarget
         h.Resolver = new Resolver(p.NugetPackagesFolder);
         if (p.ParentPid is int pp && pp > 0) ParentPid = pp;
         initialized = true;
-        if (Environment.GetEnvironmentVariable("SEXTANT_ROSLYN_NO_WARMUP") != "1") Warmup.Start(h.Resolver);
+        if (Environment.GetEnvironmentVariable("SEXTANT_ROSLYN_NO_WARMUP") != "1") Warmup.Start(h.Resolver, h.Metadata);
         HostState.Log($"initialized: root {h.Root}, cap {h.MemoryCapMb} MB, dotnet {h.Resolver.DotnetRoot}, packs {string.Join(", ", h.Resolver.Packs.Select(x => x.Name + " " + x.Version))}");
         return Task.FromResult<object>(new
         {
-            protocolVersion = 2,
+            protocolVersion = 3,
             hostVersion = typeof(RpcTarget).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "0",
             roslynVersion = typeof(Workspace).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion?.Split('+')[0],
             runtimeVersion = Environment.Version.ToString(),
@@ -138,7 +138,7 @@ public static class Program
         {
             if (args[i] == "--parent-pid" && i + 1 < args.Length && int.TryParse(args[i + 1], out var pp)) { parentPid = pp; i++; }
             else if (args[i] == "--selftest" && i + 1 < args.Length) { selftest = args[++i]; }
-            else if (args[i] == "--version") { Console.WriteLine("Sextant.RoslynHost protocol 2"); return 0; }
+            else if (args[i] == "--version") { Console.WriteLine("Sextant.RoslynHost protocol 3"); return 0; }
         }
         if (selftest != null) return await SelfTest.Run(selftest);
 

@@ -182,6 +182,8 @@ public class SymbolRef
     public string? Relation { get; set; }
     public string? Direction { get; set; }
     public int? Depth { get; set; }
+    // symbolInfo dispatchers (protocol 3): "interface" | "base"
+    public string? Via { get; set; }
 }
 
 public sealed class NotSearched { public string Key { get; set; } = ""; public string Reason { get; set; } = ""; public string? Detail { get; set; } }
@@ -208,6 +210,8 @@ public sealed class SymbolInfoRow
     public string Signature { get; set; } = "";
     public SymbolRef? Overridden { get; set; }
     public List<SymbolRef> Implements { get; set; } = new();
+    public List<SymbolRef>? OverriddenChain { get; set; }
+    public List<SymbolRef>? Dispatchers { get; set; }
 }
 
 public sealed class DocumentationRow { public string Xml { get; set; } = ""; public string? Summary { get; set; } }

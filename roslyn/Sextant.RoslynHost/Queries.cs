@@ -162,12 +162,31 @@ public sealed class Queries
             if (!h.Known.TryGetValue(q.Symbol.ProjectKey, out var kp))
                 throw new HostError(-32012, $"Error [UNKNOWN_PROJECT]: {q.Symbol.ProjectKey} was never ensured. Hint: ensure it (projects/ensure) first.", new { key = q.Symbol.ProjectKey });
             var comp = await sol.GetProject(kp.Id)!.GetCompilationAsync(ct);
-            var sym = comp == null ? null : DocumentationCommentId.GetFirstSymbolForDeclarationId(q.Symbol.DocId, comp);
+            var sym = comp == null ? null : ByDocId(q.Symbol.DocId, comp);
             if (sym == null)
                 throw new HostError(-32013, $"Error [SYMBOL_NOT_FOUND]: {q.Symbol.DocId} does not resolve in {q.Symbol.ProjectKey}. Hint: the code may have changed; ask by position.", new { docId = q.Symbol.DocId });
             return new Target { Symbol = Normalize(sym), ProjectKey = q.Symbol.ProjectKey };
         }
         return new Target { Reason = "no position or symbol given" };
+    }
+
+    /// The symbol of a documentation-comment id. Roslyn's parser cannot read back an id whose
+    /// signature names a type the compilation could not resolve (an error type: a package not
+    /// restored), though the id came from that very compilation: then the members of that name in
+    /// the containing type are compared by their own id.
+    public static ISymbol? ByDocId(string docId, Compilation comp)
+    {
+        if (DocumentationCommentId.GetFirstSymbolForDeclarationId(docId, comp) is ISymbol s) return s;
+        if (docId.Length < 3 || docId[1] != ':' || docId[0] is not ('M' or 'P' or 'E' or 'F')) return null;
+        var head = docId.IndexOf('(') is var open && open > 0 ? docId[2..open] : docId[2..];
+        var tick = head.IndexOf("``", StringComparison.Ordinal);
+        if (tick > 0) head = head[..tick];
+        var dot = head.LastIndexOf('.');
+        if (dot <= 0) return null;
+        if (DocumentationCommentId.GetFirstSymbolForDeclarationId("T:" + head[..dot], comp) is not INamedTypeSymbol type) return null;
+        // the containing type's members compared by their own id (explicit implementations included)
+        foreach (var m in type.GetMembers()) if (DocId(m) == docId) return m;
+        return null;
     }
 
     static ISymbol? Normalize(ISymbol? s)
@@ -191,7 +210,7 @@ public sealed class Queries
         if (id != null)
         {
             var comp = await proj.GetCompilationAsync(ct);
-            if (comp != null && DocumentationCommentId.GetFirstSymbolForDeclarationId(id, comp) is ISymbol r) return Normalize(r);
+            if (comp != null && ByDocId(id, comp) is ISymbol r) return Normalize(r);
         }
         var doc = to.GetDocument(did);
         return doc == null ? null : Normalize(await SymbolFinder.FindSymbolAtPositionAsync(doc, loc.SourceSpan.Start, ct));
@@ -228,7 +247,7 @@ public sealed class Queries
                 if (t.ProjectKey != null) res.Searched.Add(t.ProjectKey);
                 break;
             case "symbolInfo":
-                res.Items.Add(SymbolInfo(t.Symbol, sol));
+                res.Items.Add(await SymbolInfo(t.Symbol, sol, ct));
                 if (t.ProjectKey != null) res.Searched.Add(t.ProjectKey);
                 break;
             case "documentation":
@@ -730,7 +749,7 @@ public sealed class Queries
                 if (transitive)
                     foreach (var (id, f) in found)
                         if (f.key != null && reach.Contains(f.key) && sol.GetProject(h.Known[f.key].Id) is Project fp
-                            && await fp.GetCompilationAsync(deadline) is Compilation fc && DocumentationCommentId.GetFirstSymbolForDeclarationId(id, fc) is INamedTypeSymbol ft)
+                            && await fp.GetCompilationAsync(deadline) is Compilation fc && ByDocId(id, fc) is INamedTypeSymbol ft)
                             seeds.Add((ft, f.depth));
                 var batchTypes = new List<(INamedTypeSymbol s, string rel, int depth)>();
                 foreach (var (seed, depth) in seeds)
@@ -894,7 +913,7 @@ public sealed class Queries
 
     // ---------- symbol info / documentation ----------
 
-    SymbolInfoRow SymbolInfo(ISymbol s, Solution sol)
+    async Task<SymbolInfoRow> SymbolInfo(ISymbol s, Solution sol, CancellationToken ct)
     {
         var row = new SymbolInfoRow { Symbol = Ref(s, sol), IsFromSource = s.Locations.Any(l => l.IsInSource), Signature = s.ToDisplayString(SymbolDisplayFormat.CSharpErrorMessageFormat) };
         ITypeSymbol? type = s switch { ILocalSymbol l => l.Type, IParameterSymbol p => p.Type, IFieldSymbol f => f.Type, IPropertySymbol p => p.Type, IEventSymbol e => e.Type, IMethodSymbol m when m.MethodKind != MethodKind.Constructor => m.ReturnType, _ => null };
@@ -917,6 +936,15 @@ public sealed class Queries
         if (ov != null) row.Overridden = Ref(ov, sol);
         row.Implements = InterfaceMembersImplemented(s).Select(m => Ref(m, sol)).ToList();
         if (s is INamedTypeSymbol nt) row.Implements = nt.Interfaces.Select(i => Ref(i.OriginalDefinition, sol, false)).ToList();
+        if (s is IMethodSymbol or IPropertySymbol or IEventSymbol)
+        {
+            // protocol 3: the whole overridden chain, and every source member a call can bind to and
+            // still dispatch here (what callers follows), so the engine needs no walk of its own
+            var chain = OverriddenChain(s);
+            if (chain.Count > 0) row.OverriddenChain = chain.Select(o => Ref(o, sol, withLocations: false)).ToList();
+            var disp = (await Dispatchers(s, sol, ct)).Where(d => d.via != null).Select(d => { var r = Ref(d.s, sol, withLocations: false); r.Via = d.via; return r; }).ToList();
+            row.Dispatchers = disp;
+        }
         return row;
     }
 

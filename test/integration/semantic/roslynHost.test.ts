@@ -203,4 +203,22 @@ describe('roslyn host: protocol behaviour on hand-written projects', function ()
     );
     assert.deepEqual(perProject.searched.sort(), [key('App'), key('Core')].sort());
   });
+
+  it('symbol info lists the overridden chain and every source member a call dispatches through (protocol 3)', async () => {
+    const info = await query({ op: 'symbolInfo', position: { path: 'Net/Remote.cs', line: 4, column: 26 } });
+    const row = info.items[0] as unknown as { overriddenChain?: { docId: string }[]; dispatchers?: { docId: string; via: string }[] };
+    assert.deepEqual(row.overriddenChain?.map((o) => o.docId), ['M:Core.RepoBase.Save']);
+    assert.deepEqual(row.dispatchers?.map((d) => `${d.docId}|${d.via}`).sort(), ['M:Core.IRepo.Save|interface', 'M:Core.RepoBase.Save|base']);
+  });
+
+  it('a doc id naming a type the compilation cannot resolve still finds its symbol', async () => {
+    write('Loose/Sender.cs', 'namespace Loose;\npublic class Sender\n{\n    public void Send<T>(Missing.Thing<T> t, int n) { }\n    public void Send(int n) { }\n    public static void Call(Sender s) => s.Send<int>(null!, 1);\n}\n');
+    await req(HostMethods.ensure, { projects: [describeProject('Loose', [], ['Loose/Sender.cs'])] });
+    const info = await query({ op: 'symbolInfo', position: { path: 'Loose/Sender.cs', line: 4, column: 17 } });
+    const docId = info.symbol?.display && (info.items[0] as unknown as { symbol: { docId: string } }).symbol.docId;
+    assert.match(String(docId), /^M:Loose\.Sender\.Send``1\(/);
+    const byId = await query({ op: 'callers', symbol: { docId, projectKey: key('Loose') }, scope: [key('Loose')] });
+    assert.equal(byId.symbol?.name, 'Send');
+    assert.deepEqual(byId.items.map((c) => c.from!.name), ['Call']);
+  });
 });

@@ -186,7 +186,26 @@ c.onRequest('projects/ensure', (p) => ({ results: p.projects.map((d) => ({ key: 
 c.onRequest('documents/changed', () => ({ updated: 0, removed: 0 }));
 c.onRequest('shutdown', () => ({}));
 c.onNotification('exit', () => process.exit(0));
-c.onRequest('query', (p) => {
+// slowdiag: a diagnostics request runs (holding the one request slot, as the real host does) until
+// it is cancelled or 4 s passed; the first is slow, later ones answer at once.
+let busy = Promise.resolve();
+let diags = 0;
+const note = (s) => fs.appendFileSync(${JSON.stringify(path.join(dir, 'events'))}, s + '\\n');
+c.onRequest('query', async (p, token) => {
+  if (mode === 'slowdiag' && p.op === 'diagnostics') {
+    diags++;
+    note('diagnostics ' + diags);
+    if (diags > 1) return { symbol: null, items: [], searched: p.scope, notSearched: [] };
+    let done;
+    busy = new Promise((r) => (done = r));
+    const cancelled = await new Promise((r) => { const t = setTimeout(() => r(false), 4000); token.onCancellationRequested(() => (clearTimeout(t), r(true))); });
+    note(cancelled ? 'cancelled' : 'ran to the end');
+    done();
+    if (cancelled) throw new rpc.ResponseError(-32800, 'cancelled');
+    return { symbol: null, items: [], searched: p.scope, notSearched: [] };
+  }
+  await busy;
+  if (mode === 'slowdiag') note('query ' + p.op);
   const sym = { name: 'Circle', kind: 'class', docId: 'T:Geometry.Circle', projectKey: 'src/Geometry/Geometry.csproj|net10.0', locations: [{ path: 'src/Geometry/Circle.cs', line: 3, column: 21, endLine: 3, endColumn: 27 }] };
   if (mode === 'hang' && p.op !== 'symbolInfo') return new Promise(() => {});
   if (p.op === 'symbolInfo') return { symbol: sym, items: [], searched: p.scope || [], notSearched: [] };
@@ -274,6 +293,27 @@ describe('roslyn: provider logic against a scripted fake host', function () {
     const st = provider.host.status();
     assert.equal(st.generation, first.generation + 1);
     assert.equal(st.restarts, 1);
+  });
+
+  it('a question goes first: the background request the host is running is cancelled, then sent again', async () => {
+    setMode('slowdiag');
+    const events = () => (fs.existsSync(path.join(dir, 'events')) ? fs.readFileSync(path.join(dir, 'events'), 'utf8').trim().split('\n') : []);
+    const ac = new AbortController();
+    const keys = ['src/Geometry/Geometry.csproj|net10.0', 'src/App/App.csproj|net10.0'];
+    const warm = provider.prewarm({ signal: ac.signal, order: () => keys });
+    for (let i = 0; i < 200 && !events().includes('diagnostics 1'); i++) await new Promise((r) => setTimeout(r, 25));
+    assert.deepEqual(events(), ['diagnostics 1']);
+    const a = await refs();
+    assert.equal(a.mode, 'precise', a.reason);
+    const r = await warm;
+    assert.equal(r.state, 'done', r.detail);
+    assert.equal(r.yielded, 1);
+    const ev = events();
+    // The running step was cancelled before the question's first query; it ran again afterwards.
+    assert.equal(ev[1], 'cancelled', ev.join(', '));
+    assert.ok(ev.indexOf('query symbolInfo') > 1, ev.join(', '));
+    assert.ok(ev.lastIndexOf('diagnostics 2') > ev.indexOf('query references'), ev.join(', '));
+    assert.equal(r.compiled, 2);
   });
 
   it('a file in no C# project is a labelled refusal; the host is not even started', async () => {

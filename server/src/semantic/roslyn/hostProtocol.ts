@@ -8,7 +8,7 @@
  */
 
 /** The protocol version this mirror was written against. */
-export const HOST_PROTOCOL_VERSION = 1;
+export const HOST_PROTOCOL_VERSION = 3;
 
 /** A project key: `<workspace-relative project path>|<target framework>` (opaque to the host). */
 export type ProjectKey = string;
@@ -231,6 +231,13 @@ export interface SymbolInfoRow {
   overridden?: SymbolRef;
   /** Interface members this member implements (a type: its direct interfaces). */
   implements: SymbolRef[];
+  /** Protocol 3 (members): the whole overridden chain, nearest first (no locations). */
+  overriddenChain?: SymbolRef[];
+  /**
+   * Protocol 3 (members): every source member a call can bind to and still dispatch here — the
+   * overridden chain and the interface members each level implements, transitively (no locations).
+   */
+  dispatchers?: (SymbolRef & { via: 'interface' | 'base' })[];
 }
 
 export interface QueryResult<Row = unknown> extends Coverage {
@@ -240,6 +247,10 @@ export interface QueryResult<Row = unknown> extends Coverage {
   items: Row[];
   truncated?: boolean;
   stats?: Stats;
+  /** callers (protocol 2): the interface / base members the host followed calls through (no locations). */
+  dispatchers?: SymbolRef[];
+  /** callers (protocol 2): known projects the host added to the scope for them. */
+  dispatchScope?: string[];
 }
 
 export interface StatusResult {

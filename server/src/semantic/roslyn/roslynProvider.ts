@@ -109,6 +109,8 @@ export interface PrewarmResult {
   /** ms from the start to every description handed over; the longest single host step. */
   ensureMs?: number;
   maxStepMs?: number;
+  /** Background requests cancelled because a question came (each sent again after it). */
+  yielded?: number;
   detail?: string;
 }
 
@@ -137,6 +139,8 @@ export class RoslynProvider implements SemanticProvider {
   private readonly changed = new Set<string>();
   /** Questions being answered now (background work waits for 0). */
   private inFlight = 0;
+  /** The background request in flight, aborted when a question starts. */
+  private readonly background = new Set<AbortController>();
   /** Per-question counts, for doctor and tests. */
   readonly stats = { questions: 0, ensured: 0, lastScope: 0, lastSearched: 0 };
 
@@ -205,11 +209,14 @@ export class RoslynProvider implements SemanticProvider {
     if (bind.length === 0) {
       return { kind: 'unavailable', state: 'failed', reason: `${a.path} is compiled by no C# project of the project model; no compiler context to answer in` };
     }
-    const acquired = await this.host.acquire(ctx.waitForReadyMs, ctx.signal);
-    if (!acquired.ok) return { kind: 'unavailable', state: acquired.state, reason: acquired.reason };
-    this.stats.questions++;
+    // A question goes first: background work pauses from now on (also while the host starts), and
+    // a background request the host is running is cancelled (it is sent again after the question).
     this.inFlight++;
+    for (const c of this.background) c.abort(new Error('a question goes first'));
     try {
+      const acquired = await this.host.acquire(ctx.waitForReadyMs, ctx.signal);
+      if (!acquired.ok) return { kind: 'unavailable', state: acquired.state, reason: acquired.reason };
+      this.stats.questions++;
       if (!this.syncGeneration(acquired.generation)) await this.flushChanges(ctx);
       const bindKey = bind[0]!;
       const bindScope = this.closure(describer, [bindKey]);
@@ -239,7 +246,31 @@ export class RoslynProvider implements SemanticProvider {
     const acquired = await this.host.acquire(ROSLYN_HOST_INITIALIZE_TIMEOUT_MS, o.signal);
     if (!acquired.ok) return { ...result, state: 'failed', detail: acquired.reason, ms: Date.now() - started };
     const generation = acquired.generation;
-    const ctx = (ms: number): CallContext => ({ signal: o.signal, deadline: Date.now() + ms, waitForReadyMs: 0 });
+    /**
+     * One background host request, between questions: a question that starts meanwhile cancels it
+     * (the host stops it, or it never leaves the host's queue) and it is sent again once idle.
+     */
+    const step = async <T>(run: (c: CallContext) => Promise<T>): Promise<T | undefined> => {
+      for (;;) {
+        await this.idle(o.signal);
+        if (o.signal.aborted) return undefined;
+        if (this.host.status().generation !== generation) throw new Error('the host restarted during the background start');
+        const c = new AbortController();
+        const onAbort = () => c.abort(o.signal.reason);
+        o.signal.addEventListener('abort', onAbort, { once: true });
+        this.background.add(c);
+        try {
+          return await run({ signal: c.signal, deadline: Date.now() + ROSLYN_PREWARM_STEP_TIMEOUT_MS, waitForReadyMs: 0 });
+        } catch (e) {
+          if (o.signal.aborted) return undefined;
+          if (!c.signal.aborted) throw e;
+          result.yielded = (result.yielded ?? 0) + 1; // a question came: again after it
+        } finally {
+          this.background.delete(c);
+          o.signal.removeEventListener('abort', onAbort);
+        }
+      }
+    };
     try {
       await this.idle(o.signal);
       this.syncGeneration(generation);
@@ -251,17 +282,16 @@ export class RoslynProvider implements SemanticProvider {
       for (let i = 0; i < all.length; i += ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS) {
         if (o.signal.aborted) return { ...result, state: 'cancelled', ms: Date.now() - started };
         await this.idle(o.signal);
-        const step = all.slice(i, i + ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS);
+        const keys = all.slice(i, i + ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS);
         // Describing evaluates each project again (a few ms each): in slices, yielding between them.
-        for (let j = 0; j < step.length; j += ROSLYN_PREWARM_DESCRIBE_SLICE) {
-          for (const k of step.slice(j, j + ROSLYN_PREWARM_DESCRIBE_SLICE)) describer.describe(k);
+        for (let j = 0; j < keys.length; j += ROSLYN_PREWARM_DESCRIBE_SLICE) {
+          await this.idle(o.signal);
+          for (const k of keys.slice(j, j + ROSLYN_PREWARM_DESCRIBE_SLICE)) describer.describe(k);
           await new Promise((r) => setImmediate(r));
         }
-        result.described += step.length;
-        await this.idle(o.signal);
-        if (this.host.status().generation !== generation) throw new Error('the host restarted during the background start');
+        result.described += keys.length;
         const t = Date.now();
-        await this.ensure(describer, step, ctx(ROSLYN_PREWARM_STEP_TIMEOUT_MS), generation, ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS);
+        await step((c) => this.ensure(describer, keys, c, generation, ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS));
         result.maxStepMs = Math.max(result.maxStepMs ?? 0, Date.now() - t);
       }
       result.ensured = this.ensured.size - before;
@@ -274,7 +304,8 @@ export class RoslynProvider implements SemanticProvider {
         const d = describer.describe(k);
         const doc = d.ok ? d.description.documents.find((x) => !x.generated) : undefined;
         if (!doc || !this.ensured.has(k)) continue;
-        const r = await this.query<unknown>({ op: 'diagnostics', position: { path: doc.path, line: 1, column: 1, projectKey: k }, scope: [k] }, ctx(ROSLYN_PREWARM_STEP_TIMEOUT_MS), generation);
+        const r = await step((c) => this.query<unknown>({ op: 'diagnostics', position: { path: doc.path, line: 1, column: 1, projectKey: k }, scope: [k] }, c, generation));
+        if (!r) break;
         result.compiled++;
         const mb = r.stats?.workingSetMb;
         const cap = this.host.status().memoryCapMb;
@@ -556,7 +587,8 @@ export class RoslynProvider implements SemanticProvider {
         // An interface member reached through an overridden member (Circle.Area overrides
         // Shape.Area, which implements IShape.Area): its calls dispatch here too. Asked for
         // directly when the host's answer has no row through it.
-        const answered = new Set(rr.items.map((c) => c.viaSymbol).filter((v): v is string => v !== undefined));
+        // A host that followed the member itself (its `dispatchers`, protocol 2) has its rows already.
+        const answered = new Set([...rr.items.map((c) => c.viaSymbol), ...(rr.dispatchers ?? []).map((d) => d.docId)].filter((v): v is string => typeof v === 'string'));
         const keys = new Set(rr.items.map((c) => `${symKey(c.from)}|${c.via ?? ''}`));
         for (const d of dispatchers) {
           if (d.via !== 'interface' || !d.docId || !d.projectKey || answered.has(d.docId) || Date.now() > ctx.deadline - 500) continue;
@@ -631,6 +663,8 @@ export class RoslynProvider implements SemanticProvider {
    * and its overridden chain (each asked for its own overridden member, a few levels up).
    */
   private async dispatchers(info: SymbolInfoRow, ctx: CallContext, generation: number): Promise<(SymbolRef & { via: 'interface' | 'base' })[]> {
+    // A protocol-3 host lists them itself (the chain and each level's interface members, transitively).
+    if (info.dispatchers) return info.dispatchers.filter((m) => m.projectKey);
     const out: (SymbolRef & { via: 'interface' | 'base' })[] = info.implements.filter((m) => m.projectKey).map((m) => ({ ...m, via: 'interface' as const }));
     let over = info.overridden;
     for (let depth = 0; over?.projectKey && over.docId && depth < ROSLYN_OVERRIDE_CHAIN_MAX_DEPTH; depth++) {
@@ -705,6 +739,7 @@ export class RoslynProvider implements SemanticProvider {
         if (described >= ROSLYN_PREWARM_DESCRIBE_SLICE) {
           described = 0;
           await new Promise((r) => setImmediate(r));
+          await this.idle(signal);
           if (signal.aborted) return out;
         }
         const top = stack[stack.length - 1]!;
