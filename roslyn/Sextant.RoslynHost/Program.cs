@@ -49,7 +49,7 @@ public sealed class RpcTarget
         h.Resolver = new Resolver(p.NugetPackagesFolder);
         if (p.ParentPid is int pp && pp > 0) ParentPid = pp;
         initialized = true;
-        if (Environment.GetEnvironmentVariable("SEXTANT_ROSLYN_NO_WARMUP") != "1") Warmup.Start(h.Resolver, h.Metadata);
+        if (Environment.GetEnvironmentVariable("SEXTANT_ROSLYN_NO_WARMUP") != "1") Warmup.Start(h.Resolver);
         HostState.Log($"initialized: root {h.Root}, cap {h.MemoryCapMb} MB, dotnet {h.Resolver.DotnetRoot}, packs {string.Join(", ", h.Resolver.Packs.Select(x => x.Name + " " + x.Version))}");
         return Task.FromResult<object>(new
         {

@@ -1,8 +1,7 @@
 // Compiles and searches a tiny scratch solution in the background right after initialize, so the
 // JIT has compiled Roslyn's hot paths (parse, bind, SymbolFinder) before the first real question
 // (measured: a cold first definition cost ~3 s of CPU, most of it JIT). Uses its own AdhocWorkspace:
-// it shares nothing with the live workspace but the framework's metadata references (the host's
-// cache: read and decoded once, here, instead of by the first question) and takes no lock.
+// it shares nothing with the live workspace and takes no lock.
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.FindSymbols;
@@ -30,7 +29,7 @@ public static class Warmup
         }
         """;
 
-    public static void Start(Resolver resolver, Func<string, MetadataReference> metadata)
+    public static void Start(Resolver resolver)
     {
         _ = Task.Run(async () =>
         {
@@ -45,7 +44,7 @@ public static class Warmup
                     .AddProject(ProjectInfo.Create(pid, VersionStamp.Create(), "Warm", "Warm", LanguageNames.CSharp,
                         compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary),
                         parseOptions: new CSharpParseOptions(LanguageVersion.Latest, DocumentationMode.Parse),
-                        metadataReferences: r.Paths.Select(metadata)))
+                        metadataReferences: r.Paths.Select(p => MetadataReference.CreateFromFile(p))))
                     .AddDocument(did, "Warm.cs", SourceText.From(Source), filePath: "/warm/Warm.cs");
                 var doc = sol.GetDocument(did)!;
                 var text = await doc.GetTextAsync();

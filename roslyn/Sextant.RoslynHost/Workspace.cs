@@ -88,12 +88,7 @@ public sealed class HostState
     public static long WorkingSetMb() => Environment.WorkingSet / (1024 * 1024);
     public static long GcHeapMb() => GC.GetTotalMemory(false) / (1024 * 1024);
 
-    public PortableExecutableReference Metadata(string path)
-    {
-        lock (metadataCache) return MetadataLocked(path);
-    }
-
-    PortableExecutableReference MetadataLocked(string path)
+    PortableExecutableReference Metadata(string path)
     {
         if (metadataCache.TryGetValue(path, out var m)) return m;
         var xml = Path.ChangeExtension(path, ".xml");

@@ -366,10 +366,11 @@ export class RoslynProvider implements SemanticProvider {
       else (byKey.get(k) ?? byKey.set(k, []).get(k)!).push(p);
     }
     if (byKey.size === 0) return { kind: 'unavailable', state: 'failed', reason: `${paths.length === 1 ? paths[0] : `the ${paths.length} files`} compiled by no C# project of the project model` };
-    const acquired = await this.host.acquire(ctx.waitForReadyMs, ctx.signal);
-    if (!acquired.ok) return { kind: 'unavailable', state: acquired.state, reason: acquired.reason };
-    this.inFlight++;
+    this.inFlight++; // a question goes first (see request)
+    for (const c of this.background) c.abort(new Error('a question goes first'));
     try {
+      const acquired = await this.host.acquire(ctx.waitForReadyMs, ctx.signal);
+      if (!acquired.ok) return { kind: 'unavailable', state: acquired.state, reason: acquired.reason };
       if (!this.syncGeneration(acquired.generation)) await this.flushChanges(ctx);
       const keys = [...byKey.keys()];
       const asked = keys.slice(0, DIAGNOSTICS_ROSLYN_MAX_PROJECTS);
