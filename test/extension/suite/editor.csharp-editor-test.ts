@@ -9,7 +9,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { at, callTool, folder, note, sextant, startMcp, waitFor } from './helpers';
+import { at, callTool, folder, note, screenshot, sextant, startMcp, waitFor } from './helpers';
 
 interface Row {
   path: string;
@@ -82,5 +82,16 @@ describe('C# through the editor (stand-in for C# Dev Kit: csharp-ls via vscode-l
     assert.match(String(impls.mode), /^precise/);
     const names = (impls.items as Row[]).map((r) => r.path).sort();
     assert.ok(names.includes('src/Harbor.Core/ShipRepository.cs') && names.includes('src/Harbor.Net/RemoteRepository.cs'), names.join(', '));
+  });
+
+  it('the status bar and the Sextant views say the editor serves C# (screenshot)', async () => {
+    const api = await sextant();
+    await waitFor(`the status bar to name the editor for C# (${api.statusBar.text})`, () => /C#: the editor's language service/.test(api.statusBar.text), 60_000);
+    await vscode.commands.executeCommand('workbench.view.extension.sextant');
+    for (const view of ['sextant.projects', 'sextant.index', 'sextant.activity']) await vscode.commands.executeCommand(`${view}.focus`);
+    assert.ok(api.activity.calls().some((c) => c.tool === 'references' && c.mode === 'precise'), 'the precise references call is in Agent Activity');
+    await new Promise((r) => setTimeout(r, 800));
+    const shot = await screenshot('csharp-editor-views');
+    if (shot) assert.ok(shot.distinctColors > 20, `the screenshot looks blank: ${shot.distinctColors} colours`);
   });
 });
