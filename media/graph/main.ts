@@ -108,16 +108,9 @@ function draw(msg: GraphMessage, restore?: { view: typeof view; selected?: strin
   production.checked = msg.options.production;
   test.checked = msg.options.test;
   reduce.checked = msg.options.reduce;
-  if (msg.projects) {
-    projectList.replaceChildren(
-      ...msg.projects.map((p) => {
-        const o = document.createElement('option');
-        o.value = p.name;
-        o.label = p.id;
-        return o;
-      }),
-    );
-  }
+  // The search box's suggestions (every project: 3,000 options) are built when it is first used,
+  // not on the way to the first drawing.
+  if (msg.projects && msg.projects !== listed) listedStale = true;
 
   // Layout: one box per node sized to its label; ranks left to right.
   const g = new dagre.graphlib.Graph({ multigraph: false });
@@ -375,6 +368,23 @@ function runSearch(): void {
   }
 }
 
+let listed: GraphMessage['projects'];
+let listedStale = false;
+function fillProjectList(): void {
+  if (!listedStale || !current?.projects) return;
+  listedStale = false;
+  listed = current.projects;
+  projectList.replaceChildren(
+    ...listed.map((p) => {
+      const o = document.createElement('option');
+      o.value = p.name;
+      o.label = p.id;
+      return o;
+    }),
+  );
+}
+search.addEventListener('focus', fillProjectList);
+search.addEventListener('input', fillProjectList);
 search.addEventListener('keydown', (ev) => {
   if (ev.key === 'Enter') runSearch();
 });

@@ -168,7 +168,10 @@ describe('graph panel page (headless Chromium, fake VS Code API)', function () {
   it('the search box focuses the graph on a project by name; fit and zoom change the view', async () => {
     await post(projectGraph);
     await waitForMessage('rendered');
+    // The suggestions are built when the box is first used, not before the first drawing.
+    assert.equal(await page.locator('#project-list option').count(), 0);
     await page.fill('#search', 'shared');
+    assert.equal(await page.locator('#project-list option').count(), 4);
     await page.press('#search', 'Enter');
     assert.deepEqual(await waitForMessage('focus'), { type: 'focus', id: 'src/Shared/Shared.csproj' });
     const before = (await page.evaluate('window.sextantGraph.view()')) as { k: number };
