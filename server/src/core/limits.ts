@@ -503,6 +503,12 @@ export const RECENT_CHANGES_DEADLINE_MARGIN_MS = 1_500;
 export const ATTRIBUTE_ARGS_MAX_CHARS = 120;
 /** search_symbol attribute: declarations ranked per answer at most ([Fact] in a big test suite: tens of thousands); past it the answer says capped. */
 export const ATTRIBUTE_SEARCH_MAX_ROWS = 20_000;
+/** generated_for: .cs files walked under a project's obj/ at most (a big Razor/gRPC project writes hundreds; past it the answer says capped). */
+export const GENERATED_FOR_MAX_OBJ_FILES = 2_000;
+/** generated_for: bytes of one generated file read to find the partial types it declares (the Regex generator writes ~10 KB per pattern). */
+export const GENERATED_FOR_MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** generated_for: rows per answer (producers, sources, outputs); the rest are counted. */
+export const GENERATED_FOR_MAX_ROWS = 100;
 
 // ─── diagnostics and batch forms (issue 13; owner diag) ───
 /** diagnostics: files a language server is asked about per call (each is opened and waited for: ~0.1-1 s each with tsserver). */

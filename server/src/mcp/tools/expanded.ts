@@ -1,9 +1,17 @@
-/** Issue 13 part 1: recent_changes (xml_doc, generated_for follow). */
+/** Issue 13 part 1: recent_changes, generated_for (xml_doc follows). */
 import { z } from 'zod';
+import { ToolError } from '../../core/errors';
 import { MAX_PATH_CHARS } from '../../core/limits';
+import type { Engine } from '../../nav/engine';
+import { generatedFor, type GeneratedRow } from '../../nav/expanded/generatedFor';
 import { recentChanges, type ChangedFile } from '../../nav/expanded/recentChanges';
-import { pagingArgs } from '../schemas';
+import { resolveTarget } from '../../nav/semanticTarget';
+import { fileOutline } from '../../nav/syntaxOutline';
+import { symbolAt } from '../../syntax/symbolAt';
+import type { OutlineSymbol } from '../../syntax/types';
+import { budgetArg, pagingArgs, pathArg } from '../schemas';
 import { defineTool } from '../tool';
+import { targetSchema, toTarget } from './semantic';
 
 /** One changed file; `status` M, `project` '' and production are the defaults left out. */
 interface ChangeRow {
@@ -34,7 +42,7 @@ export const recentChangesTool = defineTool({
   name: 'recent_changes',
   title: 'Recent changes',
   description:
-    'Changed files and the declarations each hunk touches: working tree (staged, unstaged, untracked) plus commits since a ref or date; by project, production first.',
+    'Changed files + the declarations each hunk touches: working tree (staged, unstaged, untracked) and commits since a ref/date; by project, production first.',
   input: z.strictObject({
     scope: z.string().max(MAX_PATH_CHARS).optional(),
     since: z.string().max(200).optional().describe('Ref or date'),
@@ -51,7 +59,9 @@ export const recentChangesTool = defineTool({
     more: z.number().optional(),
     project: z.string().optional(),
     test: z.literal(true).optional(),
-  }),
+  })
+    // Published loose (the rows say their fields): tools/list stays within TOOLS_LIST_MAX_BYTES.
+    .meta({ published: { type: 'object', required: ['path', 'in', 'add', 'del'] } }),
   extra: {
     git: z.literal(false).optional(),
     base: z.string().optional(),
@@ -94,4 +104,48 @@ export const recentChangesTool = defineTool({
   },
 });
 
-export const EXPANDED_TOOLS = [recentChangesTool];
+/** A target's file and its syntax-layer declaration (the innermost one at the name position). */
+export async function targetDeclaration(engine: Engine, target: z.infer<typeof targetSchema>): Promise<{ path: string; symbol: OutlineSymbol | undefined }> {
+  const r = resolveTarget(engine, toTarget(target));
+  if ('ambiguous' in r) {
+    const c = r.selection.candidates ?? [];
+    throw new ToolError('AMBIGUOUS_TARGET', `The target names ${c.length} declarations`, `pass one symbolId: ${c.slice(0, 4).map((x) => x.symbolId).join(', ')}`, { candidates: c.slice(0, 10).map((x) => x.symbolId) });
+  }
+  const o = await fileOutline(engine, r.position.path);
+  return { path: o.path, symbol: symbolAt(o.symbols, r.position.line, r.position.column).symbol };
+}
+
+export const generatedForTool = defineTool({
+  name: 'generated_for',
+  title: 'Generated code',
+  description:
+    'Generated file/symbol: its producer (source generator, MSBuild target, .resx/.xaml/.razor/.proto) and sources; source symbol: generated parts on disk.',
+  input: z.strictObject({ path: pathArg.optional(), target: targetSchema.optional(), ...budgetArg }),
+  item: z
+    .object({ rel: z.enum(['producer', 'source', 'output']), kind: z.string(), name: z.string().optional(), path: z.string().optional(), line: z.number().optional(), detail: z.string().optional() })
+    .meta({ published: { type: 'object', required: ['rel', 'kind'] } }),
+  extra: {
+    coverage: z.object({ project: z.string().optional(), built: z.boolean(), generatorFilesOnDisk: z.boolean(), note: z.string() }),
+  },
+  paged: false,
+  row: (i: GeneratedRow) => `${i.rel} ${i.kind}${i.name ? ` ${i.name}` : ''}${i.path ? ` — ${i.path}${i.line ? `:${i.line}` : ''}` : ''}${i.detail ? ` (${i.detail})` : ''}`,
+  async handle(env, args) {
+    if ((args.path === undefined) === (args.target === undefined)) throw new ToolError('INVALID_ARGUMENT', 'generated_for takes a path or a target (one of them)', 'pass {path: "obj/…/X.g.cs"} or {target: {qualifiedName: "Ns.Type"}}');
+    const t = args.target ? await targetDeclaration(env.engine, args.target) : { path: args.path!, symbol: undefined };
+    const a = await generatedFor(env.engine, t);
+    const producers = a.rows.filter((r) => r.rel === 'producer').map((r) => r.name);
+    const outputs = a.rows.filter((r) => r.rel === 'output').length;
+    const what = a.symbol ?? a.path;
+    return {
+      summary: a.generated
+        ? `${a.path} is generated${producers.length ? ` by ${producers.join(', ')}` : ' (producer not detected)'}; ${a.rows.filter((r) => r.rel === 'source').length} source(s) found (coverage says what is on disk).`
+        : `${what}: ${outputs ? `${outputs} generated part(s) on disk` : 'nothing generated from it on disk'} (coverage says what that means).`,
+      items: a.rows,
+      total: a.rows.length,
+      truncated: a.capped ? 'cap' : undefined,
+      extra: { coverage: a.coverage },
+    };
+  },
+});
+
+export const EXPANDED_TOOLS = [recentChangesTool, generatedForTool];
