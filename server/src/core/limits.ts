@@ -605,3 +605,7 @@ export const IMPACT_ROWS_PER_SECTION = 8;
 export const IMPACT_TESTS = 10;
 /** impact: dependent-project hops walked (transitive dependents beyond this are counted as cut). */
 export const IMPACT_DEPENDENTS_DEPTH = 4;
+/** Batch forms: entries asked at once (language servers and the Roslyn host answer several questions concurrently; more only queues). */
+export const BATCH_PARALLEL = 4;
+/** Batch references: locations listed per target without per_group, spread over its groups (a batch of 20 stays ~20 × 1.5 KB). */
+export const BATCH_REFERENCES_LOCATIONS = 4;

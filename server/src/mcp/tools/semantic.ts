@@ -6,7 +6,8 @@
  * availability `unavailable` is not "no callers").
  */
 import { z } from 'zod';
-import { MAX_PATH_CHARS, SEMANTIC_LOCATION_MIN_BYTES, TOOL_DEADLINE_MS, SEMANTIC_CALLS_MAX_DEPTH, SEMANTIC_CALLS_MAX_EDGES, SEMANTIC_REFERENCES_PER_GROUP, SEMANTIC_REFERENCES_SPREAD_LOCATIONS, SEMANTIC_REFERENCES_SPREAD_BYTES, SEMANTIC_GROUP_ROW_BYTES, SEMANTIC_LOCATION_ROW_BYTES, SEMANTIC_REFERENCES_GROUPS_PER_PAGE, SEMANTIC_TYPE_HIERARCHY_MAX_DEPTH, SEMANTIC_TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
+import { ToolError } from '../../core/errors';
+import { BATCH_REFERENCES_LOCATIONS, MAX_PATH_CHARS, SEMANTIC_LOCATION_MIN_BYTES, TOOL_DEADLINE_MS, SEMANTIC_CALLS_MAX_DEPTH, SEMANTIC_CALLS_MAX_EDGES, SEMANTIC_REFERENCES_PER_GROUP, SEMANTIC_REFERENCES_SPREAD_LOCATIONS, SEMANTIC_REFERENCES_SPREAD_BYTES, SEMANTIC_GROUP_ROW_BYTES, SEMANTIC_LOCATION_ROW_BYTES, SEMANTIC_REFERENCES_GROUPS_PER_PAGE, SEMANTIC_TYPE_HIERARCHY_MAX_DEPTH, SEMANTIC_TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
 import {
   callsQuery,
   definitionQuery,
@@ -19,8 +20,9 @@ import {
   type NavRow,
 } from '../../nav/semanticQueries';
 import type { TargetInput } from '../../nav/semanticTarget';
+import { batchEntrySchema, checkBatch, entryText, fitEntries, isBatchEntry, runBatch, type BatchEntry } from '../batch';
 import { budgetArg, pagingArgs, pathArg } from '../schemas';
-import { defineTool, type ToolResult } from '../tool';
+import { defineTool, type ToolEnv, type ToolResult } from '../tool';
 
 export const targetSchema = z
   .strictObject({
@@ -62,6 +64,45 @@ export const targetSchema = z
   .meta({ published: { type: 'object' } });
 
 type TargetArg = z.infer<typeof targetSchema>;
+
+/** Batch form (issue 13): several targets in one call, one budget; published as a plain array of the target forms. */
+const targetsArg = z.array(targetSchema).min(1).max(200).optional().meta({ published: { type: 'array' } });
+
+/** The one target of a call, or the batch's targets; exactly one of the two. */
+function oneOrBatch(args: { target?: TargetArg | undefined; targets?: TargetArg[] | undefined }): TargetArg[] | undefined {
+  if (args.targets) {
+    checkBatch(args.targets.length, 'targets', args.target !== undefined);
+    return args.targets;
+  }
+  if (args.target === undefined) throw new ToolError('INVALID_ARGUMENT', 'No target given', 'pass target (one symbol) or targets (a batch)');
+  return undefined;
+}
+
+function targetLabel(t: TargetArg): string {
+  return t.symbolId ?? t.qualifiedName ?? (t.path !== undefined ? `${t.path}:${t.line}${t.column !== undefined ? `:${t.column}` : ''}` : (t.match_id ?? t.stable_symbol_id ?? 'target_ref'));
+}
+
+function ambiguousError(a: AmbiguousAnswer): string {
+  const n = a.target_selection.candidates?.length ?? 0;
+  return new ToolError('AMBIGUOUS_TARGET', `The target is ambiguous: ${n} candidates (${a.target_selection.note ?? 'equal rank'})`, 'ask this target alone to get its candidates, then pass one candidate\'s target_ref').render();
+}
+
+/** A batch answer: one item per entry (all entries of the page), fitted into one byte budget. */
+function batchResult(tool: string, entries: BatchEntry[], p: { offset: number; limit: number; maxBytes: number }): ToolResult {
+  const failed = entries.filter((e) => e.error);
+  const page = fitEntries(entries.slice(p.offset, p.offset + p.limit), p.maxBytes);
+  return {
+    summary: `${tool} of ${entries.length} target${entries.length === 1 ? '' : 's'}: ${entries.length - failed.length} answered, ${failed.length} failed${failed.length ? ` (entries ${failed.map((e) => e.entry).join(', ')})` : ''}.`,
+    items: page,
+    total: entries.length,
+    offset: p.offset,
+  };
+}
+
+function modeNoteOf(m: NavMeta): string | undefined {
+  const n = modeNote(m).trim();
+  return n || undefined;
+}
 
 export function toTarget(t: TargetArg): TargetInput {
   if (t.symbolId !== undefined) return { symbolId: t.symbolId };
@@ -157,13 +198,25 @@ export const definitionTool = defineTool({
   title: 'Go to definition',
   description:
     'Where a symbol is declared (every part of a partial type): span, signature, container, project. Precise with a language server, else labelled heuristic.',
-  input: z.strictObject({ target: targetSchema, ...waitArg, ...budgetArg }),
-  item: rowSchema,
-  extra: metaExtra,
+  input: z.strictObject({ target: targetSchema.optional(), targets: targetsArg, ...waitArg, ...budgetArg }),
+  // A batch (targets) answers one item per target (batch.ts); its answer has no target_selection.
+  item: z.union([rowSchema, batchEntrySchema]),
+  extra: { ...metaExtra, target_selection: selectionSchema.optional() },
   paged: false,
-  row: rowText,
-  async handle(env, args) {
-    const a = await definitionQuery(env.engine, toTarget(args.target), { deadlineAt: env.deadlineAt, ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}) });
+  row: (i: NavRow | BatchEntry) => (isBatchEntry(i) ? entryText(i, rowText as (r: never) => string) : rowText(i)),
+  async handle(env, args, p) {
+    const batch = oneOrBatch(args);
+    const wait = args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {};
+    if (batch) {
+      const entries = await runBatch(batch, env.deadlineAt, targetLabel, async (t) => {
+        const a = await definitionQuery(env.engine, toTarget(t), { deadlineAt: env.deadlineAt, ...wait });
+        if ('ambiguous' in a) return { error: ambiguousError(a) };
+        const note = modeNoteOf(a);
+        return { rows: a.rows, mode: a.mode, ...(note ? { note } : {}) };
+      });
+      return batchResult('definition', entries, { offset: 0, limit: entries.length, maxBytes: p.maxBytes });
+    }
+    const a = await definitionQuery(env.engine, toTarget(args.target!), { deadlineAt: env.deadlineAt, ...wait });
     if ('ambiguous' in a) return ambiguous(a);
     const first = a.rows[0];
     const what = a.target_selection.symbol?.name ?? a.name;
@@ -203,13 +256,59 @@ export function spreadLocations(counts: number[], cap: number, allowance: number
   return out;
 }
 
+type GroupBy = 'project' | 'file' | 'kind';
+type ReferenceGroup = { group: string; count: number; locations?: NavRow[] };
+
+function referenceRowText(i: NavRow | ReferenceGroup): string {
+  if (!('group' in i)) return rowText(i);
+  const shown = i.locations ?? [];
+  const more = i.count - shown.length;
+  return `${i.group}: ${i.count}${shown.map((l) => `\n  - ${rowText(l)}`).join('')}${more ? `\n  - … ${more} more` : ''}`;
+}
+
+/** Reference rows grouped by `groupBy`: production groups first, then by size, then by key. */
+function orderedGroups(rows: NavRow[], groupBy: GroupBy): [string, NavRow[]][] {
+  const keyOf = (r: NavRow) => (groupBy === 'project' ? (r.project ?? '(no project)') : groupBy === 'file' ? r.path : (r.role ?? 'reference'));
+  const groups = new Map<string, NavRow[]>();
+  for (const r of rows) (groups.get(keyOf(r)) ?? groups.set(keyOf(r), []).get(keyOf(r))!).push(r);
+  return [...groups.entries()].sort((x, y) => Number(x[1][0]!.isTest) - Number(y[1][0]!.isTest) || y[1].length - x[1].length || (x[0] < y[0] ? -1 : 1));
+}
+
+/** Group items with their listed locations, enriched in one pass (a declaration lookup per page, not per group). */
+function groupItems(env: ToolEnv, groups: [string, NavRow[]][], listedOf: (group: string) => number, groupBy: GroupBy) {
+  const shown = groups.map(([g, rows]) => rows.slice(0, listedOf(g)));
+  const enriched = enrichRows(env.engine, shown.flat());
+  let at = 0;
+  return groups.map(([group, rows], i) => {
+    // The group key is said once: not again on each location.
+    const locations = enriched.slice(at, at + shown[i]!.length).map((l) => {
+      // The group says the project and the test flag; generated is said only when true.
+      const { project, isTest, isGenerated, ...rest } = l;
+      const out: Partial<NavRow> = rest;
+      if (!(groupBy === 'project' && project === group) && project !== undefined) out.project = project;
+      if (groupBy === 'kind') out.isTest = isTest;
+      if (isGenerated) out.isGenerated = true;
+      return out;
+    });
+    at += shown[i]!.length;
+    // Defaults left out: isTest only when true, no empty sample; what is not listed is count − locations.
+    return {
+      group,
+      ...(groupBy !== 'kind' && rows[0]!.isTest ? { isTest: true as const } : {}),
+      count: rows.length,
+      ...(locations.length ? { locations } : {}),
+    };
+  });
+}
+
 export const referencesTool = defineTool({
   name: 'references',
   title: 'Find references',
   description:
     'Every reference to a symbol, before changing its behaviour: each project group with its count and locations. Uses via interface/base members: include_related.',
   input: z.strictObject({
-    target: targetSchema,
+    target: targetSchema.optional(),
+    targets: targetsArg,
     group_by: z.enum(['project', 'file', 'kind', 'none']).optional(),
     scope: z.enum(['all', 'production', 'test']).optional(),
     project: z.string().max(MAX_PATH_CHARS).optional().describe('Glob, e.g. *.Tests'),
@@ -220,22 +319,19 @@ export const referencesTool = defineTool({
     ...waitArg,
     ...pagingArgs,
   }),
-  item: z.union([groupSchema, rowSchema]),
+  // A batch (targets) answers one item per target: its groups as `rows`, `note` the counts (batch.ts).
+  item: z.union([groupSchema, rowSchema, batchEntrySchema]),
   extra: {
     ...metaExtra,
+    target_selection: selectionSchema.optional(),
     counts: z.object({ total: z.number(), projects: z.number(), productionProjects: z.number(), testProjects: z.number(), production: z.number(), test: z.number(), generated: z.number(), handwritten: z.number() }).optional(),
   },
   paged: true,
   defaultLimit: SEMANTIC_REFERENCES_GROUPS_PER_PAGE,
-  row: (i: NavRow | { group: string; count: number; locations?: NavRow[] }) => {
-    if (!('group' in i)) return rowText(i);
-    const shown = i.locations ?? [];
-    const more = i.count - shown.length;
-    return `${i.group}: ${i.count}${shown.map((l) => `\n  - ${rowText(l)}`).join('')}${more ? `\n  - … ${more} more` : ''}`;
-  },
+  row: (i: NavRow | ReferenceGroup | BatchEntry) => (isBatchEntry(i) ? entryText(i, referenceRowText as (r: never) => string) : referenceRowText(i)),
   async handle(env, args, p) {
-    // Computed once per answer and kept for its cursor: later pages never re-ask the provider.
-    const a = await env.once('references', () => referencesQuery(env.engine, toTarget(args.target), {
+    const batch = oneOrBatch(args);
+    const opts = {
       deadlineAt: env.deadlineAt,
       ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}),
       ...(args.include_definition !== undefined ? { includeDefinition: args.include_definition } : {}),
@@ -243,7 +339,28 @@ export const referencesTool = defineTool({
       ...(args.scope ? { scope: args.scope } : {}),
       ...(args.project ? { project: args.project } : {}),
       ...(args.include_generated !== undefined ? { includeGenerated: args.include_generated } : {}),
-    }));
+    };
+    if (batch) {
+      // Each target's groups (group_by; none: its locations), with BATCH_REFERENCES_LOCATIONS spread over them; kept for the cursor.
+      const groupBy = args.group_by ?? 'project';
+      const perGroup = args.per_group ?? SEMANTIC_REFERENCES_PER_GROUP;
+      const entries = await env.once('referencesBatch', () =>
+        runBatch(batch, env.deadlineAt, targetLabel, async (t) => {
+          const a = await referencesQuery(env.engine, toTarget(t), opts);
+          if ('ambiguous' in a) return { error: ambiguousError(a) };
+          const c = a.counts;
+          const note = `${c.total} reference${c.total === 1 ? '' : 's'} in ${c.projects} project${c.projects === 1 ? '' : 's'} (${c.productionProjects} production, ${c.testProjects} test).${modeNote(a)}`;
+          if (groupBy === 'none') return { rows: enrichRows(env.engine, a.rows.slice(0, BATCH_REFERENCES_LOCATIONS)), total: a.rows.length, mode: a.mode, note };
+          const ordered = orderedGroups(a.rows, groupBy);
+          const listed = spreadLocations(ordered.map(([, rows]) => rows.length), perGroup, args.per_group === undefined ? BATCH_REFERENCES_LOCATIONS : Infinity);
+          const listedOf = new Map(ordered.map(([g], i) => [g, listed[i]!]));
+          return { rows: groupItems(env, ordered, (g) => listedOf.get(g)!, groupBy), mode: a.mode, note };
+        }),
+      );
+      return batchResult('references', entries, p);
+    }
+    // Computed once per answer and kept for its cursor: later pages never re-ask the provider.
+    const a = await env.once('references', () => referencesQuery(env.engine, toTarget(args.target!), opts));
     if ('ambiguous' in a) return ambiguous(a);
     const c = a.counts;
     const what = a.target_selection.symbol?.name ?? a.name;
@@ -259,11 +376,7 @@ export const referencesTool = defineTool({
       return { summary, items: enrichRows(env.engine, fit), total: pg.total, offset: pg.offset, mode: a.mode, extra, ...partial };
     }
     const perGroup = args.per_group ?? SEMANTIC_REFERENCES_PER_GROUP;
-    const keyOf = (r: NavRow) => (groupBy === 'project' ? (r.project ?? '(no project)') : groupBy === 'file' ? r.path : (r.role ?? 'reference'));
-    const groups = new Map<string, NavRow[]>();
-    for (const r of a.rows) (groups.get(keyOf(r)) ?? groups.set(keyOf(r), []).get(keyOf(r))!).push(r);
-    // Production groups first, then by size.
-    const ordered = [...groups.entries()].sort((x, y) => Number(x[1][0]!.isTest) - Number(y[1][0]!.isTest) || y[1].length - x[1].length || (x[0] < y[0] ? -1 : 1));
+    const ordered = orderedGroups(a.rows, groupBy);
     // Locations listed per group: without per_group, SEMANTIC_REFERENCES_SPREAD_LOCATIONS are spread
     // over every group of the answer (each gets one before any gets two), so one answer shows every
     // group with its count; per_group is a maximum. From the whole answer, never the page: pages agree.
@@ -282,30 +395,7 @@ export const referencesTool = defineTool({
       planned += listedOf.get(g[0])!;
     }
     pg.items = fitting;
-    // One enrichment pass for every shown location (a declaration lookup per page, not per group).
-    const shown = pg.items.map(([g, rows]) => rows.slice(0, listedOf.get(g)!));
-    const enriched = enrichRows(env.engine, shown.flat());
-    let at = 0;
-    const items = pg.items.map(([group, rows], i) => {
-      // The group key is said once: not again on each location.
-      const locations = enriched.slice(at, at + shown[i]!.length).map((l) => {
-        // The group says the project and the test flag; generated is said only when true.
-        const { project, isTest, isGenerated, ...rest } = l;
-        const out: Partial<NavRow> = rest;
-        if (!(groupBy === 'project' && project === group) && project !== undefined) out.project = project;
-        if (groupBy === 'kind') out.isTest = isTest;
-        if (isGenerated) out.isGenerated = true;
-        return out;
-      });
-      at += shown[i]!.length;
-      // Defaults left out: isTest only when true, no empty sample; what is not listed is count − locations.
-      return {
-        group,
-        ...(groupBy !== 'kind' && rows[0]!.isTest ? { isTest: true as const } : {}),
-        count: rows.length,
-        ...(locations.length ? { locations } : {}),
-      };
-    });
+    const items = groupItems(env, pg.items, (g) => listedOf.get(g)!, groupBy);
     return { summary, items, total: pg.total, offset: pg.offset, mode: a.mode, extra, ...partial };
   },
 });

@@ -2,12 +2,13 @@
 import { z } from 'zod';
 import { ToolError } from '../../core/errors';
 import * as L from '../../core/limits';
-import { fileOutline, inspectSyntax, symbolAtPosition } from '../../nav/syntaxOutline';
+import { fileOutline, inspectSyntax, symbolAtPosition, type FileOutline } from '../../nav/syntaxOutline';
 import { searchStructural, type StructuralPosition } from '../../nav/syntaxStructural';
 import { searchByAttribute } from '../../nav/expanded/attributeSearch';
 import { searchSymbols, type SymbolHit, type SymbolQuery } from '../../nav/syntaxSymbols';
 import { symbolIds } from '../../nav/symbolIds';
 import type { OutlineSymbol } from '../../syntax/types';
+import { checkBatch, entryText as batchEntryText, fitEntries, isBatchEntry, pathsArg, runBatch, batchEntrySchema, type BatchEntry } from '../batch';
 import { fileClassEnum, pagingArgs, pathArg } from '../schemas';
 import { defineTool, type PageRequest, type ToolEnv, type ToolResult } from '../tool';
 
@@ -215,83 +216,118 @@ function summarisedKeep(containers: NamesContainer[]): Set<MemberEntry> {
   return keep;
 }
 
+/** The markdown line of an outline row. */
+function outlineRowText(i: CompactOutlineItem): string {
+  return (
+    `${'  '.repeat(i.depth ?? 0)}${i.more ? '(continued) ' : ''}${outlineText(i.kind, i.sig)}  L${i.line}${i.end ? `-${i.end}` : ''}${i.test ? ' [test]' : ''}${i.recovered ? ' [recovered]' : ''}${i.id ? `  ${i.id}` : ''}` +
+    Object.entries(i.members ?? {})
+      .map(([k, v]) => `\n${'  '.repeat((i.depth ?? 0) + 1)}${k}: ${v}`)
+      .join('')
+  );
+}
+
 export const outlineTool = defineTool({
   name: 'outline',
   title: 'File outline',
   description:
     'Declaration map of a file: kind, span, signature per row (large files: members by name). Call before reading any large file, then source_context.',
   input: z.strictObject({
-    path: pathArg,
+    path: pathArg.optional(),
+    paths: pathsArg,
     depth: z.number().int().min(0).max(L.MAX_OUTLINE_DEPTH).optional().describe(`0 = top level (default ${DEFAULT_OUTLINE_DEPTH})`),
     kinds: kindsArg,
     form: z.enum(['auto', 'signatures', 'names']).optional(),
     ids: z.boolean().optional(),
     ...pagingArgs,
   }),
-  item: compactOutlineItem,
+  // A batch (paths) answers one item per path: its rows, `note` its summary (batch.ts); no file/form then.
+  item: z.union([compactOutlineItem, batchEntrySchema]),
   extra: {
-    file: fileInfo,
-    form: z.enum(['signatures', 'names']),
+    file: fileInfo.optional(),
+    form: z.enum(['signatures', 'names']).optional(),
     deeper: z.number().optional().describe('Declarations below the depth limit, not listed'),
     unlisted: z.number().optional().describe('Names form (auto): members counted as "+N more" on their row, not named'),
   },
   paged: true,
   defaultLimit: L.MAX_ITEM_LIMIT,
-  row: (i: CompactOutlineItem) =>
-    `${'  '.repeat(i.depth ?? 0)}${i.more ? '(continued) ' : ''}${outlineText(i.kind, i.sig)}  L${i.line}${i.end ? `-${i.end}` : ''}${i.test ? ' [test]' : ''}${i.recovered ? ' [recovered]' : ''}${i.id ? `  ${i.id}` : ''}` +
-    Object.entries(i.members ?? {})
-      .map(([k, v]) => `\n${'  '.repeat((i.depth ?? 0) + 1)}${k}: ${v}`)
-      .join(''),
+  row: (i: CompactOutlineItem | BatchEntry) => (isBatchEntry(i) ? batchEntryText(i, outlineRowText as (r: never) => string) : outlineRowText(i)),
   async handle(env, args, page) {
-    // Kept for the cursor: a file changed on disk is parsed live, and pages slice one parse.
-    const o = await env.once('outline', () => fileOutline(env.engine, args.path));
-    const ids = symbolIds(env.engine);
-    const compilations = ids.compilationLabels(o.path);
-    const depth = args.depth ?? DEFAULT_OUTLINE_DEPTH;
-    const listed = o.symbols.filter((s) => s.depth <= depth && (!args.kinds || args.kinds.includes(s.kind)));
-    const deeper = o.symbols.filter((s) => s.depth > depth).length;
-    // The form depends on the file and the arguments only (never on the page or byte budget), so pages agree.
-    const sigRows = listed.map((s) => {
-      const r = compactRow(s);
-      if (args.ids) r.id = ids.idFor(s.id, o.path);
-      return r;
-    });
-    const wanted = args.ids ? 'signatures' : (args.form ?? 'auto');
-    const form = wanted === 'auto' ? (jsonBytes(sigRows) <= L.OUTLINE_SIGNATURES_MAX_BYTES ? 'signatures' : 'names') : wanted;
-    let rows = sigRows;
-    let unlisted = 0;
-    if (form === 'names') {
-      const containers = namesContainers(listed);
-      rows = namesRows(containers);
-      // Auto: a map whose every member does not fit one answer lists what fits and counts the rest.
-      if (wanted === 'auto' && jsonBytes(rows) > L.OUTLINE_NAMES_MAX_BYTES) {
-        const keep = summarisedKeep(containers);
-        rows = namesRows(containers, keep);
-        for (const c of containers) for (const e of c.entries) if (!keep.has(e)) unlisted += e.spans.length;
-      }
+    if (args.paths) {
+      checkBatch(args.paths.length, 'paths', args.path !== undefined);
+      const paths = args.paths;
+      // Kept for the cursor (entries page like rows); each path's rows are cut to its share of the budget.
+      const entries = await env.once('outlineBatch', () =>
+        runBatch(paths, env.deadlineAt, (x) => x, async (x) => {
+          const r = outlineRows(env, await fileOutline(env.engine, x), args);
+          return { rows: r.rows, note: r.summary };
+        }),
+      );
+      const failed = entries.filter((e) => e.error);
+      return {
+        summary: `Outlines of ${entries.length} path${entries.length === 1 ? '' : 's'}: ${entries.length - failed.length} answered, ${failed.length} failed${failed.length ? ` (entries ${failed.map((e) => e.entry).join(', ')})` : ''}.`,
+        items: fitEntries(entries.slice(page.offset, page.offset + page.limit), page.maxBytes),
+        total: entries.length,
+        offset: page.offset,
+      };
     }
-    const notes: string[] = [];
-    if (o.hasErrors) notes.push(`syntax errors at line${o.errorLines.length === 1 ? '' : 's'} ${o.errorLines.join(', ')}`);
-    if (o.reparsedWith.length) notes.push(`re-parsed (${o.reparsedWith.join('; ')})`);
-    if (o.recoveredDeclarations) notes.push(`${o.recoveredDeclarations} declaration(s) recovered from error regions`);
-    if (deeper) notes.push(`${deeper} deeper declaration(s) not listed (raise depth)`);
-    if (form === 'names') notes.push('members by name (form: "signatures" or source_context for signatures)');
-    if (unlisted) notes.push(`${unlisted} member(s) counted as "+N more", not named (form: "names" names every one, paged)`);
-    if (o.isLarge) notes.push('large file: read spans with source_context');
-    const file: Record<string, unknown> = { path: o.path, language: o.language, lines: o.lines, isLarge: o.isLarge, source: o.source };
-    if (o.hasErrors) Object.assign(file, { hasErrors: true, errorLines: o.errorLines });
-    if (o.reparsedWith.length) file.reparsedWith = o.reparsedWith;
-    if (compilations.length > 1) file.compilations = compilations;
-    return {
-      summary: `${o.path}: ${listed.length} declaration${listed.length === 1 ? '' : 's'} in ${o.lines} lines (${o.language})${notes.length ? '; ' + notes.join('; ') : ''}.`,
-      items: rows.slice(page.offset, page.offset + page.limit),
-      total: rows.length,
-      offset: page.offset,
-      partial: o.depthTruncated ? `declarations nested deeper than ${L.MAX_OUTLINE_DEPTH} levels are not extracted` : undefined,
-      extra: { file, form, ...(deeper ? { deeper } : {}), ...(unlisted ? { unlisted } : {}) },
-    };
+    if (args.path === undefined) throw new ToolError('INVALID_ARGUMENT', 'No path given', 'pass path (one file) or paths (a batch)');
+    const path = args.path;
+    // Kept for the cursor: a file changed on disk is parsed live, and pages slice one parse.
+    const o = await env.once('outline', () => fileOutline(env.engine, path));
+    const r = outlineRows(env, o, args);
+    return { summary: r.summary, items: r.rows.slice(page.offset, page.offset + page.limit), total: r.rows.length, offset: page.offset, partial: r.partial, extra: r.extra };
   },
 });
+
+type OutlineArgs = { depth?: number | undefined; kinds?: string[] | undefined; form?: 'auto' | 'signatures' | 'names' | undefined; ids?: boolean | undefined };
+
+/** The rows of one file's outline (all pages) with its summary and file facts: the single form pages them, a batch lists them per path. */
+function outlineRows(env: ToolEnv, o: FileOutline, args: OutlineArgs): { summary: string; rows: CompactOutlineItem[]; partial: string | undefined; extra: Record<string, unknown> } {
+  const ids = symbolIds(env.engine);
+  const compilations = ids.compilationLabels(o.path);
+  const depth = args.depth ?? DEFAULT_OUTLINE_DEPTH;
+  const listed = o.symbols.filter((s) => s.depth <= depth && (!args.kinds || args.kinds.includes(s.kind)));
+  const deeper = o.symbols.filter((s) => s.depth > depth).length;
+  // The form depends on the file and the arguments only (never on the page or byte budget), so pages agree.
+  const sigRows = listed.map((s) => {
+    const r = compactRow(s);
+    if (args.ids) r.id = ids.idFor(s.id, o.path);
+    return r;
+  });
+  const wanted = args.ids ? 'signatures' : (args.form ?? 'auto');
+  const form = wanted === 'auto' ? (jsonBytes(sigRows) <= L.OUTLINE_SIGNATURES_MAX_BYTES ? 'signatures' : 'names') : wanted;
+  let rows = sigRows;
+  let unlisted = 0;
+  if (form === 'names') {
+    const containers = namesContainers(listed);
+    rows = namesRows(containers);
+    // Auto: a map whose every member does not fit one answer lists what fits and counts the rest.
+    if (wanted === 'auto' && jsonBytes(rows) > L.OUTLINE_NAMES_MAX_BYTES) {
+      const keep = summarisedKeep(containers);
+      rows = namesRows(containers, keep);
+      for (const c of containers) for (const e of c.entries) if (!keep.has(e)) unlisted += e.spans.length;
+    }
+  }
+  const notes: string[] = [];
+  if (o.hasErrors) notes.push(`syntax errors at line${o.errorLines.length === 1 ? '' : 's'} ${o.errorLines.join(', ')}`);
+  if (o.reparsedWith.length) notes.push(`re-parsed (${o.reparsedWith.join('; ')})`);
+  if (o.recoveredDeclarations) notes.push(`${o.recoveredDeclarations} declaration(s) recovered from error regions`);
+  if (deeper) notes.push(`${deeper} deeper declaration(s) not listed (raise depth)`);
+  if (form === 'names') notes.push('members by name (form: "signatures" or source_context for signatures)');
+  if (unlisted) notes.push(`${unlisted} member(s) counted as "+N more", not named (form: "names" names every one, paged)`);
+  if (o.isLarge) notes.push('large file: read spans with source_context');
+  const file: Record<string, unknown> = { path: o.path, language: o.language, lines: o.lines, isLarge: o.isLarge, source: o.source };
+  if (o.hasErrors) Object.assign(file, { hasErrors: true, errorLines: o.errorLines });
+  if (o.reparsedWith.length) file.reparsedWith = o.reparsedWith;
+  if (compilations.length > 1) file.compilations = compilations;
+  return {
+  summary: `${o.path}: ${listed.length} declaration${listed.length === 1 ? '' : 's'} in ${o.lines} lines (${o.language})${notes.length ? '; ' + notes.join('; ') : ''}.`,
+  rows,
+  partial: o.depthTruncated ? `declarations nested deeper than ${L.MAX_OUTLINE_DEPTH} levels are not extracted` : undefined,
+  extra: { file, form, ...(deeper ? { deeper } : {}), ...(unlisted ? { unlisted } : {}) },
+  };
+}
+
 
 const symbolHitItem = z.object({
   symbolId: z.string().describe('Stable within an index version; C#: documentation-comment id @ project | target framework, e.g. T:Ns.Type@App.Core|net8.0'),
