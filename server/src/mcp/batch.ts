@@ -24,15 +24,18 @@ export interface BatchEntry {
   error?: string;
 }
 
-export const batchEntrySchema = z.object({
-  entry: z.number(),
-  of: z.string(),
-  rows: z.array(z.unknown()).optional(),
-  total: z.number().optional(),
-  mode: z.string().optional(),
-  note: z.string().optional(),
-  error: z.string().optional(),
-});
+// Published as a plain object (tools/list is within 40 KiB only so; the server validates the full shape in tests).
+export const batchEntrySchema = z
+  .object({
+    entry: z.number(),
+    of: z.string(),
+    rows: z.array(z.unknown()).optional(),
+    total: z.number().optional(),
+    mode: z.string().optional(),
+    note: z.string().optional(),
+    error: z.string().optional(),
+  })
+  .meta({ published: { type: 'object' } });
 
 /** `paths` of a batch (outline): published as a plain array (the path shape is checked on each). */
 export const pathsArg = z.array(pathArg).min(1).max(BATCH_MAX_ENTRIES * 10).optional().meta({ published: { type: 'array' } });
