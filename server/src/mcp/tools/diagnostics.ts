@@ -19,6 +19,7 @@ export const diagnosticsTool = defineTool({
     errors: z.boolean().optional(),
     ...pagingArgs,
   }),
+  // Published as a plain object (tools/list stays within its 40 KiB); answers are checked against the full shape in tests.
   item: z.object({
     project: z.string(),
     severity,
@@ -30,7 +31,7 @@ export const diagnosticsTool = defineTool({
     message: z.string(),
     source: z.string().optional(),
     symbol: z.string().optional(),
-  }),
+  }).meta({ published: { type: 'object' } }),
   extra: {
     groups: z.array(z.object({ project: z.string(), severity, count: z.number() })),
     sources: z.array(z.object({ language: z.string(), from: z.string(), files: z.number(), mode: z.string(), freshness: z.string(), gaps: z.array(z.string()).optional(), reason: z.string().optional() })),
