@@ -3,7 +3,7 @@
  * (@dagrejs/dagre, bundled by esbuild into media/graph/out/graph.js; nothing is loaded from the
  * network) and draws it as SVG. Every label sits inside its node box and dagre never overlaps
  * nodes, so labels never overlap. Left to right: dependents / callers, the focus, dependencies /
- * callees. Pan by dragging, zoom with the wheel or the buttons, Fit shows everything; the view is
+ * callees (top to bottom for a small graph that fits the panel better so). Pan by dragging, zoom with the wheel or the buttons, Fit shows everything; the view is
  * fitted again when the panel is resized (until the user moved it). A click selects a node and
  * shows its details (it never replaces the graph); Open / double-click opens its file, Focus here
  * re-centres a project graph on it. A folder cluster (many projects of one folder) expands on click;
@@ -27,7 +27,11 @@ const MAX_LABEL_CHARS = 48;
 const NODE_HEIGHT = 24;
 const NODE_PAD_X = 10;
 /** Below this scale labels are hard to read: the first view centres on the focus instead of fitting. */
-const MIN_READABLE_SCALE = 0.7;
+const MIN_READABLE_SCALE = 0.65;
+/** Up to this many nodes a graph too wide for the panel may be laid out top to bottom instead. */
+const SMALL_GRAPH_NODES = 40;
+/** The node labels' font size (graph.css `.node text`). */
+const NODE_FONT_PX = 12;
 
 const vscode = acquireVsCodeApi();
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -80,15 +84,18 @@ for (const e of [depth, direction, production, test, reduce]) e.addEventListener
 const shortLabel = (s: string): string => (s.length > MAX_LABEL_CHARS ? `${s.slice(0, MAX_LABEL_CHARS - 1)}…` : s);
 
 let measureCtx: CanvasRenderingContext2D | null = null;
-function textWidth(s: string): number {
+/** Width of a node label as drawn: the node text's own size (graph.css), bold for a cluster. */
+function textWidth(s: string, bold = false): number {
   measureCtx ??= document.createElement('canvas').getContext('2d');
   if (!measureCtx) return s.length * 7;
   const cs = getComputedStyle(document.body);
-  measureCtx.font = `${cs.fontSize} ${cs.fontFamily}`;
+  measureCtx.font = `${bold ? '600 ' : ''}${NODE_FONT_PX}px ${cs.fontFamily}`;
   return Math.ceil(measureCtx.measureText(s).width);
 }
 
-function draw(msg: GraphMessage, restore?: { view: typeof view; selected?: string }): void {
+/** Draws a graph; `relayout`: the same graph again for a new panel size (selection kept, not reported). */
+function draw(msg: GraphMessage, restore?: { view: typeof view; selected?: string }, relayout = false): void {
+  const keep = relayout ? selected : undefined;
   const t0 = performance.now();
   current = msg;
   vscode.setState({ msg });
@@ -112,16 +119,28 @@ function draw(msg: GraphMessage, restore?: { view: typeof view; selected?: strin
   // not on the way to the first drawing.
   if (msg.projects && msg.projects !== listed) listedStale = true;
 
-  // Layout: one box per node sized to its label; ranks left to right.
-  const g = new dagre.graphlib.Graph({ multigraph: false });
-  g.setGraph({ rankdir: 'LR', nodesep: 10, ranksep: 70, edgesep: 6, marginx: 20, marginy: 20 });
-  g.setDefaultEdgeLabel(() => ({}));
+  // Layout: one box per node sized to its label; ranks left to right (dependents / callers on the
+  // left: an edge from a dependent to its dependency points right). A small graph too wide for the
+  // panel at a readable scale (few nodes in many ranks, e.g. folder clusters) is laid out top to
+  // bottom instead when that fits better.
   const nodeById = new Map(msg.view.nodes.map((n) => [n.id, n]));
-  for (const n of msg.view.nodes) g.setNode(n.id, { width: textWidth(shortLabel(n.label)) + 2 * NODE_PAD_X, height: NODE_HEIGHT });
   const edges = msg.view.edges.filter((e) => nodeById.has(e.from) && nodeById.has(e.to) && e.from !== e.to);
-  // Left = dependents / callers: an edge from a dependent to its dependency points right.
-  for (const e of edges) g.setEdge(e.from, e.to);
-  dagre.layout(g);
+  const widths = new Map(msg.view.nodes.map((n) => [n.id, textWidth(shortLabel(n.label), n.category === 'cluster') + 2 * NODE_PAD_X]));
+  const layout = (rankdir: 'LR' | 'TB'): dagre.graphlib.Graph => {
+    const lg = new dagre.graphlib.Graph({ multigraph: false });
+    lg.setGraph({ rankdir, nodesep: rankdir === 'LR' ? 10 : 24, ranksep: rankdir === 'LR' ? 60 : 40, edgesep: 6, marginx: 20, marginy: 20 });
+    lg.setDefaultEdgeLabel(() => ({}));
+    for (const n of msg.view.nodes) lg.setNode(n.id, { width: widths.get(n.id)!, height: NODE_HEIGHT });
+    for (const e of edges) lg.setEdge(e.from, e.to);
+    dagre.layout(lg);
+    return lg;
+  };
+  const fitScale = (lg: dagre.graphlib.Graph): number => Math.min(1.25, container.clientWidth / (lg.graph().width ?? 1), container.clientHeight / (lg.graph().height ?? 1));
+  let g = layout('LR');
+  if (msg.view.nodes.length <= SMALL_GRAPH_NODES && container.clientWidth > 0 && fitScale(g) < MIN_READABLE_SCALE) {
+    const tb = layout('TB');
+    if (fitScale(tb) > fitScale(g)) g = tb;
+  }
 
   container.replaceChildren();
   positions.clear();
@@ -192,7 +211,8 @@ function draw(msg: GraphMessage, restore?: { view: typeof view; selected?: strin
     initialView();
   }
   selected = undefined;
-  if (restore?.selected && nodeById.has(restore.selected)) select(restore.selected);
+  const reselect = restore?.selected ?? keep;
+  if (reselect && nodeById.has(reselect)) select(reselect);
   else showDetails(undefined);
 
   const report = measure(drawnEdges, performance.now() - t0);
@@ -202,7 +222,7 @@ function draw(msg: GraphMessage, restore?: { view: typeof view; selected?: strin
     report: () => measure(drawnEdges, report.layoutMs),
     view: () => ({ ...view }),
   };
-  vscode.postMessage({ type: 'rendered', ...report });
+  if (!relayout) vscode.postMessage({ type: 'rendered', ...report });
 }
 
 let bounds = { w: 0, h: 0 };
@@ -402,7 +422,10 @@ new ResizeObserver(() => {
   const h = container.clientHeight;
   if (w === size.w && h === size.h) return;
   size = { w, h };
-  if (!moved) initialView();
+  if (moved) return;
+  // A small graph may change between left-to-right and top-to-bottom; a large one is refitted.
+  if (current && current.view.nodes.length <= SMALL_GRAPH_NODES) draw(current, undefined, true);
+  else initialView();
 }).observe(container);
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {

@@ -169,7 +169,7 @@ export function focusProjectGraph(projects: readonly ProjectNode[], o: ProjectFo
       const partial = list.filter((id) => byPath.get(id)!.status === 'partial').length;
       nodes.push({
         id: cid,
-        label: `${key}/ · ${list.length} projects`,
+        label: `${key}/ (${list.length})`,
         category: 'cluster',
         folder: key,
         members: list,

@@ -251,6 +251,16 @@ describe('graph panel page (headless Chromium, fake VS Code API)', function () {
       if (total === 42) return void assert.equal(clusters.length, 0, 'a small graph has no clusters');
       // 3,000: folder clusters; a click on one asks to expand it, and the expanded graph is readable too.
       assert.ok(clusters.length > 0, r.summary);
+      // The clustered graph is small: the first view shows all of it, also in a narrow panel.
+      await page.setViewportSize({ width: 950, height: 700 });
+      // The relayout runs on the resize observer's next callback.
+      await new Promise((res) => setTimeout(res, 300));
+      for (const n of view.nodes) {
+        const c = (await page.evaluate(`window.sextantGraph.nodePosition(${JSON.stringify(n.id)})`)) as { x: number; y: number };
+        assert.ok(c.x > 0 && c.x < 950 && c.y > 0, `${n.label} is outside the first view at 950 px: ${JSON.stringify(c)}`);
+      }
+      await page.screenshot({ path: path.join(ARTIFACTS, `project-graph-${total}-narrow.png`) });
+      await page.setViewportSize({ width: 1280, height: 800 });
       const largest = clusters.sort((a, b) => b.members!.length - a.members!.length)[0]!;
       const pos = (await page.evaluate(`window.sextantGraph.nodePosition(${JSON.stringify(largest.id)})`)) as { x: number; y: number };
       const box = (await page.locator('#graph').boundingBox())!;
