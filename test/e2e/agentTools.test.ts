@@ -116,6 +116,20 @@ describe('MCP over stdio: related_tests and impact @e2e', function () {
       assert.deepEqual(d1.items.map(brief), ['JournalServiceTests.CreateJournal_returns_null_for_unknown_id exact xunit']);
     });
 
+    it('related_tests: an NUnit fixture whose [SetUp] and field reference the class: each of its [Test]s, likely', async () => {
+      const r = await precise(c, v, 'related_tests', { target: { qualifiedName: 'Acme.Billing.Holdings.Application.HoldingService' } });
+      console.log(`      ${r.summary} ${r.items.map(brief).join(', ')}`);
+      assert.deepEqual(r.items.map(brief), [
+        'HoldingServiceTests.AssignHolding_returns_null_for_unknown_id likely nunit',
+        'HoldingServiceTests.ImportHoldings_returns_a_list likely nunit',
+        'HoldingServiceTests.PublishHoldingCount_is_not_negative likely nunit',
+        'HoldingServiceTests.ResolveHolding_accepts_prioritised_requests likely nunit',
+        'HoldingServiceTests.ValidateHoldingSummary_mentions_the_id likely nunit',
+      ]);
+      for (const x of r.items) assert.match(x.reasons[0], /^its class references HoldingService at line \d+, outside the tests \(precise\)$/);
+      assert.equal(r.signals.references, 'precise: 2 of 2 references in test code');
+    });
+
     it('related_tests: a target that does not resolve is an error with a hint; a bare id of several compilations returns candidates', async () => {
       const e = await callError(c.client, 'related_tests', { target: { qualifiedName: 'Acme.Nothing.Here' } });
       assert.match(e, /^Error \[TARGET_NOT_FOUND\]: .+ Hint: .+/);

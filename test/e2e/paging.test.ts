@@ -21,6 +21,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import fc from 'fast-check';
 import { outputSchemaOf } from '../../server/src/mcp/server';
 import { ALL_TOOLS } from '../../server/src/mcp/tools';
+import { findDotnet, locateRoslynHost } from '../../server/src/semantic/roslyn/roslynHost';
 import { cachedWorkspace } from '../fixtures/generate';
 import { skipWithoutCsharpLs } from '../helpers/csharpLs';
 import { connectStdio, type Connected } from '../helpers/mcpClient';
@@ -316,6 +317,58 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
       assert.ok(s.runs >= 20, `only ${s.runs} runs in the time bound`);
       console.log(`      ${s.runs} runs over ${precise.length} precise queries of ${tools.length} tools (${tools.join(', ')}): ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid, ${Date.now() - t0} ms`);
       assert.equal(tools.length, 5);
+    });
+  });
+
+  describe(`related_tests with the Roslyn host on ${REAL ? REAL : 'the generated workspace'}`, function () {
+    let indexRoot: string;
+    let c: Connected;
+    let p: Pager;
+    const queries: Query[] = [];
+    before(async function () {
+      if (!locateRoslynHost().ok) {
+        if (findDotnet()) throw new Error('dotnet is installed but the Roslyn host is not built; run node scripts/build-roslyn-host.mjs');
+        this.skip();
+      }
+      indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-paging-rt-idx-'));
+      c = await connectStdio(workspaceFor(), indexRoot);
+      p = new Pager(c);
+      await p.init();
+      for (let i = 0; i < 3000; i++) {
+        const s = (await p.call('repo_overview', {})).sc;
+        if (s.index.status === 'fresh' && !s.index.symbolsPending && s.projects) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      // Targets: production types (many tests each) and service methods (a few), as the index finds them.
+      const pick = async (kinds: string[], n: number) =>
+        ((await p.call('search_symbol', { query: kinds[0] === 'method' ? '^[A-Z]\\w{3,}Async$' : '^[A-Z]\\w+Service$', match: 'regex', kinds, scope: 'production', limit: 60, maxBytes: MAX_BYTES })).sc.items as { qualifiedName: string; symbolId: string }[])
+          .filter((s, i, a) => a.findIndex((x) => x.qualifiedName === s.qualifiedName) === i)
+          .slice(0, n);
+      for (const x of [...(await pick(['class'], 3)), ...(await pick(['method'], 3))]) {
+        queries.push({ tool: 'related_tests', args: { target: { symbolId: x.symbolId } } }, { tool: 'related_tests', args: { target: { symbolId: x.symbolId }, depth: 1 } });
+      }
+      // Warm the host until the answers are precise (it compiles on the first questions).
+      for (const q of queries) {
+        for (let i = 0; i < 30; i++) {
+          if ((await p.call(q.tool, { ...q.args, limit: 1 })).sc?.mode === 'precise') break;
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      }
+    });
+    after(async function () {
+      await c?.close();
+      if (indexRoot) removeDir(indexRoot);
+    });
+
+    it('related_tests on types and methods, with and without the caller walk: concatenation = unpaged answer, every answer schema-valid', async function () {
+      const precise: Query[] = [];
+      for (const q of queries) if ((await p.call(q.tool, { ...q.args, limit: 1 })).sc.mode === 'precise' && (await p.whole(q)).length <= MAX_WHOLE_ROWS) precise.push(q);
+      assert.ok(precise.length >= queries.length * 0.8, `${precise.length} of ${queries.length} related_tests queries precise`);
+      const rows = await Promise.all(precise.map(async (q) => (await p.whole(q)).length));
+      assert.ok(Math.max(...rows) >= 5, `the largest answer has ${Math.max(...rows)} rows: too few to page`);
+      const s = await checkProperty(p, precise, RUNS ?? 100, REAL ? 600_000 : 45_000);
+      assert.ok(s.runs >= 20, `only ${s.runs} runs in the time bound`);
+      console.log(`      ${s.runs} runs over ${precise.length} related_tests queries (rows ${rows.join('/')}): ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid`);
     });
   });
 

@@ -583,8 +583,12 @@ export const AGENT_FILE_SYMBOLS_CACHE_FILES = 2_000;
 export const RELATED_TESTS_CALLER_DEPTH = 2;
 /** …and the most related_tests may be asked for. */
 export const RELATED_TESTS_MAX_CALLER_DEPTH = 3;
-/** related_tests: caller edges walked at most (one provider question per caller; the rest of the answer still comes from references). */
-export const RELATED_TESTS_CALLER_EDGES = 150;
+/**
+ * related_tests: caller edges walked at most (one provider question per caller at depth 2: a logger
+ * method's 100+ callers would spend the deadline there; the rest of the answer still comes from
+ * references, and the walk's cut is named in `signals.callers`).
+ */
+export const RELATED_TESTS_CALLER_EDGES = 40;
 /** related_tests: test files read for text mentions of the name at most (when precise references miss them, e.g. heuristic mode). */
 export const RELATED_TESTS_TEXT_FILES = 300;
 /** related_tests: rows one answer keeps at most (ranked; a widely used type is referenced by thousands of tests). */

@@ -24,7 +24,7 @@ import { resolveTarget, type ResolvedTarget, type TargetInput, type TargetRef, t
 import { symbolIds } from '../symbolIds';
 import { isTestFile } from '../testLabels';
 import { coChange } from './coChange';
-import { CALLABLE, runCommand, testAt, testMethodsOf, type TestFramework, type TestMethod } from './testMethods';
+import { CALLABLE, runCommand, testAt, testMethodsOf, testsOfTypeAt, type TestFramework, type TestMethod } from './testMethods';
 
 export type TestConfidence = 'exact' | 'likely' | 'possible';
 
@@ -62,7 +62,7 @@ export interface RelatedTestSignals {
 export interface RelatedTestsAnswer {
   name: string;
   target_selection: TargetSelection;
-  /** The references' mode: what the strongest evidence rests on. */
+  /** The least precise of the references' and the caller walk's modes. */
   mode: NavigationMode;
   provider?: string;
   reason?: string;
@@ -89,6 +89,8 @@ interface Candidate {
   exact: boolean;
   reasons: string[];
 }
+
+const RANK: Record<NavigationMode, number> = { precise: 0, precise_partial: 1, heuristic_no_precise: 2, unavailable_no_precise: 3 };
 
 const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'record', 'enum', 'trait', 'module', 'testSuite']);
 
@@ -128,7 +130,13 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
     if (!r.isTest) continue;
     testRefs++;
     const test = testAt(engine, r.path, r.line);
-    if (test) add(test, 'reference', precise ? 100 : 60, `references ${name} at line ${r.line} (${refWord})`, precise);
+    if (test) {
+      add(test, 'reference', precise ? 100 : 60, `references ${name} at line ${r.line} (${refWord})`, precise);
+      continue;
+    }
+    // Outside any test: a fixture's field, constructor or [SetUp] (or a describe body) — its tests use it.
+    const fixture = testsOfTypeAt(engine, r.path, r.line);
+    if (fixture) for (const x of fixture.tests) add(x, 'reference', precise ? 80 : 50, `its ${fixture.type.kind === 'testSuite' ? 'describe block' : 'class'} references ${name} at line ${r.line}, outside the tests (${refWord})`);
   }
   const signals: RelatedTestSignals = {
     references: `${refs.mode}: ${testRefs} of ${refs.rows.length} references in test code`,
@@ -140,9 +148,14 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   };
 
   // 2. Tests calling the symbol's callers.
+  let mode: NavigationMode = refs.mode;
+  const gaps = [...refs.gaps];
   if (CALLABLE.has(kind) && depth >= 2) {
     const calls = await callsQuery(engine, target, 'incoming', depth, RELATED_TESTS_CALLER_EDGES, nav);
     if (!('ambiguous' in calls)) {
+      // The answer is as precise as its least precise navigation source.
+      if (RANK[calls.mode] > RANK[mode]) mode = calls.mode;
+      for (const x of calls.gaps) if (!gaps.includes(x)) gaps.push(x);
       const exact = calls.mode === 'precise' || calls.mode === 'precise_partial';
       let n = 0;
       for (const e of calls.edges) {
@@ -236,7 +249,7 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
     rows = rows.slice(0, maxRows);
     truncated = 'cap';
   }
-  const answer: RelatedTestsAnswer = { name, target_selection: t.selection, mode: refs.mode, gaps: refs.gaps, rows, signals };
+  const answer: RelatedTestsAnswer = { name, target_selection: t.selection, mode, gaps, rows, signals };
   if (refs.provider) answer.provider = refs.provider;
   if (refs.reason) answer.reason = refs.reason;
   if (truncated) answer.truncated = truncated;

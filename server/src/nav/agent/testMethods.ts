@@ -125,6 +125,18 @@ export function testAt(engine: Engine, rel: string, line: number): TestMethod | 
   return best;
 }
 
+/** The test methods of the innermost class / struct / record holding `line` (a fixture's tests). */
+export function testsOfTypeAt(engine: Engine, rel: string, line: number): { type: FileSymbol; tests: TestMethod[] } | undefined {
+  let type: FileSymbol | undefined;
+  for (const s of fileSymbols(engine, rel)) if (FIXTURE_KINDS.has(s.kind) && s.line <= line && line <= s.endLine && (!type || s.line >= type.line)) type = s;
+  if (!type) return undefined;
+  const t = type;
+  const tests = testMethodsOf(engine, rel).filter((m) => m.symbol.line >= t.line && m.symbol.endLine <= t.endLine);
+  return tests.length ? { type: t, tests } : undefined;
+}
+
+const FIXTURE_KINDS: ReadonlySet<string> = new Set(['class', 'struct', 'record', 'testSuite']);
+
 /** The innermost callable declaration (method, function, constructor, property…) holding `line`. */
 export function callableAt(engine: Engine, rel: string, line: number): FileSymbol | undefined {
   let best: FileSymbol | undefined;
