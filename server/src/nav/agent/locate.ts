@@ -141,7 +141,9 @@ export async function locateCode(engine: Engine, req: LocateRequest): Promise<Lo
   }
 
   const scored = classify(map, terms, layerChoice);
-  const scopes = scored.slice(0, LOCATE_MAX_SCOPES);
+  // The best layers, and the whole workspace as the last scope (a question whose words point at the
+  // wrong layer still finds its symbol, ranked below in-layer ones); a chosen layer alone.
+  const scopes = scored.slice(0, layerChoice ? 1 : LOCATE_MAX_SCOPES - 1);
   const pathHints = hints.filter((h) => h.includes('/') || /\.[a-z]{1,5}$/i.test(h));
   const symbolHints = [...hints.filter((h) => !pathHints.includes(h)), ...(literal ? [literal] : [])];
   const layerWords = new Set(map.layers.flatMap((l) => l.keywords));
@@ -162,7 +164,7 @@ export async function locateCode(engine: Engine, req: LocateRequest): Promise<Lo
         note: terms.length ? `the question names only layers (${terms.join(', ')}), nothing to search for inside them` : 'the question has no searchable words',
       };
     }
-    candidates = search(engine, map, scopes.map((s) => s.layer), searchTerms, terms, symbolHints, pathHints, req.deadlineAt, literal !== undefined);
+    candidates = search(engine, map, scopes.map((s) => s.layer), searchTerms, terms, symbolHints, pathHints, req.deadlineAt, literal !== undefined, layerChoice !== undefined);
   }
 
   const signature = crypto.createHash('sha256').update(candidates.map((c) => `${c.path}:${c.line}:${c.name}`).join('|')).digest('base64url').slice(0, 16);
@@ -200,7 +202,7 @@ export async function locateCode(engine: Engine, req: LocateRequest): Promise<Lo
     status,
     candidates: unchanged ? [] : candidates.map((c) => ({ ...c, why: clip(c.why, 160) })),
     reads: unchanged ? [] : reads,
-    scopes: scopes.map((s) => ({ layer: s.layer.id, matched: s.matched })),
+    scopes: [...scopes.map((s) => ({ layer: s.layer.id, matched: s.matched })), ...(layerChoice ? [] : [{ layer: '*', matched: [] }])],
     next: unchanged ? `the refinement changed nothing: ${status === 'located' ? next.located : 'give an exact symbol or path, or report the gap'}` : next[status],
   };
   if (state) out.progress = unchanged ? 'unchanged' : 'new';
@@ -273,16 +275,21 @@ function search(
   pathHints: string[],
   deadlineAt: number,
   exactOnly: boolean,
+  onlyLayers: boolean,
 ): LocateCandidate[] {
   const layerMatchers = map.layers.map((l) => ({ id: l.id, m: picomatch(l.globs, { dot: true, nocase: true }) }));
   const layerOf = (p: string) => layerMatchers.find((x) => x.m(p))?.id;
-  const scopeGlobs = layers.length ? layers.map((l) => (l.globs.length === 1 ? l.globs[0]! : `{${l.globs.join(',')}}`)) : [undefined];
+  const scopeGlobs: (string | undefined)[] = layers.map((l) => (l.globs.length === 1 ? l.globs[0]! : `{${l.globs.join(',')}}`));
+  if (!onlyLayers || layers.length === 0) scopeGlobs.push(undefined);
   const inPath = pathHints.length ? picomatch(pathHints.map((h) => (/[*?[{]/.test(h) ? h : `${h.replace(/\/+$/, '')}{,/**}`)), { dot: true, nocase: true }) : undefined;
   const wantsTests = allTerms.some((t) => /^(test|tests|testing|spec|specs|fake|fakes|mock|mocks)$/.test(t));
   const hits = new Map<string, { hit: SymbolHit; scope: number; exact: boolean }>();
   const run = (query: string, match: 'substring' | 'exact', glob: string | undefined, scope: number, exact: boolean) => {
     const r = searchSymbols(engine, { query, match, kinds: TYPE_KINDS, pathGlob: glob, offset: 0, limit: LOCATE_HITS_PER_SCOPE, deadlineAt });
-    for (const h of r.hits) {
+    for (const found of r.hits) {
+      // A partial type is one hit with its other spans: the file named after it is its main declaration.
+      const named = found.otherSpans?.find((o) => baseStem(o.path) === found.name);
+      const h = named && baseStem(found.path) !== found.name ? { ...found, path: named.path, line: named.line, endLine: named.endLine } : found;
       if (inPath && !inPath(h.path)) continue;
       const key = `${h.path}:${h.line}:${h.name}`;
       const had = hits.get(key);
@@ -321,7 +328,7 @@ function search(
     // The file named after the symbol is its main declaration (Foo.cs before Foo.Columns.cs).
     if (baseStem(hit.path) === hit.name) s += 1;
     if (hit.kind === 'interface') s += wantsContract ? 1 : -1;
-    s += layers.length ? Math.max(0, 2 - scope) : 0;
+    s += scope < layers.length ? 2 - Math.min(scope, 1) : 0;
     const isTypeLevel = /^(class|interface|struct|record|enum|trait|type)$/.test(hit.kind);
     if (isTypeLevel) s += 1;
     if (hit.isTest) s += wantsTests ? 2 : -3;
