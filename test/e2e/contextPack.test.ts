@@ -83,19 +83,22 @@ describe('MCP over stdio: context_pack on the Harbor fixture (real Roslyn host) 
       'caller src/Harbor.Core/Registry.cs:10 Register',
       'caller src/Harbor.App/Dock.cs:9 BerthShip',
       'caller src/Harbor.Core/Tanker.cs:7 Describe',
-      'test tests/Harbor.Tests/ShipTests.cs:12 DescribesCargo',
+      'test tests/Harbor.Tests/ShipTests.cs:8 DescribesCargo',
       'implementation src/Harbor.Core/Tanker.cs:7 Describe',
     ]);
     const def = s.items[0];
     assert.equal(def.source, '    public override string Describe() => $"{Name} ({CargoCount()} containers)";');
     assert.equal(def.endLine, 9);
     assert.equal(s.items[1].snippet, 'public static string Berth(EntityBase entity) => $"{entity.Describe()} weighs {entity.Weight()}";');
-    assert.equal(s.items[5].snippet, 'return ship.Describe().Contains("1 containers") && ship.CargoCount() == 1;');
+    // The test row is the test method (related_tests), with why and how to run it.
+    assert.equal(s.items[5].endLine, 13);
+    assert.match(s.items[5].reason, /references Describe at line 12 \(precise\)/);
+    assert.equal(s.items[5].run, undefined, 'ShipTests has no test framework attributes: no command to run it alone');
     assert.deepEqual(s.found, { definition: 1, caller: 4, test: 1, implementation: 1 });
     assert.equal(s.omittedBecauseBudget, undefined, 'everything fits the default budget');
     assert.ok(s.risks.some((r: string) => /^public API: used from 1 other project/.test(r)), s.risks.join(' | '));
     assert.ok(s.risks.some((r: string) => /^4 direct production callers in 2 project/.test(r)));
-    assert.match(s.completeness.partial, /^tests: test-code references and callers/);
+    assert.equal(s.completeness.partial, undefined, 'every section precise');
     for (const r of s.items) assert.equal(r.confidence, undefined, 'precise rows carry no confidence label');
   });
 
@@ -111,7 +114,7 @@ describe('MCP over stdio: context_pack on the Harbor fixture (real Roslyn host) 
     assert.equal(s.task, 'rename');
     // rename ranks the reference count first.
     assert.equal(s.risks[0], 'rename touches 1 reference in 1 file (0 test)');
-    assert.ok(s.risks.includes('no test code references it: a change is not covered by tests found here'));
+    assert.ok(s.risks.includes('no related test found (references, callers, naming, co-change): a change is not covered by tests found here'), s.risks.join(' | '));
   });
 
   it('a budget below the smallest pack names the minimum, which then answers with everything else omitted', async () => {
@@ -186,7 +189,7 @@ describe('MCP over stdio: context_pack on the Harbor fixture (real Roslyn host) 
       'included src/Harbor.Text/ManifestParser.cs:1',
       'caller src/Harbor.Core/Registry.cs:10 Register',
       'caller src/Harbor.Core/Tanker.cs:7 Describe',
-      'test tests/Harbor.Tests/ShipTests.cs:12 DescribesCargo',
+      'test tests/Harbor.Tests/ShipTests.cs:8 DescribesCargo',
       'implementation src/Harbor.Core/Tanker.cs:7 Describe',
     ]);
     assert.equal(s.items[1].reason, 'asked for (must_include_paths); does not mention the target');
@@ -217,16 +220,21 @@ describe('MCP over stdio: context_pack on the generated workspace (real Roslyn h
     assert.equal(s.mode, 'precise', s.completeness.partial);
     assert.deepEqual(rowsOf(s), [
       'definition src/Billing/Acme.Billing.Journals.Data/JournalRepository.cs:11 Acme.Billing.Journals.Data.JournalRepository',
-      // One row per test file (its first reference; lines 20 and 30 are the two tests of that file).
-      'test tests/Billing/Acme.Billing.Journals.Data.Tests/JournalRepositoryTests.cs:20 Added_entity_can_be_found',
-      'test tests/Billing/Acme.Billing.Journals.Application.Tests/JournalServiceTests.cs:22 CreateJournal_returns_null_for_unknown_id',
+      // Test methods (related_tests); the file named after the type first (its tests construct it at lines 20 and 30).
+      'test tests/Billing/Acme.Billing.Journals.Data.Tests/JournalRepositoryTests.cs:17 Added_entity_can_be_found',
+      'test tests/Billing/Acme.Billing.Journals.Data.Tests/JournalRepositoryTests.cs:27 Count_grows_with_each_add',
+      'test tests/Billing/Acme.Billing.Journals.Application.Tests/JournalServiceTests.cs:19 CreateJournal_returns_null_for_unknown_id',
       'reference src/Billing/Acme.Billing.Journals.Api/JournalServiceRegistration.cs:18',
     ]);
     assert.equal(s.items[0].endLine, 22);
     assert.equal(s.items[0].source.split('\n')[0], '    public sealed class JournalRepository : RepositoryBase<Journal, Guid>, IJournalRepository');
-    assert.equal(s.items[1].reason, 'test code referencing JournalRepository (2 references)');
-    assert.equal(s.items[2].reason, 'test code referencing JournalRepository (5 references)');
-    assert.equal(s.items[3].snippet, 'services.AddSingleton<IJournalRepository, JournalRepository>();');
+    assert.match(s.items[1].reason, /references JournalRepository at line 20 \(precise\)/);
+    assert.match(s.items[2].reason, /references JournalRepository at line 30 \(precise\)/);
+    assert.match(s.items[3].reason, /references JournalRepository at line 22 \(precise\)/);
+    assert.match(s.items[1].run, /^dotnet test .*Acme\.Billing\.Journals\.Data\.Tests.* --filter .*Added_entity_can_be_found/);
+    // JournalServiceTests has five tests; explore asks three tests of the pack.
+    assert.equal(s.found.test, 7);
+    assert.equal(s.items[4].snippet, 'services.AddSingleton<IJournalRepository, JournalRepository>();');
     assert.match(s.summary, /^JournalRepository \(class\) is owned by Acme\.Billing\.Journals\.Data, used from Acme\.Billing\.Journals\.Api\./);
   });
 });

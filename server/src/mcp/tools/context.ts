@@ -42,6 +42,7 @@ const packRowSchema = z.object({
   snippet: z.string().optional(),
   source: z.string().optional(),
   confidence: z.string().optional(),
+  run: z.string().optional(),
 })
   // Published loose (the 700-byte output schema budget); answers validate against the full shape in tests.
   .meta({ published: { type: 'object', required: ['cat', 'path', 'line', 'reason'] } });
@@ -75,7 +76,7 @@ export const contextPackTool = defineTool({
   paged: false,
   maxBytesOf: (a: { budget?: { maxBytes?: number } }) => a.budget?.maxBytes,
   row: (r: PackRow) =>
-    `[${r.cat}] ${r.path}:${r.line}${r.endLine && r.endLine !== r.line ? `-${r.endLine}` : ''}${r.name ? ` ${r.name}` : ''} — ${r.reason}${r.confidence ? ` [${r.confidence}]` : ''}${r.source !== undefined ? `\n${r.source}` : r.snippet ? ` | ${r.snippet}` : ''}`,
+    `[${r.cat}] ${r.path}:${r.line}${r.endLine && r.endLine !== r.line ? `-${r.endLine}` : ''}${r.name ? ` ${r.name}` : ''} — ${r.reason}${r.confidence ? ` [${r.confidence}]` : ''}${r.run ? ` (run: ${r.run})` : ''}${r.source !== undefined ? `\n${r.source}` : r.snippet ? ` | ${r.snippet}` : ''}`,
   async handle(env, args, page) {
     const task: PackTask = args.task ?? 'explore';
     const g = await gatherContext(env.engine, toTarget(args.target), {

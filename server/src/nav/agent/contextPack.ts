@@ -5,8 +5,8 @@
  * symbol is exposed, risks, and what coverage was missing. Plain data: the budget is applied by
  * the tool (mcp/tools/context.ts), deterministically, in FILL_ORDER.
  *
- * Tests come from a labelled minimal source until engineer `agent`'s related_tests is on main:
- * test-code references and test-code callers of the target (exact when the references are).
+ * Tests come from related_tests (nav/agent/relatedTests.ts: test methods referencing the target,
+ * tests of its callers, naming conventions, git co-change), ranked by its score, with their run command.
  */
 import picomatch from 'picomatch';
 import {
@@ -25,6 +25,7 @@ import { callsQuery, definitionQuery, implementationsQuery, referencesQuery, typ
 import type { TargetInput, TargetSelection } from '../semanticTarget';
 import { projectGraph } from '../projects';
 import { searchText } from '../textSearch';
+import { relatedTests, type RelatedTestsAnswer } from './relatedTests';
 
 export type PackTask = 'investigate_bug' | 'rename' | 'add_feature' | 'review' | 'explore';
 export type PackCategory = 'definition' | 'included' | 'caller' | 'test' | 'implementation' | 'config' | 'reference';
@@ -57,8 +58,10 @@ export interface PackRow {
   snippet?: string;
   /** The declaration's source, lines `line`..`endLine` (the primary row only). */
   source?: string;
-  /** Only when not exact. */
-  confidence?: 'heuristic' | 'stale' | 'partial';
+  /** Only when not exact (tests: related_tests' likely / possible). */
+  confidence?: 'heuristic' | 'stale' | 'partial' | 'likely' | 'possible';
+  /** Tests: the command that runs this test alone. */
+  run?: string;
 }
 
 export interface PackGather {
@@ -77,7 +80,7 @@ export interface PackGather {
   /** Coverage missing, per section (not budget). */
   partial: string[];
   mode: NavigationMode;
-  /** Where the tests came from (the minimal source until related_tests lands). */
+  /** A note on where the tests came from, when it matters (empty: related_tests). */
   testSource: string;
 }
 
@@ -167,10 +170,13 @@ async function gatherOnce(engine: Engine, target: TargetInput, o: PackOptions): 
 
   // Callers, references and implementations at once (each is one provider question).
   const wantsImpl = /^(interface|class|struct|record|method|property|event|function|abstract)/.test(kind ?? '') && kind !== 'enum';
-  const [calls, refs, impls] = await Promise.all([
+  // Tests from engineer agent's related_tests (references from test methods, tests of callers, naming, git co-change).
+  const testsAnswer = relatedTests(engine, target, { deadlineAt: o.deadlineAt }).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+  const [calls, refs, impls, rt] = await Promise.all([
     callsQuery(engine, target, 'incoming', 1, CONTEXT_PACK_MAX_CALLER_EDGES, { deadlineAt: o.deadlineAt }),
     referencesQuery(engine, target, { deadlineAt: o.deadlineAt, includeDefinition: false }),
     wantsImpl ? implementationsQuery(engine, target, { deadlineAt: o.deadlineAt }) : Promise.resolve(undefined),
+    testsAnswer,
   ]);
 
   // ── callers (production; test callers are tests) ──
@@ -186,22 +192,20 @@ async function gatherOnce(engine: Engine, target: TargetInput, o: PackOptions): 
       const site = e.sites[0] ?? { line: c.line, column: c.column };
       callerSeen.add(`${c.path}:${site.line}`);
       for (const s of e.sites) callerSeen.add(`${c.path}:${s.line}`);
-      if (!keep(c.path)) continue;
+      // Test callers are tests: related_tests ranks them (with the test method and its run command).
+      if (!keep(c.path) || c.isTest) continue;
       const row: PackRow = {
-        cat: c.isTest ? 'test' : 'caller',
+        cat: 'caller',
         path: c.path,
         line: site.line,
         ...(c.name ? { name: c.name } : {}),
         ...(c.project ? { project: c.project } : {}),
-        reason: c.isTest ? `test calling ${name} directly` : `calls ${name}${e.sites.length > 1 ? ` (${e.sites.length} sites)` : ''}`,
+        reason: `calls ${name}${e.sites.length > 1 ? ` (${e.sites.length} sites)` : ''}`,
         ...snippetOf(lines, engine, c.path, site.line),
         ...conf(e),
       };
-      if (c.isTest) testRows.push(row);
-      else {
-        rows.caller.push(row);
-        callersFound++;
-      }
+      rows.caller.push(row);
+      callersFound++;
     }
   }
 
@@ -220,24 +224,11 @@ async function gatherOnce(engine: Engine, target: TargetInput, o: PackOptions): 
       if (!r.isTest && r.project && r.project !== owner) refProjects.set(r.project, (refProjects.get(r.project) ?? 0) + 1);
     }
     refFiles = byFile.size;
-    const typeName = (sym?.qualifiedName ?? name).split('.').slice(-2, -1)[0] ?? name;
     for (const [p, rs] of byFile) {
       if (!keep(p)) continue;
       const r0 = rs[0]!;
       if (r0.isTest) {
         testRefFiles++;
-        if (testRows.some((t) => t.path === p)) continue;
-        const m = HeuristicProvider.enclosing(engine.store, p, r0.line, (s) => /method|function|constructor/.test(s.kind));
-        testRows.push({
-          cat: 'test',
-          path: p,
-          line: r0.line,
-          ...(m ? { name: m.name } : {}),
-          ...(r0.project ? { project: r0.project } : {}),
-          reason: `test code referencing ${name}${rs.length > 1 ? ` (${rs.length} references)` : ''}`,
-          ...snippetOf(lines, engine, p, r0.line),
-          ...conf(r0),
-        });
         continue;
       }
       for (const r of rs) {
@@ -253,9 +244,24 @@ async function gatherOnce(engine: Engine, target: TargetInput, o: PackOptions): 
         });
       }
     }
-    // Closest tests first: a test file named after the target's type or name, then more references.
-    const closeness = (t: PackRow) => (new RegExp(`${escapeRe(typeName)}|${escapeRe(name)}`, 'i').test(baseName(t.path)) ? 0 : 1);
-    testRows.sort((a, b) => closeness(a) - closeness(b) || cmpPath(a, b));
+  }
+  if (rt instanceof Error) partial.push(`tests: related_tests failed (${clip(rt.message, 120)})`);
+  else if (!('ambiguous' in rt)) {
+    note('tests', rt as unknown as NavMeta);
+    for (const t of (rt as RelatedTestsAnswer).rows) {
+      if (!keep(t.path)) continue;
+      testRows.push({
+        cat: 'test',
+        path: t.path,
+        line: t.line,
+        endLine: t.endLine,
+        name: t.name,
+        ...(t.project ? { project: t.project } : {}),
+        reason: clip(t.reasons.join('; '), 200),
+        ...(t.run ? { run: t.run } : {}),
+        ...(t.confidence !== 'exact' ? { confidence: t.confidence } : {}),
+      });
+    }
   }
   rows.test = testRows;
 
@@ -310,7 +316,20 @@ async function gatherOnce(engine: Engine, target: TargetInput, o: PackOptions): 
   rows.caller = spread(rows.caller.sort(cmpPath));
   rows.reference = spread(rows.reference.sort(cmpPath));
   rows.implementation = spread(rows.implementation.sort(cmpPath));
-  rows.test = [...rows.test].sort((a, b) => Number(!focus(a.path)) - Number(!focus(b.path)));
+  // Closest tests first: a test file named after the target's type (or name), then one test per file
+  // before a second of any file, then related_tests' ranking.
+  const typeName = (kind && /^(class|struct|interface|record|enum)/.test(kind) ? name : (sym?.qualifiedName ?? name).split('.').slice(-2, -1)[0]) ?? name;
+  const stem = (p: string) => p.slice(p.lastIndexOf('/') + 1).replace(/\.[^.]*$/, '').toLowerCase();
+  const close = (r: PackRow) => (stem(r.path).startsWith(typeName.toLowerCase()) ? 0 : 1);
+  const perFile = new Map<string, number>();
+  rows.test = rows.test
+    .map((r, i) => {
+      const n = perFile.get(r.path) ?? 0;
+      perFile.set(r.path, n + 1);
+      return { r, i, n };
+    })
+    .sort((a, b) => Number(!focus(a.r.path)) - Number(!focus(b.r.path)) || close(a.r) - close(b.r) || a.n - b.n || a.i - b.i)
+    .map((x) => x.r);
 
   // must_include_paths with no row yet: a row of their own, at the first mention of the name.
   for (const p of o.mustInclude) {
@@ -343,7 +362,7 @@ async function gatherOnce(engine: Engine, target: TargetInput, o: PackOptions): 
   const facts: Record<string, string | undefined> = {
     public: isPublic && exposed.length ? `public API: used from ${exposed.length} other project${exposed.length === 1 ? '' : 's'}; a signature change breaks them` : undefined,
     callers: callersFound ? `${callersFound} direct production caller${callersFound === 1 ? '' : 's'} in ${new Set(rows.caller.map((r) => r.project ?? '')).size} project(s) depend on its current behaviour` : undefined,
-    tests: tests ? `${tests} test file${tests === 1 ? ' exercises' : 's exercise'} it and pin${tests === 1 ? 's' : ''} current behaviour` : 'no test code references it: a change is not covered by tests found here',
+    tests: tests ? `${tests} test${tests === 1 ? ' exercises' : 's exercise'} it and pin${tests === 1 ? 's' : ''} current behaviour` : 'no related test found (references, callers, naming, co-change): a change is not covered by tests found here',
     impl: impl ? `${impl} implementation${impl === 1 ? '' : 's'}/override${impl === 1 ? '' : 's'} must change with it` : undefined,
     refs: refTotal ? `rename touches ${refTotal} reference${refTotal === 1 ? '' : 's'} in ${refFiles} file${refFiles === 1 ? '' : 's'} (${testRefFiles} test)` : undefined,
     coverage: partial.length || bySame.size ? `coverage is incomplete (see completeness.partial): treat zero counts as unknown` : undefined,
@@ -368,7 +387,7 @@ async function gatherOnce(engine: Engine, target: TargetInput, o: PackOptions): 
     risks,
     partial: [...modeNotes(), ...partial],
     mode: worst,
-    testSource: 'test-code references and callers (minimal source until related_tests lands)',
+    testSource: '',
   };
 }
 
@@ -425,13 +444,7 @@ function cmpPath(a: { path: string; line: number }, b: { path: string; line: num
   return (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line;
 }
 
-function baseName(p: string): string {
-  return p.slice(p.lastIndexOf('/') + 1);
-}
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 function clip(s: string, n: number): string {
   return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
