@@ -68,7 +68,7 @@ export const contextPackTool = defineTool({
   item: packRowSchema,
   extra: {
     task: z.string(),
-    risks: z.array(z.string()),
+    risks: z.array(z.string()).meta({ published: { type: 'array' } }),
     found: counts.optional(),
     omittedBecauseBudget: counts.optional(),
     target_selection: z.object({}).passthrough().optional(),
@@ -202,7 +202,7 @@ export const locateCodeTool = defineTool({
   name: 'locate_code',
   title: 'Locate code',
   description:
-    'Where is the code that does X: ≤3 candidates and 2 line ranges to read, from the architecture map; no source. Refine with locator+choice (candidate number, layer or clue).',
+    'Where is the code that does X: ≤3 candidates, 2 line ranges to read (no source). Refine: locator+choice (candidate number, layer or clue).',
   input: z
     .strictObject({
       question: z.string().min(1).max(LOCATE_MAX_QUESTION_CHARS).optional(),
@@ -224,7 +224,7 @@ export const locateCodeTool = defineTool({
     status: z.enum(['located', 'ambiguous', 'insufficient_coverage', 'needs_user_input', 'not_indexed', 'stale_index']),
     reads: z.array(z.object({ path: z.string(), startLine: z.number(), endLine: z.number() })),
     scopes: z.array(z.object({ layer: z.string(), matched: z.array(z.string()) })),
-    choices: z.array(z.string()).optional(),
+    choices: z.array(z.string()).optional().meta({ published: { type: 'array' } }),
     progress: z.enum(['new', 'unchanged']).optional(),
     locator: z.string().optional(),
     next: z.string(),
