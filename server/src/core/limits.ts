@@ -509,6 +509,12 @@ export const GENERATED_FOR_MAX_OBJ_FILES = 2_000;
 export const GENERATED_FOR_MAX_FILE_BYTES = 2 * 1024 * 1024;
 /** generated_for: rows per answer (producers, sources, outputs); the rest are counted. */
 export const GENERATED_FOR_MAX_ROWS = 100;
+/** search_symbol docs: lines of one doc comment read at most above a declaration (a license header is not a doc comment). */
+export const XML_DOC_MAX_COMMENT_LINES = 200;
+/** search_symbol docs: characters kept per doc text (summary, each param, …); longer ones end with "…". */
+export const XML_DOC_MAX_CHARS = 600;
+/** search_symbol docs: <inheritdoc/> hops followed (base of a base…). */
+export const XML_DOC_INHERIT_DEPTH = 3;
 
 // ─── diagnostics and batch forms (issue 13; owner diag) ───
 /** diagnostics: files a language server is asked about per call (each is opened and waited for: ~0.1-1 s each with tsserver). */

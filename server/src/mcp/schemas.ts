@@ -52,11 +52,12 @@ export const completenessSchema = z.object({
   partial: z.string().optional().describe('Coverage is missing (not the same as truncation)'),
 });
 
-export function envelopeSchema(item: z.ZodType, extra: z.ZodRawShape = {}) {
+/** `paged: false`: no nextCursor (buildAnswer gives one only to paged tools; ~31 B of tools/list per tool). */
+export function envelopeSchema(item: z.ZodType, extra: z.ZodRawShape = {}, paged = true) {
   return z.object({
     summary: z.string(),
     items: z.array(item),
-    nextCursor: z.string().optional(),
+    ...(paged ? { nextCursor: z.string().optional() } : {}),
     completeness: completenessSchema,
     mode: z.enum(['precise', 'precise_partial', 'heuristic_no_precise', 'unavailable_no_precise']).optional(),
     index: indexMetaSchema,

@@ -52,7 +52,7 @@ export interface CallDefaults {
 
 
 export function outputSchemaOf(tool: AnyTool): z.ZodType {
-  return envelopeSchema(tool.item, tool.extra);
+  return envelopeSchema(tool.item, tool.extra, tool.paged);
 }
 
 export function toolListing(tools: readonly AnyTool[]) {

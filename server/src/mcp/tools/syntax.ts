@@ -5,6 +5,7 @@ import * as L from '../../core/limits';
 import { fileOutline, inspectSyntax, symbolAtPosition, type FileOutline } from '../../nav/syntaxOutline';
 import { searchStructural, type StructuralPosition } from '../../nav/syntaxStructural';
 import { searchByAttribute } from '../../nav/expanded/attributeSearch';
+import { docsOfHits, type DocComment } from '../../nav/expanded/xmlDoc';
 import { searchSymbols, type SymbolHit, type SymbolQuery } from '../../nav/syntaxSymbols';
 import { symbolIds } from '../../nav/symbolIds';
 import type { OutlineSymbol } from '../../syntax/types';
@@ -346,6 +347,27 @@ const symbolHitItem = z.object({
   extendedType: z.string().optional(),
   otherSpans: z.array(z.object({ path: z.string(), line: z.number(), endLine: z.number() })).optional().describe('More declarations of the same symbol (partial types)'),
   attributes: z.array(z.string()).optional().describe('With attribute: the matching ones with arguments'),
+  doc: z
+    .object({
+      summary: z.string().optional(), typeParams: z.record(z.string(), z.string()).optional(), params: z.record(z.string(), z.string()).optional(), returns: z.string().optional(),
+      value: z.string().optional(), exceptions: z.record(z.string(), z.string()).optional(), remarks: z.string().optional(), deprecated: z.string().optional(),
+      inheritedFrom: z.string().optional(), inheritUnresolved: z.string().optional(),
+    })
+    .optional()
+    .describe('With docs: the doc comment (XML doc / JSDoc), <inheritdoc/> resolved in the workspace'),
+});
+
+const searchSymbolInput = z.strictObject({
+  query: z.string().min(1).max(L.MAX_QUERY_CHARS).optional(),
+  match: z.enum(['exact', 'prefix', 'substring', 'camelCase', 'fuzzy', 'regex', 'qualified']).optional().describe('Default exact+prefix+camelCase'),
+  attribute: z.string().min(1).max(200).optional(),
+  docs: z.boolean().optional(),
+  kinds: kindsArg,
+  project: z.string().max(L.MAX_PATH_CHARS).optional(),
+  pathGlob: z.string().max(500).optional(),
+  scope: z.enum(['all', 'production', 'test']).optional(),
+  generated: z.enum(['include', 'exclude', 'only']).optional(),
+  ...pagingArgs,
 });
 
 export const searchSymbolTool = defineTool({
@@ -353,22 +375,23 @@ export const searchSymbolTool = defineTool({
   title: 'Search symbols',
   description:
     'Where is X: declarations by name, camelCase ("GRS"), fuzzy, regex or qualified ("Ns.Type.Member"). Types, then I-interfaces, members, fields; production first.',
-  input: z.strictObject({
-    query: z.string().min(1).max(L.MAX_QUERY_CHARS).optional(),
-    match: z.enum(['exact', 'prefix', 'substring', 'camelCase', 'fuzzy', 'regex', 'qualified']).optional().describe('Default exact+prefix+camelCase'),
-    attribute: z.string().min(1).max(200).optional(),
-    kinds: kindsArg,
-    project: z.string().max(L.MAX_PATH_CHARS).optional(),
-    pathGlob: z.string().max(500).optional(),
-    scope: z.enum(['all', 'production', 'test']).optional(),
-    generated: z.enum(['include', 'exclude', 'only']).optional(),
-    ...pagingArgs,
-  }),
+  input: searchSymbolInput,
   item: symbolHitItem,
   extra: { navigationLayer: z.literal('syntax'), matchedNames: z.number() },
   paged: true,
   row: (i: SymbolHit & { attributes?: string[] }) => `${i.attributes ? `[${i.attributes.join(', ')}] ` : ''}${i.kind} ${i.qualifiedName} — ${i.path}:${i.line}${i.otherSpans ? ` (+${i.otherSpans.length} more span${i.otherSpans.length === 1 ? '' : 's'})` : ''}${i.isTest ? ' [test]' : ''}${i.isGenerated ? ' [generated]' : ''}\n  ${i.signature}`,
   async handle(env, args, page) {
+    const r = await symbolAnswer(env, args, page);
+    if (!args.docs) return r;
+    // Doc comments of the page's rows (read from the live files just above each declaration).
+    const hits = r.items as (SymbolHit & { doc?: DocComment })[];
+    const docs = await docsOfHits(env.engine, hits);
+    return { ...r, items: hits.map((h, i) => (docs[i] ? { ...h, doc: docs[i] } : h)) };
+  },
+});
+
+async function symbolAnswer(env: ToolEnv, args: z.infer<typeof searchSymbolInput>, page: PageRequest): Promise<ToolResult> {
+  {
     if (args.attribute !== undefined) return attributeAnswer(env, { ...args, attribute: args.attribute }, page);
     if (args.query === undefined) throw new ToolError('INVALID_ARGUMENT', 'search_symbol needs a query or an attribute', 'pass query (a name) or attribute (e.g. "HttpGet"), or both');
     const r = searchSymbols(env.engine, {
@@ -399,8 +422,8 @@ export const searchSymbolTool = defineTool({
         : undefined,
       extra: { navigationLayer: 'syntax' as const, matchedNames: r.names },
     };
-  },
-});
+  }
+}
 
 /** search_symbol with `attribute` (nav/expanded/attributeSearch.ts): one ranked list per answer, pages slice it. */
 async function attributeAnswer(env: ToolEnv, args: Omit<SymbolQuery, 'query' | 'offset' | 'limit' | 'deadlineAt' | 'match'> & { attribute: string; query?: string | undefined; match?: SymbolQuery['match'] | undefined }, page: PageRequest): Promise<ToolResult> {
