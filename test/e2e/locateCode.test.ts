@@ -144,6 +144,12 @@ describe('MCP over stdio: locate_code on the generated workspace @e2e', function
     assert.ok(unknown.locator, 'a locator to refine with a clue');
   });
 
+  it('server_capabilities says when to use locate_code and context_pack instead of primitive tools', async () => {
+    const caps = await call(c.client, 'server_capabilities', {});
+    assert.match(caps.conventions, /"Where is the code that does X": locate_code, then read only its ranges/);
+    assert.match(caps.conventions, /Before changing one symbol: context_pack .* instead of chaining definition\/references\/callers/);
+  });
+
   it('refuses a foreign or altered locator, oversized hint lists and mixed forms', async () => {
     const first = (await ask({ question: 'journal repository' })).s;
     const [body, mac] = String(first.locator).split('.');

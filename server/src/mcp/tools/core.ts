@@ -44,7 +44,11 @@ export const serverCapabilities = defineTool({
           toolDeadlineMs: L.TOOL_DEADLINE_MS,
         },
         largeFileThreshold: { lines: L.LARGE_FILE_LINES, bytes: L.LARGE_FILE_BYTES },
-        conventions: 'Paths are workspace-relative POSIX; lines and columns are 1-based; pass nextCursor back as cursor; errors read "Error [CODE]: … Hint: …".',
+        conventions:
+          'Paths are workspace-relative POSIX; lines and columns are 1-based; pass nextCursor back as cursor; errors read "Error [CODE]: … Hint: …".' +
+          // Issue 12: when the composed tools save the primitive chain (only said when they are registered).
+          (env.tools.some((t) => t.name === 'locate_code') ? ' "Where is the code that does X": locate_code, then read only its ranges (refine with locator + choice).' : '') +
+          (env.tools.some((t) => t.name === 'context_pack') ? ' Before changing one symbol: context_pack (definition, callers, tests, config, risks in one budget) instead of chaining definition/references/callers.' : ''),
       },
     };
   },
