@@ -92,7 +92,7 @@ public sealed class RpcTarget
     }, ct);
 
     [JsonRpcMethod("query", UseSingleObjectParameterDeserialization = true)]
-    public Task<QueryResult> Query(QueryParams p, CancellationToken ct) => Guard(() => queries.Run(p, ct), ct);
+    public Task<QueryResult> Query(QueryParams p, CancellationToken ct) { Warmup.Stop(); return Guard(() => queries.Run(p, ct), ct); }
 
     [JsonRpcMethod("status", UseSingleObjectParameterDeserialization = true)]
     public Task<object> Status(JsonElement? p, CancellationToken ct) => Guard<object>(() =>

@@ -29,8 +29,14 @@ public static class Warmup
         }
         """;
 
+    /// Cancelled by the first request that compiles (a question goes first: it JITs the same paths).
+    static readonly CancellationTokenSource cts = new();
+
+    public static void Stop() { if (!cts.IsCancellationRequested) cts.Cancel(); }
+
     public static void Start(Resolver resolver)
     {
+        var ct = cts.Token;
         _ = Task.Run(async () =>
         {
             try
@@ -47,19 +53,20 @@ public static class Warmup
                         metadataReferences: r.Paths.Select(p => MetadataReference.CreateFromFile(p))))
                     .AddDocument(did, "Warm.cs", SourceText.From(Source), filePath: "/warm/Warm.cs");
                 var doc = sol.GetDocument(did)!;
-                var text = await doc.GetTextAsync();
+                var text = await doc.GetTextAsync(ct);
                 var pos = Source.IndexOf("double Area()", StringComparison.Ordinal) + 8;
-                var sym = await SymbolFinder.FindSymbolAtPositionAsync(doc, pos);
+                var sym = await SymbolFinder.FindSymbolAtPositionAsync(doc, pos, ct);
                 if (sym != null)
                 {
-                    await SymbolFinder.FindReferencesAsync(sym, sol);
-                    await SymbolFinder.FindImplementationsAsync(sym, sol);
-                    await SymbolFinder.FindCallersAsync(sym, sol);
+                    await SymbolFinder.FindReferencesAsync(sym, sol, ct);
+                    await SymbolFinder.FindImplementationsAsync(sym, sol, cancellationToken: ct);
+                    await SymbolFinder.FindCallersAsync(sym, sol, ct);
                 }
-                var comp = await doc.Project.GetCompilationAsync();
-                comp?.GetDiagnostics();
+                var comp = await doc.Project.GetCompilationAsync(ct);
+                comp?.GetDiagnostics(ct);
                 HostState.Log($"warm-up done in {sw.ElapsedMilliseconds} ms");
             }
+            catch (OperationCanceledException) { HostState.Log("warm-up stopped: a query came first"); }
             catch (Exception e) { HostState.Log($"warm-up failed (harmless): {e.Message}"); }
         });
     }

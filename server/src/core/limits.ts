@@ -242,6 +242,12 @@ export const ROSLYN_HOST_INITIALIZE_TIMEOUT_MS = 30_000;
  * killed and restarted (a cancelled request that still answers in time keeps the host).
  */
 export const ROSLYN_HOST_HANG_GRACE_MS = 60_000;
+/**
+ * A request the host goes on with past its deadline (a cold compile kept for the next questions)
+ * is not hung while the host answers `status` (it does at once, outside its queue): checked once
+ * per grace period, this many times (~4 min), then killed as hung.
+ */
+export const ROSLYN_HOST_HANG_PROBES = 4;
 /** Restart backoff after a crash or a hang: base, doubled per crash in the window, capped. */
 export const ROSLYN_HOST_BACKOFF_BASE_MS = 250;
 export const ROSLYN_HOST_BACKOFF_MAX_MS = 30_000;

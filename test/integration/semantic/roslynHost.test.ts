@@ -222,3 +222,67 @@ describe('roslyn host: protocol behaviour on hand-written projects', function ()
     assert.deepEqual(byId.items.map((c) => c.from!.name), ['Call']);
   });
 });
+
+describe('roslyn host: a question bigger than a small memory cap', function () {
+  this.timeout(240_000);
+  let dir: string;
+  let host: RoslynHost;
+  const ac = new AbortController();
+  const req = <R>(method: string, params: unknown) => host.request<R>(method, params, { signal: ac.signal, deadline: Date.now() + 180_000 });
+  const key = (name: string) => `${name}/${name}.csproj|net10.0`;
+  const describeProject = (name: string, refs: string[], docs: string[]) => ({
+    key: key(name),
+    projectPath: `${name}/${name}.csproj`,
+    name,
+    assemblyName: name,
+    targetFramework: 'net10.0',
+    defines: ['NET'],
+    globalUsings: [],
+    documents: docs.map((p) => ({ path: p })),
+    projectReferences: refs.map(key),
+    packageReferences: [],
+    frameworkReferences: [],
+    references: [],
+    analyzers: [],
+    hash: `${name}:${refs.join(',')}`,
+  });
+
+  before(async function () {
+    if (!locateRoslynHost().ok) this.skip();
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-roslyn-cap-')));
+    const projects = [describeProject('Core', [], ['Core/Base.cs'])];
+    fs.mkdirSync(path.join(dir, 'Core'));
+    fs.writeFileSync(path.join(dir, 'Core/Base.cs'), 'namespace Core;\npublic abstract class Base { }\n');
+    for (let i = 0; i < 40; i++) {
+      fs.mkdirSync(path.join(dir, `L${i}`));
+      fs.writeFileSync(path.join(dir, `L${i}/L.cs`), `namespace L${i};\npublic class L${i} : Core.Base { }\n`);
+      projects.push(describeProject(`L${i}`, ['Core'], [`L${i}/L.cs`]));
+    }
+    // 1 MB: every batch leaves the managed heap over the cap, so the host evicts between batches.
+    host = new RoslynHost({ root: dir, memoryCapMb: 1 });
+    assert.ok((await host.acquire(60_000, ac.signal)).ok);
+    await req(HostMethods.ensure, { projects });
+  });
+
+  after(() => {
+    host?.kill();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('streams its scope through (load, search, evict) and the answer is still complete', async () => {
+    const r = await req<{ items: { path: string }[]; searched: string[]; notSearched: unknown[]; stats: { projectsEvicted: number } }>(HostMethods.query, {
+      op: 'references',
+      position: { path: 'Core/Base.cs', line: 2, column: 23 },
+      options: { batchProjects: 4 },
+    });
+    assert.deepEqual(r.notSearched, []);
+    assert.equal(r.searched.length, 41);
+    assert.deepEqual(
+      r.items.map((x) => x.path).sort(),
+      Array.from({ length: 40 }, (_, i) => `L${i}/L.cs`).sort(),
+    );
+    assert.ok(r.stats.projectsEvicted > 0, `evicted ${r.stats.projectsEvicted}`);
+    const st = await req<{ evictions: number; loadedProjects: number }>(HostMethods.status, {});
+    assert.ok(st.evictions > 0 && st.loadedProjects < 41, JSON.stringify(st));
+  });
+});

@@ -56,6 +56,11 @@ describe('semantic: Roslyn host provider (real host, real project model)', funct
         ),
     );
     fs.writeFileSync(path.join(dir, 'Stray.cs'), 'public class Stray { }\n');
+    // An attribute used by its short name only: no file of App names `AuditedAttribute`.
+    fs.writeFileSync(path.join(dir, 'src/Geometry/AuditedAttribute.cs'), 'namespace Geometry;\npublic sealed class AuditedAttribute : System.Attribute { }\n');
+    // A member calling Circle.Area both directly and through IShape: one caller row with both sites.
+    fs.writeFileSync(path.join(dir, 'src/App/Both.cs'), 'namespace App;\npublic static class Both\n{\n    public static double Twice(Geometry.Circle c) => c.Area() + ((Geometry.IShape)c).Area();\n}\n');
+    fs.writeFileSync(path.join(dir, 'src/App/Audit.cs'), 'namespace App;\n[Geometry.Audited]\npublic class AuditedThing { }\n');
     restoreCSharp(dir);
     const gen = path.join(dir, 'src/Geometry/obj/Debug/net10.0/generated/Fake.Generator/Square.Generated.g.cs');
     fs.mkdirSync(path.dirname(gen), { recursive: true });
@@ -104,10 +109,14 @@ describe('semantic: Roslyn host provider (real host, real project model)', funct
   it('references of a class span production and test projects (uses through its constructor included)', async () => {
     const a = await ask('references', { ...pos('src/Geometry/Circle.cs:3:21'), includeDeclaration: false });
     assert.equal(a.mode, 'precise', `${a.reason} ${a.gaps}`);
-    assert.deepEqual(ats(a.value!), ['src/App/Program.cs:9:45', 'tests/Geometry.Tests/CircleTests.cs:13:47', 'tests/Geometry.Tests/CircleTests.cs:9:26']);
+    assert.deepEqual(ats(a.value!), ['src/App/Both.cs:4:41', 'src/App/Program.cs:9:45', 'tests/Geometry.Tests/CircleTests.cs:13:47', 'tests/Geometry.Tests/CircleTests.cs:9:26']);
     assert.ok(svc.roslyn!.ensuredKeys().has('tests/Geometry.Tests/Geometry.Tests.csproj|net10.0'));
     const withDecl = await value('references', { ...pos('src/Geometry/Circle.cs:3:21'), includeDeclaration: true });
     assert.ok(ats(withDecl).includes('src/Geometry/Circle.cs:3:21'));
+  });
+
+  it('references of an attribute class include its uses by the short name ([Audited])', async () => {
+    assert.deepEqual(ats(await value('references', { ...pos('src/Geometry/AuditedAttribute.cs:2:21'), includeDeclaration: false })), ['src/App/Audit.cs:2:11']);
   });
 
   it('references of a member of a linked file: every project compiling the file is searched', async () => {
@@ -117,10 +126,10 @@ describe('semantic: Roslyn host provider (real host, real project model)', funct
 
   it('references of an override are its own; related rows only on request', async () => {
     const own = await value('references', { ...pos('src/Geometry/Circle.cs:9:28'), includeDeclaration: false });
-    assert.deepEqual(ats(own), ['tests/Geometry.Tests/CircleTests.cs:10:32']);
+    assert.deepEqual(ats(own), ['src/App/Both.cs:4:56', 'tests/Geometry.Tests/CircleTests.cs:10:32']);
     const withRelated = await value('references', { ...pos('src/Geometry/Circle.cs:9:28'), includeDeclaration: false, includeRelated: true });
     assert.ok(withRelated.length > own.length);
-    assert.deepEqual(ats(withRelated.filter((r) => !r.related)), ['tests/Geometry.Tests/CircleTests.cs:10:32']);
+    assert.deepEqual(ats(withRelated.filter((r) => !r.related)), ['src/App/Both.cs:4:56', 'tests/Geometry.Tests/CircleTests.cs:10:32']);
   });
 
   it('implementations: implementors and derived types of an interface, overrides of an abstract member', async () => {
@@ -142,6 +151,9 @@ describe('semantic: Roslyn host provider (real host, real project model)', funct
     assert.ok(callers.includes('AreaOfUnitCircleIsPi tests/Geometry.Tests/CircleTests.cs'), callers.join('; '));
     // Circle.Area overrides Shape.Area, which implements IShape.Area: calls through IShape.Area reach it.
     assert.ok(callers.includes('TotalArea src/Geometry/ShapeMath.cs'), callers.join('; '));
+    // One row per calling member, whatever it called through.
+    assert.equal(new Set(callers).size, callers.length, callers.join('; '));
+    assert.deepEqual(areaCalls.filter((c) => c.from.name === 'Twice').map((c) => c.sites.map((x) => `${x.line}:${x.column}`).sort()), [['4:56', '4:86']]);
     const [shapeArea] = await value('prepareCallHierarchy', pos('src/Geometry/Shape.cs:6:28'));
     const through = (await value('incomingCalls', shapeArea!)).map((c) => `${c.from.name} ${c.from.path}`).sort();
     console.log('      callers of Circle.Area: ' + callers.join('; ') + ' | of Shape.Area: ' + through.join('; '));

@@ -185,6 +185,8 @@ c.onRequest('initialize', () => ({ protocolVersion: 1, hostVersion: 'fake', dotn
 c.onRequest('projects/ensure', (p) => ({ results: p.projects.map((d) => ({ key: d.key, status: 'loaded', documents: d.documents.length, unresolved: [] })), evicted: [] }));
 c.onRequest('documents/changed', () => ({ updated: 0, removed: 0 }));
 c.onRequest('shutdown', () => ({}));
+// status answers at once, also while a query runs (as the real host's); a hung fake does not answer it
+c.onRequest('status', () => (mode === 'hang' ? new Promise(() => {}) : { knownProjects: 0 }));
 c.onNotification('exit', () => process.exit(0));
 // slowdiag: a diagnostics request runs (holding the one request slot, as the real host does) until
 // it is cancelled or 4 s passed; the first is slow, later ones answer at once.
@@ -206,6 +208,10 @@ c.onRequest('query', async (p, token) => {
   }
   await busy;
   if (mode === 'slowdiag') note('query ' + p.op);
+  if (mode === 'slowquery' && p.op === 'references') {
+    const cancelled = await new Promise((r) => { const t = setTimeout(() => r(false), 2500); token.onCancellationRequested(() => (clearTimeout(t), r(true))); });
+    note(cancelled ? 'cancelled' : 'finished');
+  }
   const sym = { name: 'Circle', kind: 'class', docId: 'T:Geometry.Circle', projectKey: 'src/Geometry/Geometry.csproj|net10.0', locations: [{ path: 'src/Geometry/Circle.cs', line: 3, column: 21, endLine: 3, endColumn: 27 }] };
   if (mode === 'hang' && p.op !== 'symbolInfo') return new Promise(() => {});
   if (p.op === 'symbolInfo') return { symbol: sym, items: [], searched: p.scope || [], notSearched: [] };
@@ -314,6 +320,18 @@ describe('roslyn: provider logic against a scripted fake host', function () {
     assert.ok(ev.indexOf('query symbolInfo') > 1, ev.join(', '));
     assert.ok(ev.lastIndexOf('diagnostics 2') > ev.indexOf('query references'), ev.join(', '));
     assert.equal(r.compiled, 2);
+  });
+
+  it('past a question\'s deadline the host is not cancelled: it goes on with the work (kept for the next questions)', async () => {
+    setMode('slowquery');
+    await refs(); // the host is started and the projects handed over
+    fs.rmSync(path.join(dir, 'events'), { force: true });
+    const a = await registry.request('references', 'csharp', { path: 'src/Geometry/Circle.cs', line: 3, column: 21, includeDeclaration: false }, { deadlineMs: 1_200, waitForReadyMs: 5_000 });
+    assert.notEqual(a.mode, 'precise');
+    const events = () => (fs.existsSync(path.join(dir, 'events')) ? fs.readFileSync(path.join(dir, 'events'), 'utf8').trim() : '');
+    for (let i = 0; i < 160 && !events(); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(events(), 'finished');
+    assert.equal(provider.host.status().generation, 1, 'the host was restarted');
   });
 
   it('a file in no C# project is a labelled refusal; the host is not even started', async () => {

@@ -15,6 +15,8 @@ import {
   ROSLYN_HOST_BACKOFF_BASE_MS,
   ROSLYN_HOST_BACKOFF_MAX_MS,
   ROSLYN_HOST_HANG_GRACE_MS,
+  ROSLYN_HOST_HANG_PROBES,
+  ROSLYN_HOST_STATUS_TIMEOUT_MS,
   ROSLYN_HOST_INITIALIZE_TIMEOUT_MS,
   ROSLYN_HOST_MAX_RESTARTS_PER_WINDOW,
   ROSLYN_HOST_MEMORY_CAP_MB,
@@ -229,7 +231,7 @@ export class RoslynHost {
    * when `deadline` passes (the request is cancelled; a host that still has not answered
    * ROSLYN_HOST_HANG_GRACE_MS later is killed as hung).
    */
-  async request<R>(method: string, params: unknown, o: { signal: AbortSignal; deadline: number; generation?: number }): Promise<R> {
+  async request<R>(method: string, params: unknown, o: { signal: AbortSignal; deadline: number; generation?: number; continueAfterDeadline?: boolean }): Promise<R> {
     const connection = this.connection;
     const child = this.child;
     if (!connection || this.state !== 'ready') throw new HostExitedError(`the Roslyn host is not running (${this.detail})`);
@@ -246,8 +248,19 @@ export class RoslynHost {
       cts.cancel();
       rejectDeadline(new HostDeadlineError(`cancelled: ${String(o.signal.reason ?? 'deadline')}`));
     };
-    o.signal.addEventListener('abort', onAbort, { once: true });
-    timer = setTimeout(onAbort, Math.max(0, o.deadline - Date.now()));
+    // The registry aborts an attempt's signal at its deadline too ('deadline'); a caller's own
+    // cancellation ('cancelled', anything else) always cancels.
+    const onSignal = () => {
+      const why = o.signal.reason instanceof Error ? o.signal.reason.message : String(o.signal.reason ?? '');
+      if (o.continueAfterDeadline && (why === 'deadline' || why === 'settled')) rejectDeadline(new HostDeadlineError('deadline (the host goes on with it)'));
+      else onAbort();
+    };
+    o.signal.addEventListener('abort', onSignal, { once: true });
+    // Past the deadline the caller stops waiting; with continueAfterDeadline the host is not told to
+    // cancel: the compilations it is building are kept for the next questions (a cold compile of a
+    // big project is otherwise cut at every tool wait and never finishes).
+    const onDeadline = () => (o.continueAfterDeadline ? rejectDeadline(new HostDeadlineError('deadline (the host goes on with it)')) : onAbort());
+    timer = setTimeout(onDeadline, Math.max(0, o.deadline - Date.now()));
     const sent = connection.sendRequest<R>(method, params, cts.token);
     try {
       return await Promise.race([sent, exited, deadline]);
@@ -257,7 +270,7 @@ export class RoslynHost {
     } finally {
       clearTimeout(timer);
       timer = undefined;
-      o.signal.removeEventListener('abort', onAbort);
+      o.signal.removeEventListener('abort', onSignal);
     }
   }
 
@@ -419,13 +432,25 @@ export class RoslynHost {
       () => (settled = true),
       () => (settled = true),
     );
-    const t = setTimeout(() => {
+    const grace = this.options.hangGraceMs ?? ROSLYN_HOST_HANG_GRACE_MS;
+    let probes = 0;
+    const check = async () => {
       if (settled || this.child !== child || !child) return;
+      // Still working (it answers `status` at once, outside its request queue): not hung, up to a limit.
+      if (probes++ < ROSLYN_HOST_HANG_PROBES && this.connection) {
+        const alive = await Promise.race([this.connection.sendRequest(HostMethods.status, {}).then(() => true, () => false), new Promise<boolean>((r) => setTimeout(() => r(false), Math.min(ROSLYN_HOST_STATUS_TIMEOUT_MS, grace)).unref())]);
+        if (settled || this.child !== child) return;
+        if (alive) {
+          setTimeout(() => void check(), grace).unref();
+          return;
+        }
+      }
       log.warn('roslyn host: no answer long after the deadline; killing it', { method });
-      this.onCrash(`no answer to ${method} ${this.options.hangGraceMs ?? ROSLYN_HOST_HANG_GRACE_MS} ms after its deadline: hung`);
+      this.onCrash(`no answer to ${method} ${grace} ms after its deadline: hung`);
       this.stopping = true;
       this.kill();
-    }, this.options.hangGraceMs ?? ROSLYN_HOST_HANG_GRACE_MS);
+    };
+    const t = setTimeout(() => void check(), grace);
     t.unref();
   }
 

@@ -333,6 +333,11 @@ export class RoslynProvider implements SemanticProvider {
   /** What the last background start did (doctor, tests). */
   lastPrewarm: PrewarmResult | undefined;
 
+  private isBackground(signal: AbortSignal): boolean {
+    for (const c of this.background) if (c.signal === signal) return true;
+    return false;
+  }
+
   /** Resolves when no question is in flight (background work goes between questions). */
   private async idle(signal: AbortSignal): Promise<void> {
     while (this.inFlight > 0 && !signal.aborted) await new Promise((r) => setTimeout(r, ROSLYN_PREWARM_IDLE_POLL_MS));
@@ -496,7 +501,9 @@ export class RoslynProvider implements SemanticProvider {
         const q = a as unknown as OpArgs<'references'>;
         // Related rows are always asked for: a type's uses through its constructors (`new T()`)
         // come back as rows of the constructor and are the type's own references.
-        const rr = await query<ReferenceRow>({ op: 'references', ...sym, scope: searchable, options: { includeDeclaration: q.includeDeclaration, includeRelated: true, deadlineMs } }, locKey);
+        // Only the files whose text mentions the name (an attribute's short form too) can reference it.
+        const documents = this.mentioningDocuments(symbol);
+        const rr = await query<ReferenceRow>({ op: 'references', ...sym, scope: searchable, options: { includeDeclaration: q.includeDeclaration, includeRelated: true, deadlineMs, ...(documents ? { documents } : {}) } }, locKey);
         const ctor = TYPE_KINDS.has(symbol.kind) && symbol.docId?.startsWith('T:') ? `M:${symbol.docId.slice(2)}.#` : undefined;
         const rows: ReferenceLocation[] = [];
         for (const row of rr.items) {
@@ -576,9 +583,7 @@ export class RoslynProvider implements SemanticProvider {
       case 'incomingCalls': {
         // A call names the member (through an interface or base member too: same name), so only
         // the files the text index says mention it are read (the host still searches generated ones).
-        const callName = symbol.name.replace(/[(<`].*$/, '');
-        const mentioning = /^\w+$/.test(callName) ? this.options.model.filesMentioning?.(callName) : undefined;
-        const documents = mentioning ? [...mentioning].filter((f) => /\.cs$/i.test(f)) : undefined;
+        const documents = this.mentioningDocuments(symbol);
         const rr = await query<CallerRow>({ op: 'callers', ...sym, scope: searchable, options: { deadlineMs, ...(documents ? { documents } : {}) } }, (c) => `${symKey(c.from)}|${c.via ?? ''}`);
         // Through a framework member (IEnumerable<T>.GetEnumerator in every foreach, object.ToString)
         // a call reaches every implementation in the world: not a caller of this one. Only calls
@@ -610,7 +615,19 @@ export class RoslynProvider implements SemanticProvider {
           rr.searched = rr.searched.filter((k) => !left.has(k));
           for (const n of more.notSearched) if (!rr.notSearched.some((x) => x.key === n.key)) rr.notSearched.push(n);
         }
-        value = rr.items.map((c): IncomingCall => ({ from: this.toItem(c.from), sites: c.sites.map(toSpan) }));
+        // One caller per calling member: a member calling both directly and through the interface
+        // (or in two frameworks' compilations) is one row with every site.
+        const byCaller = new Map<string, IncomingCall>();
+        for (const c of rr.items) {
+          const k = symKey(c.from);
+          const row = byCaller.get(k);
+          if (!row) {
+            byCaller.set(k, { from: this.toItem(c.from), sites: c.sites.map(toSpan) });
+            continue;
+          }
+          for (const site of c.sites) if (!row.sites.some((x) => x.line === site.line && x.column === site.column)) row.sites.push(toSpan(site));
+        }
+        value = [...byCaller.values()];
         r = rr;
         break;
       }
@@ -679,11 +696,36 @@ export class RoslynProvider implements SemanticProvider {
     return out;
   }
 
+  /**
+   * What the text index says mentions the symbol's name — for an attribute class also its short
+   * form (`[Audited]` names `AuditedAttribute`) — through `lookup` (projects or files), unioned;
+   * undefined when the index cannot tell (a name that is no token: `.ctor`, an operator).
+   */
+  private mentioning(symbol: SymbolRef, lookup: (name: string) => ReadonlySet<string> | undefined): ReadonlySet<string> | undefined {
+    const name = symbol.name.replace(/[(<`].*$/, '');
+    if (!/^\w+$/.test(name)) return undefined;
+    const names = [name];
+    if (symbol.kind === 'class' && /.Attribute$/.test(name)) names.push(name.slice(0, -'Attribute'.length));
+    const out = new Set<string>();
+    for (const n of names) {
+      const m = lookup(n);
+      if (!m) return undefined;
+      for (const x of m) out.add(x);
+    }
+    return out;
+  }
+
+  /** The C# files that can name the symbol (the host reads only these of the scope; generated ones always). */
+  private mentioningDocuments(symbol: SymbolRef): string[] | undefined {
+    const files = this.options.model.filesMentioning;
+    const m = files ? this.mentioning(symbol, (n) => files(n)) : undefined;
+    return m ? [...m].filter((f) => /\.cs$/i.test(f)) : undefined;
+  }
+
   /** The declaring project and its dependents that mention the name (the text index), as keys. */
   private candidates(describer: ProjectDescriber, symbol: SymbolRef, bindKey: ProjectKey, dispatchers: readonly SymbolRef[] = []): Scope {
     const model = this.options.model;
-    const name = symbol.name.replace(/[(<`].*$/, '');
-    const mention = /^\w+$/.test(name) ? model.projectsMentioning(name) : undefined;
+    const mention = this.mentioning(symbol, (n) => model.projectsMentioning(n));
     const declaring = symbol.projectKey;
     const ids = new Set<string>();
     if (declaring) {
@@ -863,7 +905,9 @@ export class RoslynProvider implements SemanticProvider {
   }
 
   private async query<Row>(params: QueryParams, ctx: CallContext, generation: number): Promise<QueryResult<Row>> {
-    const r = await this.host.request<QueryResult<Row>>(HostMethods.query, params, { signal: ctx.signal, deadline: ctx.deadline, generation });
+    // Past the question's deadline the host goes on (what it compiles is kept for the next ones);
+    // a background request is cancelled through its signal instead (a question goes first).
+    const r = await this.host.request<QueryResult<Row>>(HostMethods.query, params, { signal: ctx.signal, deadline: ctx.deadline, generation, continueAfterDeadline: !this.isBackground(ctx.signal) });
     return { ...r, items: r?.items ?? [], searched: r?.searched ?? [], notSearched: r?.notSearched ?? [], symbol: r?.symbol ?? null };
   }
 
