@@ -601,6 +601,8 @@ export const RELATED_TESTS_MAX_CALLER_DEPTH = 3;
  * references, and the walk's cut is named in `signals.callers`).
  */
 export const RELATED_TESTS_CALLER_EDGES = 40;
+/** related_tests: the caller walk stops after this long (one question per caller; the references already answered, the walk only adds tests of callers). */
+export const RELATED_TESTS_CALLER_WALK_MS = 3_000;
 /** related_tests: test files read for text mentions of the name at most (when precise references miss them, e.g. heuristic mode). */
 export const RELATED_TESTS_TEXT_FILES = 300;
 /** related_tests: rows one answer keeps at most (ranked; a widely used type is referenced by thousands of tests). */

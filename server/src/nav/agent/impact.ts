@@ -96,7 +96,7 @@ export async function impact(engine: Engine, target: TargetInput, changeKind: Ch
     runs('incoming_calls') ? callsQuery(engine, target, 'incoming', 1, SEMANTIC_CALLS_MAX_EDGES, o) : undefined,
     runs('implementations') ? implementationsQuery(engine, target, o) : undefined,
   ]);
-  const tests = runs('tests') ? await relatedTests(engine, target, { ...o, maxRows: IMPACT_TESTS * 10 }) : undefined;
+  const tests = runs('tests') ? await relatedTests(engine, target, { ...o, maxRows: IMPACT_TESTS * 10, ...(refs ? { references: refs } : {}) }) : undefined;
 
   const sections: ImpactSection[] = [];
   const omitted = (section: ImpactSectionName): ImpactSection => ({ section, execution: 'omitted_by_policy', why: policy[section]! });

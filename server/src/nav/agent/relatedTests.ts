@@ -14,7 +14,7 @@
  * command that runs each alone when the framework is known. The whole ranked list is computed once
  * and paged by offset (total order: score, path, line, name).
  */
-import { RELATED_TESTS_CALLER_DEPTH, RELATED_TESTS_CALLER_EDGES, RELATED_TESTS_MAX_ROWS, RELATED_TESTS_TEXT_FILES, AGENT_COCHANGE_MIN_COMMITS } from '../../core/limits';
+import { RELATED_TESTS_CALLER_DEPTH, RELATED_TESTS_CALLER_EDGES, RELATED_TESTS_CALLER_WALK_MS, RELATED_TESTS_MAX_ROWS, RELATED_TESTS_TEXT_FILES, AGENT_COCHANGE_MIN_COMMITS } from '../../core/limits';
 import { matchFiles } from '../../index/textIndex';
 import type { NavigationMode } from '../../semantic/provider';
 import type { Engine } from '../engine';
@@ -62,7 +62,7 @@ export interface RelatedTestSignals {
 export interface RelatedTestsAnswer {
   name: string;
   target_selection: TargetSelection;
-  /** The least precise of the references' and the caller walk's modes. */
+  /** The references' mode; precise_partial when they are precise but the caller walk is not (or was cut). */
   mode: NavigationMode;
   provider?: string;
   reason?: string;
@@ -78,6 +78,8 @@ export interface RelatedTestsOptions extends NavOptions {
   depth?: number;
   /** Rows kept at most (default RELATED_TESTS_MAX_ROWS). */
   maxRows?: number;
+  /** The target's references (includeDefinition false), when the caller asked them already (impact). */
+  references?: Awaited<ReturnType<typeof referencesQuery>>;
 }
 
 type EvidenceKind = 'reference' | 'caller' | 'mention' | 'naming' | 'cochange';
@@ -89,8 +91,6 @@ interface Candidate {
   exact: boolean;
   reasons: string[];
 }
-
-const RANK: Record<NavigationMode, number> = { precise: 0, precise_partial: 1, heuristic_no_precise: 2, unavailable_no_precise: 3 };
 
 const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'record', 'enum', 'trait', 'module', 'testSuite']);
 
@@ -121,7 +121,7 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   };
 
   // 1. References from test code.
-  const refs = await referencesQuery(engine, target, { ...nav, includeDefinition: false });
+  const refs = o.references ?? (await referencesQuery(engine, target, { ...nav, includeDefinition: false }));
   if ('ambiguous' in refs) return { ambiguous: true, target_selection: refs.target_selection };
   const precise = refs.mode === 'precise' || refs.mode === 'precise_partial';
   const refWord = precise ? 'precise' : 'heuristic';
@@ -151,10 +151,14 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   let mode: NavigationMode = refs.mode;
   const gaps = [...refs.gaps];
   if (CALLABLE.has(kind) && depth >= 2) {
-    const calls = await callsQuery(engine, target, 'incoming', depth, RELATED_TESTS_CALLER_EDGES, nav);
+    const walkEnd = Math.min(o.deadlineAt ?? Infinity, Date.now() + RELATED_TESTS_CALLER_WALK_MS);
+    const calls = await callsQuery(engine, target, 'incoming', depth, RELATED_TESTS_CALLER_EDGES, { ...nav, deadlineAt: walkEnd });
     if (!('ambiguous' in calls)) {
-      // The answer is as precise as its least precise navigation source.
-      if (RANK[calls.mode] > RANK[mode]) mode = calls.mode;
+      // Precise references with a caller walk that is not (or was cut): precise, but partial.
+      if ((mode === 'precise' || mode === 'precise_partial') && (calls.mode !== 'precise' || calls.truncated === 'deadline')) {
+        mode = 'precise_partial';
+        gaps.push(calls.truncated === 'deadline' ? `the caller walk stopped after ${RELATED_TESTS_CALLER_WALK_MS} ms: tests of further callers may be missing` : `the caller walk answered ${calls.mode}${calls.reason ? ` (${calls.reason})` : ''}: tests found through callers are not exact`);
+      }
       for (const x of calls.gaps) if (!gaps.includes(x)) gaps.push(x);
       const exact = calls.mode === 'precise' || calls.mode === 'precise_partial';
       let n = 0;
