@@ -283,7 +283,7 @@ describe('MCP over stdio: related_tests and impact @e2e', function () {
       assert.deepEqual(section(r, 'symbol').rows[0].declarations, ['src/Harbor.Core/Ship.Cargo.cs:7']);
       assert.equal(r.risks[0].level, 'high');
       assert.match(r.risks[0].text, /^public API used from 2 other projects \(3 references\): they break$/);
-      assert.equal(r.target_ref.kind, 'stable_symbol');
+      assert.match(r.target_ref.symbolId, /^M:Harbor\.Core\.Ship\.Load/);
     });
 
     it('impact: change_kind selects the sections (behavior omits references and dependents, rename omits callers and tests); implementations of an abstract member', async () => {

@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { call, callError, connectStdio, waitFor, type Connected } from '../helpers/mcpClient';
 import { removeDir, tempDir, writeTree } from '../helpers/workspace';
+import { symbolRowNames } from '../../server/src/mcp/tools/syntax';
 
 export const ATTRIBUTE_FILES: Record<string, string> = {
   'src/Shop.Api/Shop.Api.csproj': '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>\n',
@@ -83,7 +84,9 @@ describe('search_symbol attribute over MCP @e2e', function () {
     removeDir(idx);
   });
 
-  const brief = (items: { qualifiedName: string; line: number; attributes: string[]; isTest?: boolean }[]) => items.map((i) => `${i.qualifiedName}:${i.line} ${i.attributes.join(' ')}${i.isTest ? ' test' : ''}`);
+  // Rows say the qualified name only when the symbol id does not, and isTest only outside a test file (answers' compact rows).
+  const brief = (items: { symbolId: string; path: string; qualifiedName?: string; line: number; attributes: string[]; isTest?: boolean; fileClass?: string }[]) =>
+    items.map((i) => `${symbolRowNames(i).qualifiedName}:${i.line} ${i.attributes.join(' ')}${i.isTest || i.fileClass === 'test' ? ' test' : ''}`);
 
   it('C# attributes by name with their arguments, any spelling of the name', async function () {
     const get = await call(c.client, 'search_symbol', { attribute: 'HttpGet' });

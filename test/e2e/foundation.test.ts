@@ -148,7 +148,8 @@ describe('MCP over stdio: foundation tools', function () {
     assert.equal(s.startLine, 11);
     assert.equal(s.endLine, 15);
     assert.match(s.text.split('\n')[0], /^11\| {5}public async Task<Invoice> CreateInvoiceAsync/);
-    assert.equal(s.changedSinceIndex, false);
+    // False flags are left out (changedSinceIndex, notIndexed, isLarge, truncated).
+    assert.deepEqual(Object.keys(s).sort(), ['endLine', 'path', 'startLine', 'text', 'totalLines']);
     const big = await call(c.client, 'source_context', { spans: [{ path: 'src/Billing/Api/Big.cs', line: 1, endLine: 600 }], maxBytes: 2048 });
     assert.equal(big.items[0].isLarge, true);
     assert.equal(big.items[0].truncated, true);

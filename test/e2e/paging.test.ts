@@ -25,6 +25,7 @@ import { findDotnet, locateRoslynHost } from '../../server/src/semantic/roslyn/r
 import { cachedWorkspace } from '../fixtures/generate';
 import { skipWithoutCsharpLs } from '../helpers/csharpLs';
 import { connectStdio, type Connected } from '../helpers/mcpClient';
+import { symbolRowNames } from '../../server/src/mcp/tools/syntax';
 import { removeDir, restoredGeneratedCopy } from '../integration/semantic/fixture';
 
 const REAL = process.env['SEXTANT_PAGING_WORKSPACE'];
@@ -167,10 +168,10 @@ const uniq = <T,>(xs: T[]): T[] => [...new Set(xs)];
 async function indexQueries(p: Pager): Promise<Query[]> {
   const files = (await p.call('find_file', { query: '**/*.cs', limit: 200, maxBytes: MAX_BYTES })).sc.items as { path: string; lines: number }[];
   const big = [...files].sort((a, b) => b.lines - a.lines || (a.path < b.path ? -1 : 1)).slice(0, 4).map((f) => f.path);
-  const projects = ((await p.call('projects_under', { prefix: '', limit: 200, maxBytes: MAX_BYTES })).sc.items as { id: string; name: string }[]);
+  const projects = ((await p.call('projects_under', { prefix: '', limit: 200, maxBytes: MAX_BYTES })).sc.items as { id: string }[]);
   const dirs = uniq(projects.map((x) => path.posix.dirname(path.posix.dirname(x.id))).filter((d) => d !== '.')).slice(0, 3);
   const namesOf = async (kinds: string[]) =>
-    uniq(((await p.call('search_symbol', { query: '^[A-Z]\\w{4,}$', match: 'regex', kinds, limit: 40, maxBytes: MAX_BYTES })).sc.items as { name: string }[]).map((x) => x.name)).filter(Boolean);
+    uniq(((await p.call('search_symbol', { query: '^[A-Z]\\w{4,}$', match: 'regex', kinds, limit: 40, maxBytes: MAX_BYTES })).sc.items as { symbolId: string; path: string }[]).map((x) => symbolRowNames(x).name)).filter(Boolean);
   const typeNames = (await namesOf(['class', 'interface'])).slice(0, 2);
   const memberNames = (await namesOf(['method', 'property'])).slice(0, 2);
   const names = [...typeNames, ...memberNames];
@@ -184,7 +185,7 @@ async function indexQueries(p: Pager): Promise<Query[]> {
   q.push({ tool: 'search_symbol', args: { query: 'Get', match: 'prefix', kinds: ['method'] } }, { tool: 'search_symbol', args: { query: '^[A-Z]\\w*Service$', match: 'regex' } });
   q.push({ tool: 'search_symbol', args: { attribute: 'Fact' } }, { tool: 'search_symbol', args: { attribute: 'Theory', scope: 'test' } });
   q.push({ tool: 'find_file', args: { query: '.cs' } }, { tool: 'find_file', args: { query: '**/*.csproj' } }, { tool: 'find_file', args: { query: 'Test' } });
-  if (projects[0]) q.push({ tool: 'find_file', args: { query: '.cs', project: projects[0].name } });
+  if (projects[0]) q.push({ tool: 'find_file', args: { query: '.cs', project: projects[0].id } });
   q.push({ tool: 'projects_under', args: { prefix: '' } }, { tool: 'projects_under', args: { prefix: '', tests: 'exclude' } });
   for (const d of dirs) q.push({ tool: 'projects_under', args: { prefix: d } });
   q.push({ tool: 'namespace_layout', args: {} }, { tool: 'namespace_layout', args: { depth: 2 } });
@@ -269,7 +270,8 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
       }
       // Targets: the most referenced-looking types and members the index finds (interfaces, classes, methods).
       const pick = async (kinds: string[], n: number) =>
-        ((await p.call('search_symbol', { query: '^[A-Z]\\w{3,}$', match: 'regex', kinds, scope: 'production', limit: 60, maxBytes: MAX_BYTES })).sc.items as { qualifiedName: string; symbolId: string }[])
+        ((await p.call('search_symbol', { query: '^[A-Z]\\w{3,}$', match: 'regex', kinds, scope: 'production', limit: 60, maxBytes: MAX_BYTES })).sc.items as { symbolId: string; path: string }[])
+          .map((s) => ({ ...s, qualifiedName: symbolRowNames(s).qualifiedName }))
           .filter((s, i, a) => a.findIndex((x) => x.qualifiedName === s.qualifiedName) === i)
           .slice(0, n);
       const interfaces = await pick(['interface'], 1);

@@ -168,6 +168,10 @@ describe('MCP over stdio: project tools', function () {
     assert.match(failed.items[0].reasons[0], /does not exist \(referenced by Tricky\.sln\)/);
     const vb = await call(c.client, 'projects_under', { prefix: '', kinds: ['vb', 'fsharp'] });
     assert.deepEqual(vb.items.map((p: { id: string }) => p.id), ['src/Fs/Fs.fsproj', 'src/Vb/Vb.vbproj']);
+    // Defaults are left out: name = file name, kind csharp, not a test, status complete.
+    const core = (await call(c.client, 'projects_under', { prefix: 'src/Core' })).items.find((p: { id: string }) => p.id === 'src/Core/Core.csproj');
+    assert.deepEqual(Object.keys(core).filter((k) => ['name', 'kind', 'isTest', 'status'].includes(k)), [], JSON.stringify(core));
+    assert.equal(vb.items[0].kind, 'fsharp');
   });
 
   it('namespace_layout groups declared namespaces with file and project counts', async function () {

@@ -62,7 +62,8 @@ describe('MCP over stdio: semantic tools (real csharp-ls) @e2e', function () {
     assert.equal(row.kind, 'method');
     assert.equal(row.project, 'src/Geometry/Geometry.csproj');
     assert.match(row.signature, /public static T Largest<T>/);
-    assert.deepEqual(row.target_ref, { kind: 'stable_symbol', stable_symbol_id: 'M:Geometry.ShapeMath.Largest``1(IEnumerable{``0})@Geometry|net10.0', snapshot_token: precise.index.version });
+    // The ref is a target form itself: the declaration's id, nothing the row already says.
+    assert.deepEqual(row.target_ref, { symbolId: 'M:Geometry.ShapeMath.Largest``1(IEnumerable{``0})@Geometry|net10.0' });
     assert.equal(precise.target_selection.via, 'direct_location');
   });
 
@@ -148,7 +149,12 @@ describe('MCP over stdio: semantic tools (real csharp-ls) @e2e', function () {
   it('a target_ref copied from a row targets the next tool', async () => {
     const d = await call(c.client, 'definition', { target: largest });
     const refs = await call(c.client, 'references', { target: d.items[0].target_ref, group_by: 'none' });
-    assert.equal(refs.target_selection.via, 'stable_symbol');
+    assert.equal(refs.target_selection.via, 'direct_symbol');
+    // A use row carries no ref: its own path/line/column is the target.
+    const use = refs.items.find((i: any) => i.path === 'src/App/Program.cs');
+    assert.equal(use.target_ref, undefined);
+    const again = await call(c.client, 'definition', { target: { path: use.path, line: use.line, column: use.column } });
+    assert.equal(`${again.items[0].path}:${again.items[0].line}`, 'src/Geometry/ShapeMath.cs:5');
     assert.deepEqual(refs.items.map((i: any) => `${i.path}:${i.line}`).sort(), ['src/App/Program.cs:10', 'src/Geometry/ShapeMath.cs:5']);
   });
 

@@ -78,7 +78,9 @@ describe('MCP over stdio: C# symbol ids on a generated workspace (real csharp-ls
     const r = await call(c.client, 'references', { target: { symbolId: 'T:Acme.Common.Guard' }, waitMs: 0 });
     assert.equal(r.target_selection.status, 'ambiguous');
     assert.deepEqual(r.target_selection.candidates.map((x: any) => x.symbolId), [GUARD_NET8, GUARD_NET10]);
-    assert.deepEqual(r.target_selection.candidates[1].target_ref, { kind: 'stable_symbol', stable_symbol_id: GUARD_NET10, snapshot_token: r.index.version });
+    // A candidate is targeted by its symbolId (no ref repeating it).
+    assert.equal(r.target_selection.candidates[1].target_ref, undefined);
+    assert.match(r.summary, /Pass one candidate's \{symbolId\}/);
   });
 
   it('a full id reaches a precise answer; declaration rows carry full ids', async function () {
@@ -90,7 +92,7 @@ describe('MCP over stdio: C# symbol ids on a generated workspace (real csharp-ls
     assert.deepEqual(d.items.map((i: any) => `${i.path}:${i.line}:${i.column}`), ['src/Common/Acme.Common/Guard.cs:11:25']);
     assert.equal(d.items[0].project, 'src/Common/Acme.Common/Acme.Common.csproj');
     // The row names the primary compilation; its target_ref resolves again.
-    assert.equal(d.items[0].target_ref.stable_symbol_id, GUARD_NET8);
+    assert.deepEqual(d.items[0].target_ref, { symbolId: GUARD_NET8 });
     // The first references request compiles every loaded project: it may take longer than one call.
     let refs: any;
     for (let i = 0; i < 10 && refs?.mode !== 'precise'; i++) refs = await call(c.client, 'references', { target: d.items[0].target_ref, group_by: 'none', limit: 5, waitMs: 9_000 });

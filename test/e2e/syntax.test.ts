@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { call, callError, connectStdio, waitFor, type Connected } from '../helpers/mcpClient';
 import { removeDir, tempDir, writeTree } from '../helpers/workspace';
+import { symbolRowNames } from '../../server/src/mcp/tools/syntax';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/syntax');
 
@@ -178,27 +179,36 @@ describe('MCP over stdio: syntax tools', function () {
     assert.equal(exact.items[0].symbolId, 'T:Acme.Orders.Order`1');
     assert.equal(exact.items[0].otherSpans.length, 2, JSON.stringify(exact.items[0]));
     const camel = await call(c.client, 'search_symbol', { query: 'GRS', match: 'camelCase' });
-    assert.equal(camel.items[0].name, 'GetRequiredService');
+    assert.equal(symbolRowNames(camel.items[0]).name, 'GetRequiredService');
+    // A generic method's id (``1) does not spell its qualified name: the row says it, and not the name (its last part).
+    assert.equal(camel.items[0].qualifiedName, 'Acme.Services.ServiceProviderExtensions.GetRequiredService');
+    assert.equal(camel.items[0].name, undefined);
     assert.equal(camel.items[0].match, 'camelCase');
     const auto = await call(c.client, 'search_symbol', { query: 'GetRequiredService' });
-    assert.deepEqual(auto.items.slice(0, 2).map((i: { name: string }) => i.name), ['GetRequiredService', 'GetRequiredServiceCore']);
+    assert.deepEqual(auto.items.slice(0, 2).map((i: any) => symbolRowNames(i).name), ['GetRequiredService', 'GetRequiredServiceCore']);
     const prod = await call(c.client, 'search_symbol', { query: 'GetRequiredService', match: 'prefix', scope: 'production' });
-    assert.ok(prod.items.every((i: { isTest?: boolean }) => !i.isTest));
+    assert.ok(prod.items.every((i: { isTest?: boolean; fileClass?: string }) => !i.isTest && i.fileClass !== 'test'));
     const tests = await call(c.client, 'search_symbol', { query: 'GetRequiredService_works', scope: 'test' });
-    assert.equal(tests.items[0].isTest, true);
+    // In a test file the class says it: isTest is not repeated.
+    assert.equal(tests.items[0].fileClass, 'test');
+    assert.equal(tests.items[0].isTest, undefined);
     const q = await call(c.client, 'search_symbol', { query: 'Order.Convert', match: 'qualified' });
-    assert.equal(q.items[0].qualifiedName, 'Acme.Orders.Order.Convert');
+    assert.equal(symbolRowNames(q.items[0]).qualifiedName, 'Acme.Orders.Order.Convert');
     const fuzzy = await call(c.client, 'search_symbol', { query: 'gtreqsvccore', match: 'fuzzy' });
-    assert.equal(fuzzy.items[0].name, 'GetRequiredServiceCore');
+    assert.equal(symbolRowNames(fuzzy.items[0]).name, 'GetRequiredServiceCore');
+    // Said once: the id spells the qualified name, so neither the name nor the qualified name is repeated.
+    assert.match(fuzzy.items[0].symbolId, /^M:Acme\.Services\.ServiceProviderExtensions\.GetRequiredServiceCore\(/);
+    assert.equal(fuzzy.items[0].qualifiedName, undefined);
+    assert.equal(fuzzy.items[0].name, undefined);
     const rx = await call(c.client, 'search_symbol', { query: '^Is[A-Z]', match: 'regex' });
-    assert.ok(rx.items.some((i: { name: string }) => i.name === 'IsEmpty'));
+    assert.ok(rx.items.some((i: any) => symbolRowNames(i).name === 'IsEmpty'));
     const ts = await call(c.client, 'search_symbol', { query: 'distance', pathGlob: 'src/*.ts' });
     assert.equal(ts.items[0].path, 'src/typescript.ts');
     // a typo, lower-case initials, and an exact total
     const typo = await call(c.client, 'search_symbol', { query: 'GetRequiredSrevice', match: 'fuzzy' });
-    assert.equal(typo.items[0].name, 'GetRequiredService');
+    assert.equal(symbolRowNames(typo.items[0]).name, 'GetRequiredService');
     const lowerInitials = await call(c.client, 'search_symbol', { query: 'grs', match: 'camelCase' });
-    assert.equal(lowerInitials.items[0].name, 'GetRequiredService');
+    assert.equal(symbolRowNames(lowerInitials.items[0]).name, 'GetRequiredService');
     const all = await call(c.client, 'search_symbol', { query: 'GetRequiredService', match: 'prefix' });
     assert.equal(all.completeness.total, 3);
     assert.match(all.summary, /^3 symbols match/);

@@ -5,14 +5,14 @@
  * structuredContent against the tool's outputSchema on every call).
  */
 import * as assert from 'node:assert/strict';
-import { CORE_TOOL_DEFINITIONS_MAX_BYTES, INSTRUCTIONS_MAX_CHARS, INSTRUCTIONS_SELF_CONTAINED_CHARS, NEW_TOOL_DEFINITION_MAX_BYTES, TOOL_DEFINITIONS_MAX_BYTES, TOOLS_LIST_MAX_BYTES } from '../../server/src/core/limits';
+import { CORE_TOOL_DEFINITIONS_MAX_BYTES, CORE_TOOLS_LIST_MAX_BYTES, INSTRUCTIONS_MAX_CHARS, INSTRUCTIONS_SELF_CONTAINED_CHARS, NEW_TOOL_DEFINITION_MAX_BYTES, TOOL_DEFINITIONS_MAX_BYTES, TOOLS_LIST_MAX_BYTES } from '../../server/src/core/limits';
 import { WORKFLOW } from '../../server/src/mcp/instructions';
 import { call, connectStdio, waitFor, type Connected } from '../helpers/mcpClient';
 import { removeDir, smallWorkspace, tempDir, writeTree } from '../helpers/workspace';
 
 const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v), 'utf8');
 
-/** The tools that existed when the definitions were trimmed (issue 17); together ≤ CORE_TOOL_DEFINITIONS_MAX_BYTES. Every other tool gets NEW_TOOL_DEFINITION_MAX_BYTES. */
+/** The tools that existed when the definitions were trimmed (issue 17); together ≤ CORE_TOOL_DEFINITIONS_MAX_BYTES. Every other tool gets NEW_TOOL_DEFINITION_MAX_BYTES. With file_dependencies, their part of tools/list ≤ CORE_TOOLS_LIST_MAX_BYTES. */
 const CORE_TOOLS = new Set([
   'server_capabilities', 'repo_overview', 'find_file', 'search_text', 'source_context', 'outline', 'search_symbol', 'symbol_at',
   'inspect_syntax_tree', 'search_structural', 'definition', 'references', 'implementations', 'callers', 'callees', 'type_hierarchy',
@@ -45,8 +45,9 @@ describe('MCP over stdio: tool definition and instruction budgets', function () 
     const core = list.tools.filter((t) => CORE_TOOLS.has(t.name)).reduce((n, t) => n + def(t), 0);
     const whole = bytes(list);
     const output = list.tools.reduce((n, t) => n + bytes(t.outputSchema), 0);
-    console.log(`      tools/list: ${list.tools.length} tools, ${whole} bytes (definitions ${defs}, of them the ${CORE_TOOLS.size} core tools ${core}; output schemas ${output})`);
-    console.log(`      per tool: ${list.tools.map((t) => `${t.name} ${def(t)}`).join(', ')}`);
+    const older = bytes({ tools: list.tools.filter((t) => CORE_TOOLS.has(t.name) || t.name === 'file_dependencies') });
+    console.log(`      tools/list: ${list.tools.length} tools, ${whole} bytes (definitions ${defs}, of them the ${CORE_TOOLS.size} core tools ${core}; output schemas ${output}); the ${CORE_TOOLS.size + 1} tools of issue 17 take ${older} bytes of it`);
+    console.log(`      per tool (definition/outputSchema): ${list.tools.map((t) => `${t.name} ${def(t)}/${bytes(t.outputSchema)}`).join(', ')}`);
     assert.ok(list.tools.length >= 22, `only ${list.tools.length} tools listed`);
     assert.deepEqual([...CORE_TOOLS].filter((n) => !list.tools.some((t) => t.name === n)), [], 'a core tool was renamed or removed: update CORE_TOOLS');
     assert.ok(defs <= TOOL_DEFINITIONS_MAX_BYTES, `name+description+inputSchema take ${defs} bytes > ${TOOL_DEFINITIONS_MAX_BYTES}`);
@@ -55,6 +56,7 @@ describe('MCP over stdio: tool definition and instruction budgets', function () 
       assert.ok(def(t) <= NEW_TOOL_DEFINITION_MAX_BYTES, `${t.name}: name+description+inputSchema take ${def(t)} bytes > ${NEW_TOOL_DEFINITION_MAX_BYTES} (NEW_TOOL_DEFINITION_MAX_BYTES, core/limits.ts): shorten the description, drop parameter descriptions, reuse shared parameters, or add a parameter to an existing tool instead`);
     }
     assert.ok(whole <= TOOLS_LIST_MAX_BYTES, `tools/list takes ${whole} bytes > ${TOOLS_LIST_MAX_BYTES}`);
+    assert.ok(older <= CORE_TOOLS_LIST_MAX_BYTES, `the tools of issue 17 take ${older} bytes of tools/list > ${CORE_TOOLS_LIST_MAX_BYTES}: trim their output schemas so new tools fit`);
     for (const t of list.tools) {
       assert.ok(t.description && t.description.length >= 40, `${t.name}: no useful description`);
       assert.ok(t.description.length <= 240, `${t.name}: description of ${t.description.length} chars; say when to use it and what it returns, briefly`);

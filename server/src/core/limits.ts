@@ -391,6 +391,12 @@ export const CORE_TOOL_DEFINITIONS_MAX_BYTES = 12_000;
 export const NEW_TOOL_DEFINITION_MAX_BYTES = 450;
 /** The whole tools/list result (titles, annotations and output schemas included). */
 export const TOOLS_LIST_MAX_BYTES = 40 * 1024;
+/**
+ * The part of tools/list taken by the 23 tools of issue 17 (trimmed from 33,306 B): leaves room in
+ * TOOLS_LIST_MAX_BYTES for about eight more tools at ~1.2 KB each (definition ≤
+ * NEW_TOOL_DEFINITION_MAX_BYTES, output schema ~700 B, title and annotations).
+ */
+export const CORE_TOOLS_LIST_MAX_BYTES = 28 * 1024;
 /** Server `instructions`: the workflow, read once per session. */
 export const INSTRUCTIONS_MAX_CHARS = 1_000;
 /** Some clients keep only this prefix of `instructions`: the workflow must stand alone within it. */

@@ -108,10 +108,14 @@ export function publishedInputSchema(input: z.ZodType): { type: 'object'; [k: st
 }
 
 /**
- * An output schema spells out the envelope's own fields and the fields of one row of `items`; an
- * object nested deeper (index, completeness, a row's target_ref, a file header…) is published as
- * just an object (an array of them as an array). Answers are checked against the full zod schema
- * in tests, and clients still validate the envelope and every row.
+ * An output schema spells out the envelope's own fields and the required fields of one row of
+ * `items`; an object nested deeper (index, completeness, a row's target_ref, a file header…) is
+ * published as just an object (an array of them as an array). Optional fields are named without a
+ * type on the envelope (`{}`) and left out of a row: a row's optional fields are the facts left out
+ * when they hold their default, and without `additionalProperties: false` a schema that does not
+ * name them still accepts them. `nextCursor` is published only for paged tools and `mode` only for
+ * tools whose answers carry one. Answers are checked against the full zod schema in tests
+ * (test/e2e/paging.test.ts), and clients still validate the envelope and every row's required fields.
  */
 function keysOnly(node: unknown): unknown {
   if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
@@ -125,26 +129,35 @@ function keysOnly(node: unknown): unknown {
   return o;
 }
 
+/** A constant is published as just the constant (its type goes without saying). */
+function scalar(node: unknown): unknown {
+  const o = node as Json;
+  return o && typeof o === 'object' && 'const' in o ? { const: o.const } : node;
+}
+
 function rowLevel(node: unknown): unknown {
   if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
   const o = node as Json;
   if (o.anyOf) return { ...o, anyOf: (o.anyOf as unknown[]).map(rowLevel) };
   if (o.type !== 'object' || !o.properties) return o;
+  const required = new Set((o.required ?? []) as string[]);
   const props: Json = {};
-  for (const [k, v] of Object.entries(o.properties as Json)) props[k] = keysOnly(v);
+  for (const [k, v] of Object.entries(o.properties as Json)) if (required.has(k)) props[k] = scalar(keysOnly(v));
   return { ...o, properties: props };
 }
 
-function collapse(root: Json): Json {
+function collapse(root: Json, tool: { paged: boolean; mode: boolean }): Json {
+  const required = new Set((root.required ?? []) as string[]);
   const props: Json = {};
   for (const [k, v] of Object.entries((root.properties ?? {}) as Json)) {
+    if ((k === 'nextCursor' && !tool.paged) || (k === 'mode' && !tool.mode)) continue;
     const p = v as Json;
-    props[k] = k === 'items' && p.type === 'array' ? { ...p, items: rowLevel(p.items) } : keysOnly(p);
+    props[k] = k === 'items' && p.type === 'array' ? { ...p, items: rowLevel(p.items) } : required.has(k) || k === 'nextCursor' ? scalar(keysOnly(p)) : {};
   }
   return { ...root, properties: props };
 }
 
-/** The JSON Schema tools/list publishes for a tool's structuredContent. */
-export function publishedOutputSchema(output: z.ZodType): { type: 'object'; [k: string]: unknown } {
-  return collapse(strip(z.toJSONSchema(output, { io: 'output' }), true, true) as Json) as { type: 'object' };
+/** The JSON Schema tools/list publishes for a tool's structuredContent (`paged`: it has cursors; `mode`: its answers say one). */
+export function publishedOutputSchema(output: z.ZodType, tool: { paged: boolean; mode?: boolean | undefined }): { type: 'object'; [k: string]: unknown } {
+  return collapse(strip(z.toJSONSchema(output, { io: 'output' }), true, true) as Json, { paged: tool.paged, mode: tool.mode ?? false }) as { type: 'object' };
 }

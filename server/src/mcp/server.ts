@@ -61,7 +61,7 @@ export function toolListing(tools: readonly AnyTool[]) {
     title: t.title,
     description: t.description,
     inputSchema: publishedInputSchema(t.input),
-    outputSchema: publishedOutputSchema(outputSchemaOf(t)),
+    outputSchema: publishedOutputSchema(outputSchemaOf(t), t),
     // destructiveHint / idempotentHint only mean something when readOnlyHint is false (MCP spec).
     annotations: { readOnlyHint: true, openWorldHint: false },
   }));

@@ -75,6 +75,8 @@ export interface ToolDef<S extends z.ZodRawShape = z.ZodRawShape> {
   extra?: z.ZodRawShape;
   /** Whether answers can be paged with `cursor`. */
   paged: boolean;
+  /** Whether answers say how they were produced (`mode`: provider-backed tools); the published outputSchema names `mode` only then. */
+  mode?: boolean;
   /** Rows per page when the call gives no `limit` (a tool whose common answer is longer than the general default). */
   defaultLimit?: number;
   /** The byte budget a call asks for when it is not the top-level `maxBytes` (context_pack's `budget.maxBytes`). */

@@ -412,7 +412,6 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
     return lines.get(p)?.[n - 1];
   };
   const ids = symbolIds(engine);
-  const version = light ? '' : engine.version;
   // Declaration facts for rows that may be declarations (a provider that says a row is a use is believed).
   const mayDeclare = (l: SemanticLocation | ReferenceLocation | HierarchyItem | NavRow) =>
     !l.external && (l as ReferenceLocation).isDeclaration !== false && (l as NavRow).role !== 'reference' && (l as NavRow).role !== 'related';
@@ -464,7 +463,8 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
     }
     const text = lineOf(l.path, l.line);
     if (text !== undefined) row.snippet = text.trim().slice(0, PREVIEW_CHARS);
-    row.target_ref = targetRefFor(engine, l, { decl, version });
+    const ref = targetRefFor(engine, l, { decl });
+    if (ref) row.target_ref = ref;
     return row;
   });
 }

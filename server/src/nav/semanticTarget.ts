@@ -1,7 +1,7 @@
 /**
  * Target resolution for the navigation tools. A target is exactly one of `{symbolId}`,
- * `{path, line, column?}`, `{qualifiedName}` or a producer-issued `target_ref` copied from an
- * earlier row. Equal-rank ambiguity returns candidates instead of choosing; an id or ref that no
+ * `{path, line, column?}`, `{qualifiedName}` or a row's `target_ref` (`{symbolId}` of the
+ * declaration at the row; a row without one is its own `{path, line, column}`). Equal-rank ambiguity returns candidates instead of choosing; an id or ref that no
  * longer resolves is STALE_TARGET with the replacement candidate when there is one.
  */
 import * as fs from 'node:fs';
@@ -14,11 +14,10 @@ import type { SourcePosition } from '../semantic/types';
 import type { Engine } from './engine';
 import { formatSymbolId, isCSharpDocId, symbolIds, type Compilation, type SymbolIdSpace } from './symbolIds';
 
-export type TargetRef =
-  | { kind: 'result_match'; result_handle: string; match_id: string }
-  | { kind: 'stable_symbol'; stable_symbol_id: string; snapshot_token: string };
+/** What a row carries to target the declaration at it: a target form itself, so it is passed unchanged. */
+export type TargetRef = { symbolId: string };
 
-export type TargetInput = { symbolId: string } | { path: string; line: number; column?: number } | { qualifiedName: string } | TargetRef;
+export type TargetInput = { symbolId: string } | { path: string; line: number; column?: number } | { qualifiedName: string };
 
 /** A declaration offered when the target is ambiguous or stale. */
 export interface TargetCandidate {
@@ -30,13 +29,12 @@ export interface TargetCandidate {
   path: string;
   line: number;
   column: number;
-  target_ref: TargetRef;
 }
 
 /** How the target was resolved (every navigation answer carries it). */
 export interface TargetSelection {
   status: 'resolved' | 'ambiguous';
-  via: 'stable_symbol' | 'result_match' | 'direct_symbol' | 'direct_location' | 'qualified_name';
+  via: 'direct_symbol' | 'direct_location' | 'qualified_name';
   /** What was done to the input (snapped to an identifier, a newer index version…). */
   note?: string;
   /** The syntax-layer declaration at the target, when there is one. */
@@ -62,53 +60,19 @@ export interface AmbiguousTarget {
 }
 
 export function resolveTarget(engine: Engine, input: TargetInput): ResolvedTarget | AmbiguousTarget {
-  if ('kind' in input) return input.kind === 'stable_symbol' ? fromStableRef(engine, input) : fromResultRef(engine, input);
   if ('symbolId' in input) return fromSymbolId(engine, input.symbolId, 'direct_symbol');
   if ('qualifiedName' in input) return fromQualifiedName(engine, input.qualifiedName);
   return fromLocation(engine, input.path, input.line, input.column, 'direct_location');
 }
 
-/** The ref a row carries: a stable symbol when a declaration's name is there, else a location handle. */
-export function targetRefFor(
-  engine: Engine,
-  loc: { path: string; line: number; column: number },
-  known?: { decl: SymbolRow | undefined; version: string },
-): TargetRef {
+/**
+ * The ref a row carries: `{symbolId}` of the declaration at the row (in its file's primary
+ * compilation), or none — a row that is not a declaration is targeted by its own path/line/column,
+ * which it already says.
+ */
+export function targetRefFor(engine: Engine, loc: { path: string; line: number; column: number }, known?: { decl: SymbolRow | undefined }): TargetRef | undefined {
   const decl = known ? known.decl : HeuristicProvider.declaredAt(engine.store, loc.path, loc.line, loc.column);
-  const version = known?.version ?? engine.version;
-  if (decl) return { kind: 'stable_symbol', stable_symbol_id: symbolIds(engine).idFor(decl.symbolId, decl.path), snapshot_token: version };
-  const handle = Buffer.from(JSON.stringify({ v: version, p: loc.path, l: loc.line, c: loc.column })).toString('base64url');
-  // The match id names the location, not its place on a page: a row reads the same on every page split.
-  return { kind: 'result_match', result_handle: handle, match_id: `m${loc.line}.${loc.column}` };
-}
-
-function fromStableRef(engine: Engine, ref: Extract<TargetRef, { kind: 'stable_symbol' }>): ResolvedTarget | AmbiguousTarget {
-  const r = fromSymbolId(engine, ref.stable_symbol_id, 'stable_symbol');
-  if (ref.snapshot_token !== engine.version) r.selection.note = `ref from index ${ref.snapshot_token}; resolved again in ${engine.version}`;
-  return r;
-}
-
-function fromResultRef(engine: Engine, ref: Extract<TargetRef, { kind: 'result_match' }>): ResolvedTarget | AmbiguousTarget {
-  let body: { v?: unknown; p?: unknown; l?: unknown; c?: unknown };
-  try {
-    body = JSON.parse(Buffer.from(ref.result_handle, 'base64url').toString('utf8')) as typeof body;
-  } catch {
-    body = {};
-  }
-  if (typeof body.v !== 'string' || typeof body.p !== 'string' || typeof body.l !== 'number' || typeof body.c !== 'number') {
-    throw new ToolError('INVALID_ARGUMENT', 'The target_ref is not one this server issued', 'copy target_ref unchanged from a row of an earlier answer');
-  }
-  if (body.v !== engine.version && changedSince(engine, body.p)) {
-    throw new ToolError(
-      'STALE_TARGET',
-      `The target_ref points into ${body.p}, which changed since index version ${body.v}`,
-      `repeat the query that produced it, or pass {path: "${body.p}", line, column} directly`,
-    );
-  }
-  const r = fromLocation(engine, body.p, body.l, body.c, 'result_match');
-  if ('ambiguous' in r) return r;
-  if (body.v !== engine.version) r.selection.note = `ref from index ${body.v}; the file is unchanged since`;
-  return r;
+  return decl ? { symbolId: symbolIds(engine).idFor(decl.symbolId, decl.path) } : undefined;
 }
 
 function fromSymbolId(engine: Engine, id: string, via: TargetSelection['via']): ResolvedTarget | AmbiguousTarget {
@@ -235,7 +199,6 @@ function candidate(engine: Engine, r: SymbolRow, id: string = symbolIds(engine).
     path: r.path,
     line: r.nameLine,
     column: r.nameColumn,
-    target_ref: { kind: 'stable_symbol', stable_symbol_id: id, snapshot_token: engine.version },
   };
 }
 

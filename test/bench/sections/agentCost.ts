@@ -15,6 +15,7 @@ import { ALL_TOOLS } from '../../../server/src/mcp/tools';
 import type { Engine } from '../../../server/src/nav/engine';
 import { ripgrepPath } from '../../../server/src/nav/ripgrep';
 import { semanticService } from '../../../server/src/nav/semanticService';
+import { symbolRowNames } from '../../../server/src/mcp/tools/syntax';
 import { fmt } from '../report';
 import type { BenchSection, Metric } from '../types';
 
@@ -124,7 +125,7 @@ export const section: BenchSection = {
     const type = widelyUsedType(e);
     if (type) {
       const s = await sextant(e, 'search_symbol', { query: type.name, limit: 5 }, false);
-      const hit = (s.first?.items ?? []).find((x: any) => x.name === type.name && TYPE_KINDS.includes(String(x.kind)));
+      const hit = (s.first?.items ?? []).find((x: any) => symbolRowNames(x).name === type.name && TYPE_KINDS.includes(String(x.kind)));
       const b = new Baseline(root);
       const out = b.rg(['-w', '-e', `(class|interface|record|struct|enum) ${type.name}\\b`, '-g', '*.cs', '-g', '*.ts', '-g', '*.tsx']);
       const file = out.split('\n')[0]?.split(':')[0];

@@ -13,6 +13,7 @@ import { ALL_TOOLS } from '../../../server/src/mcp/tools';
 import type { Engine } from '../../../server/src/nav/engine';
 import { fmt } from '../report';
 import { median } from '../stats';
+import { symbolRowNames } from '../../../server/src/mcp/tools/syntax';
 import type { BenchSection } from '../types';
 
 async function tool(e: Engine, name: string, args: Record<string, unknown>): Promise<any> {
@@ -57,7 +58,7 @@ export const section: BenchSection = {
         let out = 0;
         while ((!sym || !out) && performance.now() - t0 < 10_000) {
           await sleep(5);
-          if (!sym && (await tool(engine, 'search_symbol', { query: name })).items?.some((x: { name?: string }) => x.name === name)) sym = performance.now() - t0;
+          if (!sym && (await tool(engine, 'search_symbol', { query: name })).items?.some((x: { symbolId: string; path: string }) => symbolRowNames(x).name === name)) sym = performance.now() - t0;
           if (!out && JSON.stringify(await tool(engine, 'outline', { path: row.path, maxBytes: 65536 })).includes(name)) out = performance.now() - t0;
         }
         symbolMs.push(sym || Infinity);

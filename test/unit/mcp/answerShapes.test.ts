@@ -10,6 +10,7 @@ import { ALL_TOOLS } from '../../../server/src/mcp/tools';
 import { spreadLocations } from '../../../server/src/mcp/tools/semantic';
 import { Engine } from '../../../server/src/nav/engine';
 import { disposeSemanticService, semanticService } from '../../../server/src/nav/semanticService';
+import { symbolRowNames } from '../../../server/src/mcp/tools/syntax';
 import { removeDir, tempDir, writeTree } from '../../helpers/workspace';
 
 const PROJECTS = 10;
@@ -79,7 +80,7 @@ describe('answer shapes: references groups and search_symbol ranking', function 
 
   it('search_symbol: the type, then the I-interface, then members, then private fields; production before tests', async () => {
     const { structured: r } = await tool('search_symbol', { query: 'OrderManager', limit: 50 });
-    const rows = r.items as { kind: string; name: string; path: string }[];
+    const rows = (r.items as { kind: string; symbolId: string; path: string }[]).map((h) => ({ ...h, name: symbolRowNames(h).name }));
     const firstField = rows.findIndex((h) => h.kind === 'field');
     assert.equal(rows[0]!.kind, 'class');
     assert.equal(rows[0]!.name, 'OrderManager');

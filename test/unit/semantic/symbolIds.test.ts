@@ -151,9 +151,9 @@ describe('symbol ids in tool answers (engine, index and project model; heuristic
     const d = await tool('definition', { target: { symbolId: 'T:Core.Guard@Core|net10.0' } });
     assert.equal(d.target_selection.status, 'resolved');
     assert.equal(d.target_selection.symbol.symbolId, 'T:Core.Guard@Core|net10.0');
-    assert.equal(d.items[0].target_ref.stable_symbol_id, 'T:Core.Guard@Core|net8.0');
+    assert.deepEqual(d.items[0].target_ref, { symbolId: 'T:Core.Guard@Core|net8.0' });
     const again = await tool('definition', { target: d.items[0].target_ref });
-    assert.equal(again.target_selection.via, 'stable_symbol');
+    assert.equal(again.target_selection.via, 'direct_symbol');
     assert.equal(again.target_selection.symbol.symbolId, 'T:Core.Guard@Core|net8.0');
   });
 

@@ -23,7 +23,7 @@ const testRowSchema = z.object({
   score: z.number(),
   reasons: z.array(z.string()),
   run: z.string().optional(),
-  target_ref: z.object({ kind: z.string() }).loose(),
+  target_ref: z.object({ symbolId: z.string() }),
 })
   // Published as its key fields only (the outputSchema budget); answers are checked against the whole shape in tests.
   .meta({ published: { type: 'object', properties: { name: { type: 'string' }, path: { type: 'string' }, line: { type: 'number' }, confidence: { type: 'string' }, reasons: { type: 'array' } }, required: ['name', 'path', 'line', 'confidence', 'reasons'] } });

@@ -87,7 +87,7 @@ export const contextPackTool = defineTool({
     });
     if (g.ambiguous) {
       const n = g.ambiguous.candidates?.length ?? 0;
-      return { summary: `The target is ambiguous: ${n} candidates (${g.ambiguous.note ?? 'equal rank'}). Pass one candidate's target_ref.`, items: [], extra: { task, risks: [], target_selection: g.ambiguous } };
+      return { summary: `The target is ambiguous: ${n} candidates (${g.ambiguous.note ?? 'equal rank'}). Pass one candidate's {symbolId} as target.`, items: [], extra: { task, risks: [], target_selection: g.ambiguous } };
     }
     const bud = args.budget ?? {};
     const maxBytes = Math.min(page.maxBytes, bud.maxTokens !== undefined ? bud.maxTokens * CONTEXT_PACK_BYTES_PER_TOKEN : Infinity);

@@ -37,6 +37,7 @@ export const fileDependenciesTool = defineTool({
     counts: z.object({ packages: z.number().optional(), builtins: z.number().optional(), computed: z.number().optional() }).optional(),
   },
   paged: true,
+  mode: true,
   row: (i: DepRow) =>
     'spec' in i
       ? `unresolved '${i.spec}' (${i.reason}) L${i.line}${i.kind ? ` ${i.kind}` : ''}`

@@ -59,8 +59,9 @@ export const sourceContext = defineTool({
   }),
   item: z.union([
     z.object({
-      path: z.string(), startLine: z.number(), endLine: z.number(), totalLines: z.number(), text: z.string(), truncated: z.boolean(),
-      changedSinceIndex: z.boolean(), notIndexed: z.boolean(), isLarge: z.boolean(),
+      path: z.string(), startLine: z.number(), endLine: z.number(), totalLines: z.number(), text: z.string(),
+      // Flags only when true (false is the default, not repeated on every span).
+      truncated: z.literal(true).optional(), changedSinceIndex: z.literal(true).optional(), notIndexed: z.literal(true).optional(), isLarge: z.literal(true).optional(),
     }),
     z.object({ path: z.string(), line: z.number(), error: z.string() }),
   ]),
@@ -74,9 +75,16 @@ export const sourceContext = defineTool({
     const served = r.slices.filter((s) => !('error' in s)).length;
     return {
       summary: `${served} of ${args.spans.length} span${args.spans.length === 1 ? '' : 's'} read (${r.bytesUsed} bytes)${r.truncated ? '; cut at the byte budget' : ''}.`,
-      items: r.slices,
+      items: r.slices.map(flagsWhenSet),
       total: args.spans.length,
       truncated: r.truncated ? 'cap' : undefined,
     };
   },
 });
+
+/** A slice with its false flags left out. */
+function flagsWhenSet<T extends object>(slice: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(slice)) if (v !== false) out[k] = v;
+  return out as T;
+}

@@ -14,13 +14,14 @@ import { defineTool } from '../tool';
 const kindEnum = z.enum(['csharp', 'fsharp', 'vb', 'shared', 'node', 'tsconfig']);
 const statusEnum = z.enum(['complete', 'partial', 'failed']);
 
+/** A project row; defaults are left out (name = file name without extension, kind csharp, not a test, no frameworks, status complete). */
 const projectRowSchema = z.object({
   id: z.string().describe('Project file path (the project id)'),
-  name: z.string(),
-  kind: kindEnum,
-  isTest: z.boolean(),
-  targetFrameworks: z.array(z.string()),
-  status: statusEnum.describe('complete | partial (see reasons) | failed'),
+  name: z.string().optional(),
+  kind: kindEnum.optional(),
+  isTest: z.literal(true).optional(),
+  targetFrameworks: z.array(z.string()).optional(),
+  status: statusEnum.optional().describe('partial (see reasons) | failed; omitted: complete'),
   reasons: z.array(z.string()).optional(),
   assemblyName: z.string().optional(),
   rootNamespace: z.string().optional(),
@@ -62,6 +63,22 @@ const graphCutSchema = z.object({
 
 const KIND_DEFAULT = 'csharp';
 const baseName = (id: string) => id.slice(id.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+
+/** A project row (projects_under, projects_containing) with its defaults left out. */
+function withoutDefaults<T extends { name: string; kind: string; isTest: boolean; targetFrameworks: string[]; status: string }>(row: T, id: string) {
+  const { name, kind, isTest, targetFrameworks, status, ...rest } = row;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rest)) {
+    out[k] = v;
+    if (k !== 'id' && k !== 'project') continue;
+    if (name !== baseName(id)) out.name = name;
+    if (kind !== KIND_DEFAULT) out.kind = kind;
+    if (isTest) out.isTest = true;
+    if (targetFrameworks.length) out.targetFrameworks = targetFrameworks;
+    if (status !== 'complete') out.status = status;
+  }
+  return out;
+}
 
 export const projectGraphTool = defineTool({
   name: 'project_graph',
@@ -162,15 +179,16 @@ export const projectsContainingTool = defineTool({
   description:
     'Which projects compile, link or contain a file (linked files and shared projects give several), with target frameworks.',
   input: z.strictObject({ path: pathArg, maxBytes: pagingArgs.maxBytes }),
+  // Defaults left out as in projects_under.
   item: z.object({
-    project: z.string(), name: z.string(), kind: kindEnum, isTest: z.boolean(), targetFrameworks: z.array(z.string()), link: z.string().optional(), status: statusEnum,
+    project: z.string(), name: z.string().optional(), kind: kindEnum.optional(), isTest: z.literal(true).optional(), targetFrameworks: z.array(z.string()).optional(), status: statusEnum.optional(), link: z.string().optional(),
   }),
   paged: false,
-  row: (i: { project: string; targetFrameworks: string[]; link?: string; isTest: boolean }) =>
-    `${i.project}${i.isTest ? ' (test)' : ''}${i.targetFrameworks.length ? ` [${i.targetFrameworks.join(', ')}]` : ''}${i.link ? ` as ${i.link}` : ''}`,
+  row: (i: { project: string; targetFrameworks?: string[]; link?: string; isTest?: true }) =>
+    `${i.project}${i.isTest ? ' (test)' : ''}${i.targetFrameworks?.length ? ` [${i.targetFrameworks.join(', ')}]` : ''}${i.link ? ` as ${i.link}` : ''}`,
   async handle(env, args) {
     const p = env.engine.policy.resolve(args.path).rel;
-    const rows = containing(env.engine, p);
+    const rows = containing(env.engine, p).map((r) => withoutDefaults(r, r.project));
     return {
       summary: rows.length === 0 ? `No project compiles or contains ${p}.` : `${p} is in ${rows.length} project${rows.length === 1 ? '' : 's'}.`,
       items: rows,
@@ -219,7 +237,7 @@ export const projectsUnderTool = defineTool({
   item: projectRowSchema,
   paged: true,
   row: (p: z.infer<typeof projectRowSchema>) =>
-    `${p.id} [${p.kind}${p.isTest ? ', test' : ''}${p.targetFrameworks.length ? `, ${p.targetFrameworks.join(';')}` : ''}]${p.status !== 'complete' ? ` ${p.status}: ${(p.reasons ?? []).join('; ')}` : ''}`,
+    `${p.id} [${p.kind ?? KIND_DEFAULT}${p.isTest ? ', test' : ''}${p.targetFrameworks?.length ? `, ${p.targetFrameworks.join(';')}` : ''}]${p.status ? ` ${p.status}: ${(p.reasons ?? []).join('; ')}` : ''}`,
   async handle(env, args, page) {
     const kinds = args.kinds?.length ? new Set(args.kinds) : undefined;
     const statuses = args.status?.length ? new Set(args.status) : undefined;
@@ -227,7 +245,7 @@ export const projectsUnderTool = defineTool({
     const all = under(env.engine, args.prefix).filter(
       (p) => (!kinds || kinds.has(p.kind)) && (!statuses || statuses.has(p.status)) && (tests === 'include' || (tests === 'only') === p.isTest),
     );
-    const rows = all.slice(page.offset, page.offset + page.limit).map((p) => projectRow(p));
+    const rows = all.slice(page.offset, page.offset + page.limit).map((p) => withoutDefaults(projectRow(p), p.id));
     const testCount = all.filter((p) => p.isTest).length;
     return {
       summary: all.length === 0 ? `No project under '${args.prefix}'.` : `${all.length} project${all.length === 1 ? '' : 's'} under '${args.prefix || '.'}' (${testCount} test).`,

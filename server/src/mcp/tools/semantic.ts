@@ -35,29 +35,21 @@ export const targetSchema = z
     line: z.number().int().min(1).optional().meta({ published: { type: 'integer' } }),
     column: z.number().int().min(1).optional().meta({ published: { type: 'integer' } }),
     qualifiedName: z.string().min(1).max(2048).optional(),
-    kind: z.enum(['result_match', 'stable_symbol']).optional(),
-    result_handle: z.string().max(2048).optional(),
-    match_id: z.string().max(100).optional(),
-    stable_symbol_id: z.string().max(2048).optional(),
-    snapshot_token: z.string().max(200).optional(),
   })
   .superRefine((t, ctx) => {
     const forms = [
       t.symbolId !== undefined && 'symbolId',
       (t.path !== undefined || t.line !== undefined || t.column !== undefined) && 'path/line/column',
       t.qualifiedName !== undefined && 'qualifiedName',
-      t.kind !== undefined && 'target_ref',
     ].filter(Boolean);
     if (forms.length !== 1) {
       ctx.addIssue({
         code: 'custom',
-        message: forms.length === 0 ? 'give exactly one of {symbolId}, {path, line, column?}, {qualifiedName} or a target_ref' : `the target holds ${forms.join(' and ')}; give exactly one form`,
+        message: forms.length === 0 ? 'give exactly one of {symbolId} (a row\'s target_ref), {path, line, column?} or {qualifiedName}' : `the target holds ${forms.join(' and ')}; give exactly one form`,
       });
       return;
     }
     if (forms[0] === 'path/line/column' && (t.path === undefined || t.line === undefined)) ctx.addIssue({ code: 'custom', message: 'a position target needs path and line (column optional)' });
-    if (t.kind === 'result_match' && (t.result_handle === undefined || t.match_id === undefined)) ctx.addIssue({ code: 'custom', message: 'a result_match target_ref needs result_handle and match_id' });
-    if (t.kind === 'stable_symbol' && (t.stable_symbol_id === undefined || t.snapshot_token === undefined)) ctx.addIssue({ code: 'custom', message: 'a stable_symbol target_ref needs stable_symbol_id and snapshot_token' });
   })
   // Published as the forms in one line (the five properties spelled out cost ~150 B on each of seven tools).
   .describe('{symbolId}|{path,line,column?}|{qualifiedName}|a row\'s target_ref')
@@ -79,12 +71,12 @@ function oneOrBatch(args: { target?: TargetArg | undefined; targets?: TargetArg[
 }
 
 function targetLabel(t: TargetArg): string {
-  return t.symbolId ?? t.qualifiedName ?? (t.path !== undefined ? `${t.path}:${t.line}${t.column !== undefined ? `:${t.column}` : ''}` : (t.match_id ?? t.stable_symbol_id ?? 'target_ref'));
+  return t.symbolId ?? t.qualifiedName ?? (t.path !== undefined ? `${t.path}:${t.line}${t.column !== undefined ? `:${t.column}` : ''}` : 'target');
 }
 
 function ambiguousError(a: AmbiguousAnswer): string {
   const n = a.target_selection.candidates?.length ?? 0;
-  return new ToolError('AMBIGUOUS_TARGET', `The target is ambiguous: ${n} candidates (${a.target_selection.note ?? 'equal rank'})`, 'ask this target alone to get its candidates, then pass one candidate\'s target_ref').render();
+  return new ToolError('AMBIGUOUS_TARGET', `The target is ambiguous: ${n} candidates (${a.target_selection.note ?? 'equal rank'})`, 'ask this target alone to get its candidates, then pass one candidate\'s {symbolId}').render();
 }
 
 /** A batch answer: one item per entry (all entries of the page), fitted into one byte budget. */
@@ -107,8 +99,6 @@ function modeNoteOf(m: NavMeta): string | undefined {
 export function toTarget(t: TargetArg): TargetInput {
   if (t.symbolId !== undefined) return { symbolId: t.symbolId };
   if (t.qualifiedName !== undefined) return { qualifiedName: t.qualifiedName };
-  if (t.kind === 'result_match') return { kind: 'result_match', result_handle: t.result_handle!, match_id: t.match_id! };
-  if (t.kind === 'stable_symbol') return { kind: 'stable_symbol', stable_symbol_id: t.stable_symbol_id!, snapshot_token: t.snapshot_token! };
   return t.column !== undefined ? { path: t.path!, line: t.line!, column: t.column } : { path: t.path!, line: t.line! };
 }
 
@@ -116,13 +106,8 @@ export const waitArg = {
   waitMs: z.number().int().min(0).max(TOOL_DEADLINE_MS).optional().meta({ published: { type: 'integer' } }),
 };
 
-export const targetRefSchema = z.object({
-  kind: z.enum(['result_match', 'stable_symbol']),
-  result_handle: z.string().optional(),
-  match_id: z.string().optional(),
-  stable_symbol_id: z.string().optional(),
-  snapshot_token: z.string().optional(),
-});
+/** A row's target_ref is a target itself: the symbol id of the declaration at the row (a row without one is targeted by its path/line/column). */
+export const targetRefSchema = z.object({ symbolId: z.string() });
 
 const rowSchema = z.object({
   path: z.string(),
@@ -149,7 +134,7 @@ export const selectionSchema = z.object({
   via: z.string(),
   note: z.string().optional(),
   symbol: z.object({ symbolId: z.string(), name: z.string(), kind: z.string(), qualifiedName: z.string(), signature: z.string() }).optional(),
-  candidates: z.array(z.object({ symbolId: z.string(), name: z.string(), kind: z.string(), qualifiedName: z.string(), signature: z.string(), path: z.string(), line: z.number(), column: z.number(), target_ref: targetRefSchema })).optional(),
+  candidates: z.array(z.object({ symbolId: z.string(), name: z.string(), kind: z.string(), qualifiedName: z.string(), signature: z.string(), path: z.string(), line: z.number(), column: z.number() })).optional(),
 });
 
 const metaExtra = {
@@ -182,7 +167,7 @@ function modeNote(m: NavMeta): string {
 export function ambiguous(a: AmbiguousAnswer): ToolResult {
   const n = a.target_selection.candidates?.length ?? 0;
   return {
-    summary: `The target is ambiguous: ${n} candidates (${a.target_selection.note ?? 'equal rank'}). Pass one candidate's target_ref.`,
+    summary: `The target is ambiguous: ${n} candidates (${a.target_selection.note ?? 'equal rank'}). Pass one candidate's {symbolId} as target.`,
     items: [],
     total: 0,
     extra: { target_selection: a.target_selection },
@@ -203,6 +188,7 @@ export const definitionTool = defineTool({
   item: z.union([rowSchema, batchEntrySchema]),
   extra: { ...metaExtra, target_selection: selectionSchema.optional() },
   paged: false,
+  mode: true,
   row: (i: NavRow | BatchEntry) => (isBatchEntry(i) ? entryText(i, rowText as (r: never) => string) : rowText(i)),
   async handle(env, args, p) {
     const batch = oneOrBatch(args);
@@ -327,6 +313,7 @@ export const referencesTool = defineTool({
     counts: z.object({ total: z.number(), projects: z.number(), productionProjects: z.number(), testProjects: z.number(), production: z.number(), test: z.number(), generated: z.number(), handwritten: z.number() }).optional(),
   },
   paged: true,
+  mode: true,
   defaultLimit: SEMANTIC_REFERENCES_GROUPS_PER_PAGE,
   row: (i: NavRow | ReferenceGroup | BatchEntry) => (isBatchEntry(i) ? entryText(i, referenceRowText as (r: never) => string) : referenceRowText(i)),
   async handle(env, args, p) {
@@ -409,6 +396,7 @@ export const implementationsTool = defineTool({
   item: rowSchema,
   extra: metaExtra,
   paged: true,
+  mode: true,
   row: rowText,
   async handle(env, args, p) {
     const a = await env.once('implementations', () => implementationsQuery(env.engine, toTarget(args.target), { deadlineAt: env.deadlineAt, ...(args.waitMs !== undefined ? { waitForReadyMs: args.waitMs } : {}) }));
@@ -458,6 +446,7 @@ function callTool(direction: 'incoming' | 'outgoing') {
       root: rowSchema.optional(),
     },
     paged: true,
+    mode: true,
     row: (e: { caller: NavRow; callee: NavRow; sites: { line: number }[]; depth: number; confidence: string }) =>
       `${e.caller.name ?? e.caller.path} → ${e.callee.name ?? e.callee.path} (${e.caller.path}:${e.sites.map((s) => s.line).join(',')}; depth ${e.depth}, ${e.confidence})`,
     async handle(env, args, p) {
@@ -514,6 +503,7 @@ export const typeHierarchyTool = defineTool({
   }),
   extra: { ...metaExtra, availability: z.enum(['available', 'partial', 'heuristic', 'unavailable']).optional().describe('Absent only when the target is ambiguous (see target_selection)') },
   paged: true,
+  mode: true,
   row: (n: NavRow & { relation: string; depth: number; via?: string }) => `${n.relation}${n.depth ? ` (depth ${n.depth}${n.via ? ` via ${n.via}` : ''})` : ''}: ${n.kind ?? ''} ${n.name ?? ''} ${n.path}:${n.line} [${n.confidence}]`,
   async handle(env, args, p) {
     const a = await env.once('typeHierarchy', () =>

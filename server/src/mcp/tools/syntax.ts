@@ -330,19 +330,26 @@ function outlineRows(env: ToolEnv, o: FileOutline, args: OutlineArgs): { summary
 }
 
 
+/**
+ * One search_symbol row, said once: the symbol id is the target handle and spells the qualified
+ * name (C# `T:Ns.Type(…)@project|tfm`, others `path#Ns.name`), so `qualifiedName` is there only when
+ * the id does not spell it and `name` only when it is not the qualified name's last part
+ * (`symbolRowNames` derives both). Defaults are left out: endLine = line, match exact, fileClass
+ * source, isTest in a test file, isGenerated in a generated file.
+ */
 const symbolHitItem = z.object({
-  symbolId: z.string().describe('Stable within an index version; C#: documentation-comment id @ project | target framework, e.g. T:Ns.Type@App.Core|net8.0'),
-  name: z.string(),
+  symbolId: z.string().describe('Target handle, stable within an index version; C#: documentation-comment id @ project | target framework, e.g. T:Ns.Type@App.Core|net8.0'),
   kind: z.string(),
-  qualifiedName: z.string(),
   signature: z.string(),
   path: z.string(),
   line: z.number(),
-  endLine: z.number(),
+  endLine: z.number().optional().describe('Omitted: one line'),
   column: z.number(),
+  match: z.string().optional().describe('Omitted: exact'),
+  qualifiedName: z.string().optional().describe('Only when the symbol id does not spell it'),
+  name: z.string().optional().describe('Only when not the last part of the qualified name'),
   fileClass: z.string().optional().describe('Omitted: source'),
-  match: z.string(),
-  isTest: z.boolean().optional(),
+  isTest: z.boolean().optional().describe('A test declaration outside a test file'),
   isGenerated: z.boolean().optional(),
   extendedType: z.string().optional(),
   otherSpans: z.array(z.object({ path: z.string(), line: z.number(), endLine: z.number() })).optional().describe('More declarations of the same symbol (partial types)'),
@@ -369,6 +376,37 @@ const searchSymbolInput = z.strictObject({
   generated: z.enum(['include', 'exclude', 'only']).optional(),
   ...pagingArgs,
 });
+type SymbolHitRow = z.infer<typeof symbolHitItem>;
+
+/** The qualified name a symbol id spells, if it spells one: C# `X:Ns.Name(…)@…`, others `path#Ns.name`. */
+function qualifiedNameInId(id: string, path: string): string | undefined {
+  const cs = /^[A-Z]:([^(@]*)/.exec(id);
+  if (cs) return cs[1];
+  return id.startsWith(`${path}#`) ? id.slice(path.length + 1) : undefined;
+}
+
+const lastPartIs = (qn: string, name: string) => qn === name || qn.endsWith(`.${name}`);
+
+/** A search_symbol row's qualified name and name, spelled out or derived from its id. */
+export function symbolRowNames(r: { symbolId: string; path: string; qualifiedName?: string | undefined; name?: string | undefined }): { qualifiedName: string; name: string } {
+  const qualifiedName = r.qualifiedName ?? qualifiedNameInId(r.symbolId, r.path) ?? '';
+  return { qualifiedName, name: r.name ?? qualifiedName.slice(qualifiedName.lastIndexOf('.') + 1) };
+}
+
+function symbolHitRow(h: SymbolHit & { attributes?: string[] }): SymbolHitRow {
+  const row: SymbolHitRow = { symbolId: h.symbolId, kind: h.kind, signature: h.signature, path: h.path, line: h.line, column: h.column };
+  if (h.endLine !== h.line) row.endLine = h.endLine;
+  if (h.match !== 'exact') row.match = h.match;
+  if (qualifiedNameInId(h.symbolId, h.path) !== h.qualifiedName) row.qualifiedName = h.qualifiedName;
+  if (!lastPartIs(h.qualifiedName, h.name)) row.name = h.name;
+  if (h.fileClass !== 'source') row.fileClass = h.fileClass;
+  if (h.isTest && h.fileClass !== 'test') row.isTest = true;
+  if (h.isGenerated && h.fileClass !== 'generated') row.isGenerated = true;
+  if (h.extendedType) row.extendedType = h.extendedType;
+  if (h.otherSpans) row.otherSpans = h.otherSpans;
+  if (h.attributes) row.attributes = h.attributes;
+  return row;
+}
 
 export const searchSymbolTool = defineTool({
   name: 'search_symbol',
@@ -379,7 +417,8 @@ export const searchSymbolTool = defineTool({
   item: symbolHitItem,
   extra: { navigationLayer: z.literal('syntax'), matchedNames: z.number() },
   paged: true,
-  row: (i: SymbolHit & { attributes?: string[] }) => `${i.attributes ? `[${i.attributes.join(', ')}] ` : ''}${i.kind} ${i.qualifiedName} — ${i.path}:${i.line}${i.otherSpans ? ` (+${i.otherSpans.length} more span${i.otherSpans.length === 1 ? '' : 's'})` : ''}${i.isTest ? ' [test]' : ''}${i.isGenerated ? ' [generated]' : ''}\n  ${i.signature}`,
+  row: (i: SymbolHitRow) =>
+    `${i.attributes ? `[${i.attributes.join(', ')}] ` : ''}${i.kind} ${symbolRowNames(i).qualifiedName} — ${i.path}:${i.line}${i.otherSpans ? ` (+${i.otherSpans.length} more span${i.otherSpans.length === 1 ? '' : 's'})` : ''}${i.isTest || i.fileClass === 'test' ? ' [test]' : ''}${i.isGenerated || i.fileClass === 'generated' ? ' [generated]' : ''}\n  ${i.signature}`,
   async handle(env, args, page) {
     const r = await symbolAnswer(env, args, page);
     if (!args.docs) return r;
@@ -412,8 +451,7 @@ async function symbolAnswer(env: ToolEnv, args: z.infer<typeof searchSymbolInput
     const building = meta.status === 'building' || (meta.symbolsPending ?? 0) > 0;
     return {
       summary: r.total === 0 ? `No declaration matches '${args.query}'${building ? ' yet (the symbol index is still being built)' : ''}.` : `${total} symbol${r.total === 1 ? '' : 's'} match '${args.query}'.`,
-      // The default class is not repeated on every row.
-      items: r.hits.map(({ fileClass, ...h }) => (fileClass === 'source' ? h : { ...h, fileClass })),
+      items: r.hits.map(symbolHitRow),
       total: r.totalIsLowerBound ? undefined : r.total,
       offset: page.offset,
       truncated: r.truncated === 'deadline' ? 'deadline' : r.totalIsLowerBound ? 'limit' : undefined,
@@ -433,7 +471,7 @@ async function attributeAnswer(env: ToolEnv, args: Omit<SymbolQuery, 'query' | '
   const what = `[${args.attribute}]${args.query ? ` named like '${args.query}'` : ''}`;
   return {
     summary: r.total === 0 ? `No declaration carries ${what}${building ? ' yet (the symbol index is still being built)' : ''}.` : `${r.total}${r.capped ? '+' : ''} declaration${r.total === 1 ? ' carries' : 's carry'} ${what}.`,
-    items: r.hits.slice(page.offset, page.offset + page.limit).map(({ fileClass, ...h }) => (fileClass === 'source' ? h : { ...h, fileClass })),
+    items: r.hits.slice(page.offset, page.offset + page.limit).map(symbolHitRow),
     total: r.total,
     offset: page.offset,
     partial: [r.capped ? `more than ${r.total} declarations carry it; only those were ranked (narrow with query, kinds or pathGlob)` : '', building ? 'the symbol index is still being built; symbols of unparsed files are missing' : ''].filter(Boolean).join('; ') || undefined,
@@ -476,19 +514,25 @@ export const symbolAtTool = defineTool({
   },
 });
 
+/** A syntax node; `named` and `hasError` only when not the default (named, no error). */
 const nodeInfo = z.object({
   type: z.string(),
   field: z.string().optional(),
-  named: z.boolean(),
+  named: z.literal(false).optional(),
   line: z.number(),
   column: z.number(),
   endLine: z.number(),
   endColumn: z.number(),
   text: z.string(),
   childCount: z.number(),
-  hasError: z.boolean(),
+  hasError: z.literal(true).optional(),
 });
 type NodeInfo = z.infer<typeof nodeInfo>;
+
+function nodeRow<T extends { named: boolean; hasError: boolean }>(n: T): Omit<T, 'named' | 'hasError'> & { named?: false; hasError?: true } {
+  const { named, hasError, ...rest } = n;
+  return { ...rest, ...(named ? {} : { named: false as const }), ...(hasError ? { hasError: true as const } : {}) };
+}
 
 export const inspectSyntaxTreeTool = defineTool({
   name: 'inspect_syntax_tree',
@@ -504,19 +548,20 @@ export const inspectSyntaxTreeTool = defineTool({
     maxBytes: pagingArgs.maxBytes,
   }),
   item: nodeInfo,
-  extra: { node: nodeInfo, ancestors: z.array(nodeInfo), queryHint: z.string(), language: z.string(), truncatedAncestors: z.boolean(), truncatedChildren: z.boolean() },
+  // Children cut by maxChildren are said by completeness (total = the node's child count), not again here.
+  extra: { node: nodeInfo, ancestors: z.array(nodeInfo), queryHint: z.string(), language: z.string(), truncatedAncestors: z.literal(true).optional().describe('More ancestors than maxAncestors') },
   paged: false,
-  row: (i: NodeInfo) => `${i.field ? i.field + ': ' : ''}${i.type}${i.named ? '' : ' (anonymous)'} L${i.line}:${i.column}-L${i.endLine}:${i.endColumn}  ${i.text}`,
+  row: (i: NodeInfo) => `${i.field ? i.field + ': ' : ''}${i.type}${i.named === false ? ' (anonymous)' : ''} L${i.line}:${i.column}-L${i.endLine}:${i.endColumn}  ${i.text}`,
   async handle(env, args) {
     const r = await inspectSyntax(env.engine, args.path, args.line, args.column, args.maxAncestors ?? L.DEFAULT_SYNTAX_TREE_NODES, args.maxChildren ?? L.DEFAULT_SYNTAX_TREE_NODES);
     const v = r.view;
     const chain = v.ancestors.slice(0, 4).map((a) => a.type).join(' < ');
     return {
       summary: `${r.path}:${args.line}: ${v.node.field ? v.node.field + ': ' : ''}${v.node.type}${chain ? ' < ' + chain : ''}; ${v.children.length} child node(s) shown. Query skeleton: ${v.queryHint}`,
-      items: v.children,
+      items: v.children.map(nodeRow),
       total: v.node.childCount,
       truncated: v.truncatedChildren ? 'limit' : undefined,
-      extra: { node: v.node, ancestors: v.ancestors, queryHint: v.queryHint, language: r.language, truncatedAncestors: v.truncatedAncestors, truncatedChildren: v.truncatedChildren },
+      extra: { node: nodeRow(v.node), ancestors: v.ancestors.map(nodeRow), queryHint: v.queryHint, language: r.language, ...(v.truncatedAncestors ? { truncatedAncestors: true as const } : {}) },
     };
   },
 });
@@ -529,7 +574,7 @@ const structuralItem = z.object({
   endLine: z.number(),
   endColumn: z.number(),
   text: z.string(),
-  captures: z.array(z.object({ name: z.string(), line: z.number(), column: z.number(), endLine: z.number(), endColumn: z.number(), text: z.string() })),
+  captures: z.array(z.object({ name: z.string(), line: z.number(), column: z.number(), endLine: z.number(), endColumn: z.number(), text: z.string() })).optional().describe('Other captures of the match (omitted: none)'),
 });
 
 export const searchStructuralTool = defineTool({
@@ -549,7 +594,7 @@ export const searchStructuralTool = defineTool({
   item: structuralItem,
   extra: { navigationLayer: z.literal('syntax'), filesSearched: z.number(), filesWithMatches: z.number(), candidateFiles: z.number(), primaryCapture: z.string() },
   paged: true,
-  row: (i: z.infer<typeof structuralItem>) => `${i.path}:${i.line}:${i.column} @${i.capture} ${i.text}${i.captures.length ? '  [' + i.captures.map((c) => `@${c.name}=${c.text}`).join(', ') + ']' : ''}`,
+  row: (i: z.infer<typeof structuralItem>) => `${i.path}:${i.line}:${i.column} @${i.capture} ${i.text}${i.captures?.length ? '  [' + i.captures.map((c) => `@${c.name}=${c.text}`).join(', ') + ']' : ''}`,
   async handle(env, args, page) {
     const r = await searchStructural(env.engine, {
       query: args.query,
@@ -579,7 +624,7 @@ export const searchStructuralTool = defineTool({
       positionAfter: (i: number) => r.positions[i],
       ...(resumable && moved && r.matches.length === 0 ? { resumeAt: r.frontier } : {}),
       summary: `${r.matches.length === 0 && page.offset === 0 ? 'No match' : `${r.matches.length} match${r.matches.length === 1 ? '' : 'es'}`} of @${r.primaryCapture} in ${r.filesWithMatches} of ${r.filesSearched} ${args.language} files searched (${r.candidateFiles} candidates)${why && moved ? `; ${why}` : ''}.`,
-      items: r.matches,
+      items: r.matches.map(({ captures, ...m }) => (captures.length ? { ...m, captures } : m)),
       offset: page.offset,
       truncated: resumable && moved ? 'limit' : r.truncated,
       partial: notes.length ? notes.join('; ') : undefined,

@@ -238,7 +238,7 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
       confidence: c.exact ? 'exact' : score >= 50 ? 'likely' : 'possible',
       score,
       reasons: c.reasons,
-      target_ref: { kind: 'stable_symbol', stable_symbol_id: ids.idFor(s.symbolId, c.test.path), snapshot_token: engine.version },
+      target_ref: { symbolId: ids.idFor(s.symbolId, c.test.path) },
     };
     if (s.container) row.container = s.container;
     if (project) row.project = project;
