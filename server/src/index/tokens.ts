@@ -10,6 +10,18 @@ export const MAX_TOKEN_CHARS = 64;
 
 const TOKEN_RE = /[A-Za-z0-9_]+/g;
 
+/**
+ * The case signal of a file's document: besides each distinct token, the document holds the term
+ * LOWER_ONLY_MARK + token for every token the file spells only in lower case (`bool`, a comment's
+ * `application`). A case-sensitive search for a whole token spelled with a capital (`Bool`) leaves
+ * out the files holding that term: they cannot contain the spelling. The mark is a letter outside
+ * ASCII (FTS4's unicode61 keeps it in the term, and no indexed token contains it), so the terms
+ * never meet a token; a document written before the signal has no such term and is simply not
+ * narrowed.
+ */
+export const LOWER_ONLY_MARK = 'λ';
+const LOWER_ONLY_MARK_BYTES = Buffer.from(LOWER_ONLY_MARK, 'utf8');
+
 export function isTokenChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
@@ -47,6 +59,8 @@ export class TokenInterner {
   private used = 0;
   /** Serial of the last file each term was seen in (per-file de-duplication). */
   private lastFile: Int32Array = new Int32Array(1 << 12);
+  /** Serial of the last file each term was seen in with a capital letter (the case signal). */
+  private casedFile: Int32Array = new Int32Array(1 << 12);
   private file = 0;
   private firstNew = 0;
 
@@ -65,16 +79,21 @@ export class TokenInterner {
   }
 
   /**
-   * The file's text-index document: its distinct tokens joined by spaces, as bytes (no string is
+   * The file's text-index document: its distinct tokens joined by spaces, then the case signal
+   * (LOWER_ONLY_MARK + each token the file spells only in lower case), as bytes (no string is
    * built). A view of a reused buffer, valid until the next call; undefined when there are none.
    */
   fileDocument(bytes: Uint8Array): Uint8Array | undefined {
     this.scan(bytes);
     if (this.count === 0) return undefined;
+    const fileNo = this.file;
+    const mark = LOWER_ONLY_MARK_BYTES;
     let size = this.count - 1;
     for (let k = 0; k < this.count; k++) {
       const id = this.ids[k]!;
-      size += this.offsets[id + 1]! - this.offsets[id]!;
+      const len = this.offsets[id + 1]! - this.offsets[id]!;
+      size += len;
+      if (this.casedFile[id] !== fileNo) size += 1 + mark.length + len;
     }
     if (size > this.doc.length) this.doc = grow(this.doc, size);
     const doc = this.doc;
@@ -83,6 +102,13 @@ export class TokenInterner {
     for (let k = 0; k < this.count; k++) {
       if (k > 0) doc[at++] = 32;
       const id = this.ids[k]!;
+      for (let o = this.offsets[id]!, end = this.offsets[id + 1]!; o < end; o++) doc[at++] = arena[o]!;
+    }
+    for (let k = 0; k < this.count; k++) {
+      const id = this.ids[k]!;
+      if (this.casedFile[id] === fileNo) continue;
+      doc[at++] = 32;
+      for (let m = 0; m < mark.length; m++) doc[at++] = mark[m]!;
       for (let o = this.offsets[id]!, end = this.offsets[id + 1]!; o < end; o++) doc[at++] = arena[o]!;
     }
     return doc.subarray(0, size);
@@ -103,13 +129,16 @@ export class TokenInterner {
       }
       const start = i;
       let h = 0x811c9dc5 | 0;
+      let cased = false;
       do {
+        if (c !== bytes[i]) cased = true;
         h = Math.imul(h ^ c, 0x01000193);
         c = ++i < n ? lower[bytes[i]!]! : 0;
       } while (c !== 0);
       const len = i - start;
       if (len < MIN_TOKEN_CHARS || len > MAX_TOKEN_CHARS) continue;
       const id = this.intern(bytes, start, len, h);
+      if (cased) this.casedFile[id] = fileNo;
       if (this.lastFile[id] !== fileNo) {
         this.lastFile[id] = fileNo;
         if (this.count === this.ids.length) this.ids = grow(this.ids, this.count + 1);
@@ -150,6 +179,7 @@ export class TokenInterner {
       this.offsets = grow(this.offsets, id + 2);
       this.hashes = grow(this.hashes, id + 2);
       this.lastFile = grow(this.lastFile, id + 2);
+      this.casedFile = grow(this.casedFile, id + 2);
     }
     const off = this.used;
     for (let k = 0; k < len; k++) this.arena[off + k] = LOWER_TOKEN_BYTE[bytes[start + k]!]!;
@@ -186,7 +216,8 @@ function grow<T extends Uint8Array | Int32Array>(a: T, atLeast: number): T {
 
 /** How a query fragment must relate to a file token. */
 export type TokenConstraint =
-  | { kind: 'exact'; text: string }
+  /** `cased`: the query spells the token with a capital letter. */
+  | { kind: 'exact'; text: string; cased?: true }
   | { kind: 'prefix'; text: string } // token starts with text
   | { kind: 'suffix'; text: string } // token ends with text
   | { kind: 'substring'; text: string }; // token contains text
@@ -209,15 +240,16 @@ export function literalConstraints(query: string, wholeWord: boolean): { constra
     }
     let j = i;
     while (j < n && isTokenChar(query.charCodeAt(j))) j++;
-    const text = query.slice(i, j).toLowerCase();
+    const spelled = query.slice(i, j);
+    const text = spelled.toLowerCase();
     const atStart = i === 0 && !wholeWord;
     const atEnd = j === n && !wholeWord;
     const kind: TokenConstraint['kind'] = atStart && atEnd ? 'substring' : atStart ? 'suffix' : atEnd ? 'prefix' : 'exact';
     if (text.length > MAX_TOKEN_CHARS) {
       // The file token containing this run is longer than MAX_TOKEN_CHARS, hence not indexed.
       unindexable = true;
-    } else if (kind === 'exact' ? text.length >= MIN_TOKEN_CHARS : text.length >= MIN_TOKEN_CHARS) {
-      constraints.push({ kind, text });
+    } else if (text.length >= MIN_TOKEN_CHARS) {
+      constraints.push(kind === 'exact' && spelled !== text ? { kind, text, cased: true } : { kind, text });
     }
     i = j;
   }

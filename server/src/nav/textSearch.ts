@@ -11,7 +11,7 @@ import { ToolError } from '../core/errors';
 import { MAX_REGEX_CHARS, MAX_SCAN_MATCHES, MAX_TOKEN_EXPANSION, MAX_VERIFIED_FILES_PER_QUERY, PREVIEW_CHARS, SEARCH_COUNT_CHEAP_FILES, SEARCH_WALK_CACHE_ENTRIES, SEARCH_WALK_FIRST_FILES, TEXT_SCAN_DEADLINE_MS } from '../core/limits';
 import { looksBinary } from '../core/paths';
 import { matchDocs } from '../index/textIndex';
-import { literalConstraints, type TokenConstraint } from '../index/tokens';
+import { literalConstraints, LOWER_ONLY_MARK, type TokenConstraint } from '../index/tokens';
 import { CLASS_RANK, classify, type FileClass } from '../workspace/fileClass';
 import type { Engine } from './engine';
 import type { FileRow } from './fileCatalog';
@@ -191,9 +191,12 @@ class Walk {
       this.l1 = [];
       return;
     }
-    // Tier 0: files whose tokens include every fragment whole, unchanged since indexing.
+    // Tier 0: files whose tokens include every fragment whole, unchanged since indexing. When every
+    // fragment is a whole token and case counts, files that spell a capitalised fragment only in
+    // lower case cannot match (the index's case signal): they are left out, not read.
+    const lowerOnly = this.exactIsFull && !insensitive ? constraints.filter((c) => c.kind === 'exact' && c.cased).map((c) => LOWER_ONLY_MARK + c.text) : [];
     const rows: FileRow[] = [];
-    for (const id of candidateFiles(engine, constraints.map((c) => [c.text]))) {
+    for (const id of candidateFiles(engine, constraints.map((c) => [c.text]), lowerOnly)) {
       const row = catalog.get(id);
       if (row && !pending.has(row.path)) {
         this.exact.add(id);
@@ -399,8 +402,8 @@ function digest(s: string): string {
   return crypto.createHash('sha1').update(s).digest('base64url');
 }
 
-/** File ids whose indexed document satisfies every group (a group: any one of its terms). */
-function candidateFiles(engine: Engine, groups: string[][]): Set<number> {
+/** File ids whose indexed document satisfies every group (a group: any one of its terms) and holds none of `without`. */
+function candidateFiles(engine: Engine, groups: string[][], without: readonly string[] = []): Set<number> {
   groups.sort((a, b) => a.length - b.length);
   if (groups.some((g) => g.length === 0)) return new Set(); // a required fragment matches no indexed token
   const docs = docFiles(engine);
@@ -412,9 +415,9 @@ function candidateFiles(engine: Engine, groups: string[][]): Set<number> {
     }
     return out;
   };
-  if (groups.reduce((n, g) => n + g.length, 0) <= FTS_TERMS_PER_MATCH) {
-    // One MATCH: FTS4 intersects the groups itself (AND of parenthesised ORs).
-    return toFiles(matchDocs(engine.store, groups.map((g) => `(${g.map((t) => `"${t}"`).join(' OR ')})`).join(' ')));
+  if (groups.reduce((n, g) => n + g.length, 0) + without.length <= FTS_TERMS_PER_MATCH) {
+    // One MATCH: FTS4 intersects the groups itself (AND of parenthesised ORs), minus `without` (NOT binds tighter than AND: the same set).
+    return toFiles(matchDocs(engine.store, groups.map((g) => `(${g.map((t) => `"${t}"`).join(' OR ')})`).join(' ') + without.map((t) => ` NOT "${t}"`).join('')));
   }
   let ids: Set<number> | undefined;
   for (const terms of groups) {
@@ -425,6 +428,7 @@ function candidateFiles(engine: Engine, groups: string[][]): Set<number> {
     ids = next;
     if (ids.size === 0) break;
   }
+  if (ids && without.length) for (const id of toFiles(matchDocs(engine.store, without.map((t) => `"${t}"`).join(' OR ')))) ids.delete(id);
   return ids ?? new Set();
 }
 

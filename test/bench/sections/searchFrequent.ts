@@ -50,12 +50,12 @@ export function frequentIdentifiers(engine: Engine, n: number): { text: string; 
   return out;
 }
 
-/** Tokens (lower-cased) by number of files, most frequent first. */
+/** Tokens (lower-cased) by number of files, most frequent first (not the case-signal terms, which start with a non-ASCII mark). */
 function frequentTokens(engine: Engine, n: number, keep: (t: string) => boolean): { text: string; files: number }[] {
   const db = engine.store.db;
   db.run('CREATE VIRTUAL TABLE IF NOT EXISTS temp.bench_terms USING fts4aux(main, file_text)');
   const files = engine.catalog().size;
-  const rows = db.exec(`SELECT term, documents FROM temp.bench_terms WHERE col = '*' AND length(term) >= 4 AND documents <= ${Math.floor(files * 0.6)} ORDER BY documents DESC LIMIT ${n * 4}`)[0]?.values ?? [];
+  const rows = db.exec(`SELECT term, documents FROM temp.bench_terms WHERE col = '*' AND term GLOB '[a-z0-9_]*' AND length(term) >= 4 AND documents <= ${Math.floor(files * 0.6)} ORDER BY documents DESC LIMIT ${n * 4}`)[0]?.values ?? [];
   const out: { text: string; files: number }[] = [];
   for (const [term, docs] of rows) {
     const t = String(term);
@@ -72,7 +72,7 @@ export function frequentTokensSpelled(engine: Engine, n: number): { text: string
   db.run('CREATE VIRTUAL TABLE IF NOT EXISTS temp.bench_terms USING fts4aux(main, file_text)');
   const files = engine.catalog().size;
   // Terms in more than 60% of the files are boilerplate (license headers), not identifiers one looks up.
-  const rows = db.exec(`SELECT term, documents FROM temp.bench_terms WHERE col = '*' AND length(term) >= 6 AND documents <= ${Math.floor(files * 0.6)} ORDER BY documents DESC LIMIT ${n * 4}`)[0]?.values ?? [];
+  const rows = db.exec(`SELECT term, documents FROM temp.bench_terms WHERE col = '*' AND term GLOB '[a-z0-9_]*' AND length(term) >= 6 AND documents <= ${Math.floor(files * 0.6)} ORDER BY documents DESC LIMIT ${n * 4}`)[0]?.values ?? [];
   const out: { text: string; files: number }[] = [];
   for (const [term, docs] of rows) {
     const t = String(term);

@@ -38,7 +38,7 @@ describe('text index tokens', function () {
   it('turns a literal into exact inner tokens and open outer fragments', function () {
     assert.deepEqual(literalConstraints('new InvoiceService(cmd)', false).constraints, [
       { kind: 'suffix', text: 'new' },
-      { kind: 'exact', text: 'invoiceservice' },
+      { kind: 'exact', text: 'invoiceservice', cased: true },
       { kind: 'exact', text: 'cmd' },
     ]);
     assert.deepEqual(literalConstraints('RequiredServ', false).constraints, [{ kind: 'substring', text: 'requiredserv' }]);
@@ -46,7 +46,8 @@ describe('text index tokens', function () {
       { kind: 'suffix', text: 'billing' },
       { kind: 'prefix', text: 'invoice' },
     ]);
-    assert.deepEqual(literalConstraints('GetRequiredService', true).constraints, [{ kind: 'exact', text: 'getrequiredservice' }]);
+    assert.deepEqual(literalConstraints('GetRequiredService', true).constraints, [{ kind: 'exact', text: 'getrequiredservice', cased: true }]);
+    assert.deepEqual(literalConstraints('getRequiredService', false).constraints, [{ kind: 'substring', text: 'getrequiredservice' }]);
     assert.deepEqual(literalConstraints('=>', false).constraints, []);
     assert.equal(literalConstraints('x'.repeat(70), false).unindexable, true);
   });

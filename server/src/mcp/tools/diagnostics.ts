@@ -37,6 +37,7 @@ export const diagnosticsTool = defineTool({
     sources: z.array(z.object({ language: z.string(), from: z.string(), files: z.number(), mode: z.string(), freshness: z.string(), gaps: z.array(z.string()).optional(), reason: z.string().optional() })),
   },
   paged: true,
+  mode: true,
   row: (d: DiagnosticRow) => `${d.severity} ${d.code ?? ''} ${d.path}:${d.line}:${d.column} ${d.message}${d.symbol ? ` (in ${d.symbol})` : ''} [${d.from}; ${d.project}]`,
   async handle(env, args, p) {
     // Computed once per answer and kept for its cursor: later pages never ask the providers again.

@@ -32,6 +32,7 @@ const fileInfo = z.object({
   hasErrors: z.boolean().optional().describe('Syntax errors in the text the outline parsed (declarations; C# member bodies are skipped, so errors inside them are not seen); declarations were still extracted'),
   errorLines: z.array(z.number()).optional(),
   reparsedWith: z.array(z.string()).optional().describe('What a re-parse did to get past errors (inactive #if branches blanked, repairs)'),
+  generated: z.literal(true).optional().describe('Every declaration is in generated code (rows do not repeat it)'),
   compilations: z
     .array(z.string())
     .optional()
@@ -60,6 +61,22 @@ function outlineRow(s: OutlineSymbol, symbolId: string): OutlineItem {
   if (s.extendedType) o.extendedType = s.extendedType;
   if (s.recovered) o.recovered = true;
   return o;
+}
+
+/** Namespace kinds: when a file has more types than one answer holds, their rows list the types by name. */
+const NAMESPACE_KINDS = new Set(['namespace', 'module', 'package']);
+
+/** The namespaces and the declarations directly in one (or at the top level): a file's types, not their members. */
+function typeLevel(listed: OutlineSymbol[]): OutlineSymbol[] {
+  const out: OutlineSymbol[] = [];
+  const stack: OutlineSymbol[] = [];
+  for (const s of listed) {
+    while (stack.length && stack[stack.length - 1]!.depth >= s.depth) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (!parent || NAMESPACE_KINDS.has(parent.kind)) out.push(s);
+    stack.push(s);
+  }
+  return out;
 }
 
 /** Kinds that hold members: in the names form their members are listed on their row. */
@@ -93,12 +110,12 @@ function outlineText(kind: string, sig: string): string {
   return sig === '' ? kind : new RegExp(`(^|\\s)${kind}(\\s|$)`).test(sig) ? sig : `${kind} ${sig}`;
 }
 
-function compactRow(s: OutlineSymbol): CompactOutlineItem {
+function compactRow(s: OutlineSymbol, fileGenerated = false): CompactOutlineItem {
   const o: CompactOutlineItem = { line: s.line, kind: s.kind, sig: s.signature || s.name };
   if (s.endLine !== s.line) o.end = s.endLine;
   if (s.depth) o.depth = s.depth;
   if (s.isTest) o.test = true;
-  if (s.isGenerated) o.generated = true;
+  if (s.isGenerated && !fileGenerated) o.generated = true;
   if (s.recovered) o.recovered = true;
   if (s.extendedType) o.ext = s.extendedType;
   return o;
@@ -123,13 +140,13 @@ interface NamesContainer {
  * non-container members by name, overloads merged ("Name 10-20,30-40"); a declaration whose
  * parent is not listed is a container of its own (a row without members).
  */
-function namesContainers(listed: OutlineSymbol[]): NamesContainer[] {
+function namesContainers(listed: OutlineSymbol[], containerKinds: ReadonlySet<string> = CONTAINER_KINDS): NamesContainer[] {
   const out: NamesContainer[] = [];
   const stack: { depth: number; c?: NamesContainer; byName?: Map<string, MemberEntry> }[] = [];
   for (const s of listed) {
     while (stack.length && stack[stack.length - 1]!.depth >= s.depth) stack.pop();
     const parent = stack[stack.length - 1];
-    if (!CONTAINER_KINDS.has(s.kind) && parent?.c && parent.depth === s.depth - 1) {
+    if (!containerKinds.has(s.kind) && parent?.c && parent.depth === s.depth - 1) {
       const key = `${s.kind}\u0000${s.name}`;
       let e = parent.byName!.get(key);
       if (!e) {
@@ -157,13 +174,13 @@ const entryText = (e: MemberEntry) => `${e.name} ${e.spans.join(',')}`;
  * (`more: true`, same span), so every row fits a small budget and pages stay exact. Members not
  * in `keep` are counted per kind as "+N more" on the container's last row.
  */
-function namesRows(containers: NamesContainer[], keep?: Set<MemberEntry>): CompactOutlineItem[] {
+function namesRows(containers: NamesContainer[], keep?: Set<MemberEntry>, fileGenerated = false): CompactOutlineItem[] {
   const rows: CompactOutlineItem[] = [];
   for (const c of containers) {
     const listed = keep ? c.entries.filter((e) => keep.has(e)) : c.entries;
     const unlisted = new Map<string, number>();
     if (keep) for (const e of c.entries) if (!keep.has(e)) unlisted.set(e.kind, (unlisted.get(e.kind) ?? 0) + e.spans.length);
-    let row = compactRow(c.sym);
+    let row = compactRow(c.sym, fileGenerated);
     // Summarised: a long container signature (generic parameter lists) is cut, marked with "…".
     if (keep && row.sig.length > L.OUTLINE_SUMMARY_SIG_CHARS) row.sig = row.sig.slice(0, L.OUTLINE_SUMMARY_SIG_CHARS - 1) + '…';
     rows.push(row);
@@ -174,7 +191,7 @@ function namesRows(containers: NamesContainer[], keep?: Set<MemberEntry>): Compa
     };
     for (const e of listed) {
       if (count === L.OUTLINE_MEMBERS_PER_ROW) {
-        row = { ...compactRow(c.sym), sig: row.sig, more: true };
+        row = { ...compactRow(c.sym, fileGenerated), sig: row.sig, more: true };
         rows.push(row);
         count = 0;
       }
@@ -194,9 +211,9 @@ const jsonBytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
  * (each type's first member before any type's second), in source order; the first that does not
  * fit ends the list. Depends on the file and the arguments only, so every page agrees.
  */
-function summarisedKeep(containers: NamesContainer[]): Set<MemberEntry> {
+function summarisedKeep(containers: NamesContainer[], fileGenerated: boolean): Set<MemberEntry> {
   const keep = new Set<MemberEntry>();
-  let left = L.OUTLINE_NAMES_MAX_BYTES - jsonBytes(namesRows(containers, keep));
+  let left = L.OUTLINE_NAMES_MAX_BYTES - jsonBytes(namesRows(containers, keep, fileGenerated));
   const classes = [containers.map((c) => c.entries.filter((e) => !e.low)), containers.map((c) => c.entries.filter((e) => e.low))];
   outer: for (const lists of classes) {
     const longest = Math.max(0, ...lists.map((l) => l.length));
@@ -213,7 +230,7 @@ function summarisedKeep(containers: NamesContainer[]): Set<MemberEntry> {
   }
   // The "+N more" texts and member keys were estimated; take members back from the end until the rows fit.
   const order = [...keep];
-  while (order.length && jsonBytes(namesRows(containers, keep)) > L.OUTLINE_NAMES_MAX_BYTES) keep.delete(order.pop()!);
+  while (order.length && jsonBytes(namesRows(containers, keep, fileGenerated)) > L.OUTLINE_NAMES_MAX_BYTES) keep.delete(order.pop()!);
   return keep;
 }
 
@@ -289,9 +306,11 @@ function outlineRows(env: ToolEnv, o: FileOutline, args: OutlineArgs): { summary
   const depth = args.depth ?? DEFAULT_OUTLINE_DEPTH;
   const listed = o.symbols.filter((s) => s.depth <= depth && (!args.kinds || args.kinds.includes(s.kind)));
   const deeper = o.symbols.filter((s) => s.depth > depth).length;
+  // A generated file: said once on the file, not on every row.
+  const allGenerated = listed.length > 0 && listed.every((s) => s.isGenerated);
   // The form depends on the file and the arguments only (never on the page or byte budget), so pages agree.
   const sigRows = listed.map((s) => {
-    const r = compactRow(s);
+    const r = compactRow(s, allGenerated);
     if (args.ids) r.id = ids.idFor(s.id, o.path);
     return r;
   });
@@ -299,14 +318,26 @@ function outlineRows(env: ToolEnv, o: FileOutline, args: OutlineArgs): { summary
   const form = wanted === 'auto' ? (jsonBytes(sigRows) <= L.OUTLINE_SIGNATURES_MAX_BYTES ? 'signatures' : 'names') : wanted;
   let rows = sigRows;
   let unlisted = 0;
+  let typesOnly = 0;
   if (form === 'names') {
     const containers = namesContainers(listed);
-    rows = namesRows(containers);
+    rows = namesRows(containers, undefined, allGenerated);
     // Auto: a map whose every member does not fit one answer lists what fits and counts the rest.
     if (wanted === 'auto' && jsonBytes(rows) > L.OUTLINE_NAMES_MAX_BYTES) {
-      const keep = summarisedKeep(containers);
-      rows = namesRows(containers, keep);
+      const keep = summarisedKeep(containers, allGenerated);
+      rows = namesRows(containers, keep, allGenerated);
       for (const c of containers) for (const e of c.entries) if (!keep.has(e)) unlisted += e.spans.length;
+      if (jsonBytes(rows) > L.OUTLINE_NAMES_MAX_BYTES) {
+        // More types than one row each fits (an API listing): one row per namespace, its types by
+        // name (what fits, the rest "+N more"), their members counted, so the map stays one answer.
+        const types = typeLevel(listed);
+        const byNamespace = namesContainers(types, NAMESPACE_KINDS);
+        const keepTypes = summarisedKeep(byNamespace, allGenerated);
+        rows = namesRows(byNamespace, keepTypes, allGenerated);
+        typesOnly = listed.length - types.length;
+        unlisted = typesOnly;
+        for (const c of byNamespace) for (const e of c.entries) if (!keepTypes.has(e)) unlisted += e.spans.length;
+      }
     }
   }
   const notes: string[] = [];
@@ -315,11 +346,13 @@ function outlineRows(env: ToolEnv, o: FileOutline, args: OutlineArgs): { summary
   if (o.recoveredDeclarations) notes.push(`${o.recoveredDeclarations} declaration(s) recovered from error regions`);
   if (deeper) notes.push(`${deeper} deeper declaration(s) not listed (raise depth)`);
   if (form === 'names') notes.push('members by name (form: "signatures" or source_context for signatures)');
+  if (typesOnly) notes.push(`types by name per namespace; their ${typesOnly} member(s) are not named`);
   if (unlisted) notes.push(`${unlisted} member(s) counted as "+N more", not named (form: "names" names every one, paged)`);
   if (o.isLarge) notes.push('large file: read spans with source_context');
   const file: Record<string, unknown> = { path: o.path, language: o.language, lines: o.lines, isLarge: o.isLarge, source: o.source };
   if (o.hasErrors) Object.assign(file, { hasErrors: true, errorLines: o.errorLines });
   if (o.reparsedWith.length) file.reparsedWith = o.reparsedWith;
+  if (allGenerated) file.generated = true;
   if (compilations.length > 1) file.compilations = compilations;
   return {
   summary: `${o.path}: ${listed.length} declaration${listed.length === 1 ? '' : 's'} in ${o.lines} lines (${o.language})${notes.length ? '; ' + notes.join('; ') : ''}.`,
