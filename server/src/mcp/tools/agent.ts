@@ -110,7 +110,7 @@ export const impactTool = defineTool({
   item: sectionSchema,
   extra: {
     target_selection: selectionSchema,
-    target_ref: z.object({ kind: z.string() }).loose().optional(),
+    target_ref: z.object({ symbolId: z.string() }).optional(),
     risks: z.array(z.object({ level: z.enum(['high', 'medium', 'low']), section: z.enum(IMPACT_SECTIONS), text: z.string() })).optional(),
   },
   // Seven sections of bounded rows: one answer (no cursor).
@@ -121,7 +121,7 @@ export const impactTool = defineTool({
     const items = a.sections;
     if ('ambiguous' in a) {
       const n = a.target_selection.candidates?.length ?? 0;
-      return { summary: `The target is ambiguous: ${n} candidates (${a.target_selection.note ?? 'equal rank'}); no section ran. Pass one candidate's target_ref.`, items, total: a.sections.length, extra: { target_selection: a.target_selection } };
+      return { summary: `The target is ambiguous: ${n} candidates (${a.target_selection.note ?? 'equal rank'}); no section ran. Pass one candidate's {symbolId} as target.`, items, total: a.sections.length, extra: { target_selection: a.target_selection } };
     }
     const high = a.risks.filter((r) => r.level === 'high');
     const inc = a.sections.filter((s) => s.execution === 'included');
