@@ -7,6 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { call, connectStdio, waitFor, type Connected } from '../helpers/mcpClient';
 import { removeDir, tempDir, writeTree } from '../helpers/workspace';
+import { symbolRowNames } from '../../server/src/mcp/tools/syntax';
 
 const FILES: Record<string, string> = {
   'src/Pricing.cs': `namespace Lib;
@@ -77,7 +78,8 @@ describe('search_symbol docs over MCP @e2e', function () {
 
   const docOf = async (query: string, extra: Record<string, unknown> = {}) => {
     const r = await call(c.client, 'search_symbol', { query, docs: true, ...extra });
-    return Object.fromEntries(r.items.map((i: { qualifiedName: string; doc?: unknown }) => [i.qualifiedName, i.doc]));
+    // A row says its qualified name only when the symbol id does not spell it (answers' compact rows).
+    return Object.fromEntries(r.items.map((i: { symbolId: string; path: string; qualifiedName?: string; doc?: unknown }) => [symbolRowNames(i).qualifiedName, i.doc]));
   };
 
   it('C# XML docs: tags as plain text; <inheritdoc/> from the interface, own <returns> wins; by cref; unresolved outside the workspace', async function () {

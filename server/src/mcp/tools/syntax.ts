@@ -456,8 +456,9 @@ export const searchSymbolTool = defineTool({
     const r = await symbolAnswer(env, args, page);
     if (!args.docs) return r;
     // Doc comments of the page's rows (read from the live files just above each declaration).
-    const hits = r.items as (SymbolHit & { doc?: DocComment })[];
-    const docs = await docsOfHits(env.engine, hits);
+    const hits = r.items as (SymbolHitRow & { doc?: DocComment })[];
+    // A row says its name only when the id does not spell it: derive it.
+    const docs = await docsOfHits(env.engine, hits.map((h) => ({ path: h.path, line: h.line, name: symbolRowNames(h).name })));
     return { ...r, items: hits.map((h, i) => (docs[i] ? { ...h, doc: docs[i] } : h)) };
   },
 });
