@@ -374,6 +374,45 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
     });
   });
 
+  describe('diagnostics on the diagnostics fixture (real typescript-language-server)', function () {
+    let ws: string;
+    let indexRoot: string;
+    let c: Connected;
+    let p: Pager;
+    before(async function () {
+      ws = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-paging-diag-'));
+      fs.cpSync(path.resolve(__dirname, '../fixtures/diagnostics'), ws, { recursive: true });
+      // More rows than one small page: a second file of type errors.
+      fs.writeFileSync(path.join(ws, 'src/more.ts'), Array.from({ length: 30 }, (_, i) => `export const m${i}: number = 'm${i}';`).join('\n') + '\n');
+      indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-paging-diag-idx-'));
+      c = await connectStdio(ws, indexRoot);
+      p = new Pager(c);
+      await p.init();
+      for (let i = 0; i < 300; i++) {
+        const s = (await p.call('repo_overview', {})).sc;
+        if (s.index.status === 'fresh' && !s.index.symbolsPending) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      // Until typescript-language-server has published for every file (its cold start can outlast one call).
+      for (let i = 0; i < 6; i++) {
+        const r = (await p.call('diagnostics', { path: 'src', limit: 1 })).sc;
+        if (r.mode === 'precise' && !r.completeness.partial) break;
+      }
+    });
+    after(async function () {
+      await c?.close();
+      for (const d of [ws, indexRoot]) if (d) removeDir(d);
+    });
+
+    it('diagnostics of a folder, a file, errors only: concatenation = unpaged answer, every answer schema-valid', async function () {
+      const queries: Query[] = [{ tool: 'diagnostics', args: { path: 'src' } }, { tool: 'diagnostics', args: { path: 'src/more.ts' } }, { tool: 'diagnostics', args: { path: 'src', errors: true } }];
+      const s = await checkProperty(p, queries, RUNS ?? 60, 30_000);
+      assert.ok(s.runs >= 10, `only ${s.runs} runs in the time bound`);
+      assert.equal((await p.whole(queries[0]!)).length, 43, '12 in many.ts, 30 in more.ts, 1 in orders.ts');
+      console.log(`      ${s.runs} runs over ${queries.length} diagnostics queries: ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid`);
+    });
+  });
+
   describe('file_dependencies on the TS/JS dependencies fixture', function () {
     let ws: string;
     let indexRoot: string;
