@@ -21,6 +21,7 @@ import type {
   EditorQuery,
   EditorReference,
   EditorDiagnostic,
+  EditorDiagnostics,
 } from '../../server/src/protocol/protocol';
 import { CHANGE_QUIET_MS, MAX_HIERARCHY_HANDLES, SETTLE_INTERVAL_MS, SETTLE_SHARE } from '../extensionLimits';
 import { PathMapper, fromSpan, locationKey, toDocumentSymbols, toHierarchyItem, toLocation, toPosition, toSpan, toWorkspaceSymbol } from './convert';
@@ -215,14 +216,23 @@ export class EditorBridge {
       }
       case 'diagnostics': {
         // What the editor holds now (its language services' last run on each file; unsaved buffers
-        // included): no settling, a diagnostic list is complete for the moment it is read.
+        // included): no settling, a diagnostic list is complete for the moment it is read. A file
+        // with no entry that is not open was never analysed (not "clean"): it is `unchecked`.
         const want = new Set((q.args as { paths: string[] }).paths);
-        const value: EditorDiagnostic[] = [];
+        const rows: EditorDiagnostic[] = [];
+        const seen = new Set<string>();
         for (const [uri, list] of vscode.languages.getDiagnostics()) {
           const where = this.mapper.fromUri(uri);
           if (where.external || !want.has(where.path)) continue;
-          for (const d of list) value.push(toDiagnostic(where.path, d));
+          seen.add(where.path);
+          for (const d of list) rows.push(toDiagnostic(where.path, d));
         }
+        for (const d of vscode.workspace.textDocuments) {
+          const where = this.mapper.fromUri(d.uri);
+          if (!where.external) seen.add(where.path);
+        }
+        const unchecked = [...want].filter((p) => !seen.has(p));
+        const value: EditorDiagnostics = { rows, ...(unchecked.length ? { unchecked } : {}) };
         return { value, gaps: [] };
       }
       default: {

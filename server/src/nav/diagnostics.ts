@@ -122,10 +122,26 @@ export async function diagnosticsQuery(engine: Engine, s: DiagnosticsScope, o: {
     const paths = byLanguage.get(lang)!;
     const left = o.deadlineAt - Date.now();
     const share = Math.max(200, left / (languages.length - i));
-    const a = await svc.request('diagnostics', lang, { paths }, { deadlineAt: Date.now() + share, preciseOnly: true, waitForReadyMs: o.waitForReadyMs ?? share });
+    const until = Date.now() + share;
+    const a = await svc.request('diagnostics', lang, { paths }, { deadlineAt: until, preciseOnly: true, waitForReadyMs: o.waitForReadyMs ?? share });
     if (a.value !== undefined && a.provider) {
-      sources.push({ language: lang, from: a.provider, files: paths.length, mode: a.mode, freshness: freshnessOf(a.provider), ...(a.gaps.length ? { gaps: a.gaps } : {}) });
-      for (const d of a.value) raw.push({ ...d, from: a.provider });
+      let rest = a.value.unchecked ?? [];
+      sources.push({ language: lang, from: a.provider, files: paths.length - rest.length, mode: a.mode, freshness: freshnessOf(a.provider), ...(a.gaps.length ? { gaps: a.gaps } : {}) });
+      for (const d of a.value.rows) raw.push({ ...d, from: a.provider });
+      // Files the editor never analysed (not open): the headless providers are asked for them.
+      if (rest.length && a.provider === 'editor') {
+        const b = await svc.registry.request('diagnostics', lang, { paths: rest }, { deadlineMs: Math.max(200, until - Date.now()), preciseOnly: true, waitForReadyMs: Math.max(0, until - Date.now()), holdBack: [{ provider: 'editor', reason: 'asked already (these files are not analysed by the editor)' }] });
+        if (b.value !== undefined && b.provider) {
+          const left = b.value.unchecked ?? [];
+          sources.push({ language: lang, from: b.provider, files: rest.length - left.length, mode: b.mode, freshness: freshnessOf(b.provider), ...(b.gaps.length ? { gaps: b.gaps } : {}) });
+          for (const d of b.value.rows) raw.push({ ...d, from: b.provider });
+          rest = left;
+        }
+      }
+      if (rest.length) {
+        syntaxOnly.push(...rest);
+        sources.push({ language: lang, from: 'syntax', files: rest.length, mode: 'heuristic_no_precise', freshness: 'index', reason: `${rest.length} file(s) not checked by ${a.provider}${a.provider === 'editor' ? ' (not open) nor a headless provider' : ''}` });
+      }
     } else {
       syntaxOnly.push(...paths);
       sources.push({ language: lang, from: 'syntax', files: paths.length, mode: 'heuristic_no_precise', freshness: 'index', reason: a.reason ?? `no precise provider for ${lang}` });

@@ -408,6 +408,16 @@ export interface EditorDiagnostic extends EditorSpan {
 }
 
 /**
+ * Diagnostics of asked files. `unchecked`: asked files the provider has nothing for — the editor:
+ * not open and never analysed (VS Code's TypeScript service analyses open files only); a headless
+ * provider: files past its per-call cap or its deadline. The engine asks another provider for them.
+ */
+export interface EditorDiagnostics {
+  rows: EditorDiagnostic[];
+  unchecked?: string[];
+}
+
+/**
  * Every question the engine may ask the editor, with argument and result types; the op names and
  * shapes equal the engine's `SemanticRequestMap` (server/src/semantic/provider.ts).
  * Each maps to VS Code commands:
@@ -432,7 +442,7 @@ export interface EditorOpMap {
   subtypes: { args: EditorHierarchyItem; result: EditorHierarchyItem[] };
   documentSymbols: { args: { path: string }; result: EditorDocumentSymbol[] };
   workspaceSymbols: { args: { query: string }; result: EditorWorkspaceSymbol[] };
-  diagnostics: { args: { paths: string[] }; result: EditorDiagnostic[] };
+  diagnostics: { args: { paths: string[] }; result: EditorDiagnostics };
 }
 export type EditorOp = keyof EditorOpMap;
 

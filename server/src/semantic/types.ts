@@ -9,6 +9,7 @@
 import {
   EDITOR_SYMBOL_KINDS,
   type EditorDiagnostic,
+  type EditorDiagnostics,
   type EditorDocumentSymbol,
   type EditorHierarchyItem,
   type EditorIncomingCall,
@@ -50,6 +51,9 @@ export type DocumentSymbolNode = EditorDocumentSymbol;
 
 /** A compiler / analyzer diagnostic of a workspace file. */
 export type SemanticDiagnostic = EditorDiagnostic;
+
+/** A provider's diagnostics of asked files, with the asked files it has nothing for. */
+export type SemanticDiagnostics = EditorDiagnostics;
 
 /** A workspace symbol search hit. */
 export type WorkspaceSymbolRow = EditorWorkspaceSymbol;

@@ -268,17 +268,17 @@ export class LspProvider implements SemanticProvider {
    * file's text was last sent and then stayed quiet. At most DIAGNOSTICS_LSP_MAX_FILES files;
    * the rest, and files nothing was published for in time, are gaps.
    */
-  private async diagnostics(s: Session, spec: LanguageServerSpec, paths: readonly string[]): Promise<ProviderOutcome<EditorDiagnosticRow[]>> {
-    const asked = paths.slice(0, DIAGNOSTICS_LSP_MAX_FILES);
+  private async diagnostics(s: Session, spec: LanguageServerSpec, paths: readonly string[]): Promise<ProviderOutcome<OpResult<'diagnostics'>>> {
+    const batch = paths.slice(0, DIAGNOSTICS_LSP_MAX_FILES);
     const gaps: string[] = [];
-    if (paths.length > asked.length) gaps.push(`${spec.name} was asked about ${asked.length} of ${paths.length} files (at most ${DIAGNOSTICS_LSP_MAX_FILES} per call); narrow the scope for the others`);
+    if (paths.length > batch.length) gaps.push(`${spec.name} was asked about ${batch.length} of ${paths.length} files (at most ${DIAGNOSTICS_LSP_MAX_FILES} per call); narrow the scope for the others`);
     const pull = !!s.capabilities.diagnosticProvider;
     const out: EditorDiagnosticRow[] = [];
     const late: string[] = [];
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < asked.length && !s.signal.aborted) {
-        const rel = asked[next++]!;
+      while (next < batch.length && !s.signal.aborted) {
+        const rel = batch[next++]!;
         s.open(rel);
         const uri = s.uris.toUri(rel);
         let items: lsp.Diagnostic[] | undefined;
@@ -290,9 +290,11 @@ export class LspProvider implements SemanticProvider {
         else for (const d of items) out.push(fromLspDiagnostic(rel, d));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(DIAGNOSTICS_LSP_PARALLEL, asked.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(DIAGNOSTICS_LSP_PARALLEL, batch.length) }, worker));
     if (late.length) gaps.push(`${spec.name} published no diagnostics in time for ${late.length} file(s): ${late.slice(0, 3).join(', ')}${late.length > 3 ? ', …' : ''}`);
-    return { kind: 'ok', value: out, ...(gaps.length ? { gaps } : {}) };
+    const asked = new Set(batch);
+    const unchecked = [...late, ...paths.filter((p) => !asked.has(p)), ...batch.slice(next)];
+    return { kind: 'ok', value: { rows: out, ...(unchecked.length ? { unchecked } : {}) }, ...(gaps.length ? { gaps } : {}) };
   }
 
   /** Opens the file of a position request and returns the position. */
@@ -457,7 +459,7 @@ function capable(c: lsp.ServerCapabilities, op: SemanticOp): boolean {
   }
 }
 
-type EditorDiagnosticRow = OpResult<'diagnostics'>[number];
+type EditorDiagnosticRow = OpResult<'diagnostics'>['rows'][number];
 const LSP_SEVERITY: Record<number, EditorDiagnosticRow['severity']> = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
 
 function fromLspDiagnostic(rel: string, d: lsp.Diagnostic): EditorDiagnosticRow {

@@ -362,7 +362,7 @@ export class RoslynProvider implements SemanticProvider {
    * (then filtered to the asked files); projects past DIAGNOSTICS_ROSLYN_MAX_PROJECTS are gaps.
    * The host runs no analyzers: these are the compiler's diagnostics only.
    */
-  private async diagnostics(paths: readonly string[], describer: ProjectDescriber, ctx: CallContext): Promise<ProviderOutcome<DiagnosticRow[]>> {
+  private async diagnostics(paths: readonly string[], describer: ProjectDescriber, ctx: CallContext): Promise<ProviderOutcome<OpResult<'diagnostics'>>> {
     const byKey = new Map<ProjectKey, string[]>();
     const unmapped: string[] = [];
     for (const p of paths) {
@@ -384,13 +384,16 @@ export class RoslynProvider implements SemanticProvider {
       if (unmapped.length) gaps.push(`${unmapped.length} file(s) compiled by no C# project: ${unmapped.slice(0, 3).join(', ')}`);
       const failed = await this.ensure(describer, this.closure(describer, asked).keys, ctx, acquired.generation);
       const rows: DiagnosticRow[] = [];
+      const unchecked = [...unmapped, ...keys.slice(asked.length).flatMap((k) => byKey.get(k)!)];
       for (const k of asked) {
         if (failed.has(k)) {
           gaps.push(`${splitKey(k).project} could not be loaded: ${failed.get(k)}`);
+          unchecked.push(...byKey.get(k)!);
           continue;
         }
         if (ctx.signal.aborted || Date.now() > ctx.deadline - 200) {
           gaps.push(`${splitKey(k).project} not compiled (deadline)`);
+          unchecked.push(...byKey.get(k)!);
           continue;
         }
         const files = byKey.get(k)!;
@@ -406,7 +409,7 @@ export class RoslynProvider implements SemanticProvider {
           rows.push({ path: d.path, line: d.line, column: d.column, endLine: d.endLine, endColumn: d.endColumn, severity: d.severity, message: d.message, code: d.id, source: 'compiler' });
         }
       }
-      return { kind: 'ok', value: rows, ...(gaps.length ? { gaps } : {}) };
+      return { kind: 'ok', value: { rows, ...(unchecked.length ? { unchecked } : {}) }, ...(gaps.length ? { gaps } : {}) };
     } catch (e) {
       return this.failure(e, 'diagnostics', ctx);
     } finally {
@@ -951,7 +954,7 @@ const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'enum']);
 
 /** A `diagnostics` row of the host (PROTOCOL.md). */
 type HostDiagnostic = HostLocation & { id: string; severity: 'error' | 'warning' | 'info' | 'hidden'; message: string; projectKey?: string };
-type DiagnosticRow = OpResult<'diagnostics'>[number];
+type DiagnosticRow = OpResult<'diagnostics'>['rows'][number];
 
 /** Other projects compiling a declaration file of the symbol (linked files), by project id. */
 function linkedOwners(describer: ProjectDescriber, symbol: SymbolRef): string[] {
