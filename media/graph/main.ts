@@ -94,7 +94,9 @@ function textWidth(s: string, bold = false): number {
 }
 
 /** Draws a graph; `relayout`: the same graph again for a new panel size (selection kept, not reported). */
+let layoutCount = 0;
 function draw(msg: GraphMessage, restore?: { view: typeof view; selected?: string }, relayout = false): void {
+  layoutCount++;
   const keep = relayout ? selected : undefined;
   const t0 = performance.now();
   current = msg;
@@ -115,6 +117,9 @@ function draw(msg: GraphMessage, restore?: { view: typeof view; selected?: strin
   production.checked = msg.options.production;
   test.checked = msg.options.test;
   reduce.checked = msg.options.reduce;
+  // The legend names the optional node kinds (partial, failed, excluded, cluster) only when drawn.
+  const present = new Set(msg.view.nodes.map((n) => n.category));
+  for (const span of document.querySelectorAll<HTMLElement>('#legend [data-cat]')) span.classList.toggle('absent', !present.has(span.dataset.cat as ViewNode['category']));
   // The search box's suggestions (every project: 3,000 options) are built when it is first used,
   // not on the way to the first drawing.
   if (msg.projects && msg.projects !== listed) listedStale = true;
@@ -221,6 +226,8 @@ function draw(msg: GraphMessage, restore?: { view: typeof view; selected?: strin
     nodeIds: () => [...positions.keys()],
     report: () => measure(drawnEdges, report.layoutMs),
     view: () => ({ ...view }),
+    /** How many layouts the page has done (tests wait for a relayout after a resize). */
+    layouts: () => layoutCount,
   };
   if (!relayout) vscode.postMessage({ type: 'rendered', ...report });
 }

@@ -44,10 +44,10 @@ export function graphHtml(i: GraphHtmlInput): string {
     <span class="project-only"><i class="sw focus"></i>focus</span>
     <span class="project-only"><i class="sw production"></i>production</span>
     <span class="project-only"><i class="sw test"></i>test</span>
-    <span class="project-only"><i class="sw partial"></i>partial (not fully evaluated)</span>
-    <span class="project-only"><i class="sw failed"></i>failed to load</span>
-    <span class="project-only"><i class="sw excluded"></i>not indexed (excluded folder)</span>
-    <span class="project-only"><i class="sw cluster"></i>folder of projects (click to expand)</span>
+    <span class="project-only" data-cat="partial"><i class="sw partial"></i>partial (not fully evaluated)</span>
+    <span class="project-only" data-cat="failed"><i class="sw failed"></i>failed to load</span>
+    <span class="project-only" data-cat="excluded"><i class="sw excluded"></i>not indexed (excluded folder)</span>
+    <span class="project-only" data-cat="cluster"><i class="sw cluster"></i>folder of projects (click to expand)</span>
     <span class="project-only"><i class="ln reference"></i>references (dependent → dependency)</span>
     <span class="call-only"><i class="sw focus"></i>symbol at the cursor</span>
     <span class="call-only"><i class="ln exact"></i>call (exact)</span>

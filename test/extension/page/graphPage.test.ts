@@ -131,6 +131,13 @@ describe('graph panel page (headless Chromium, fake VS Code API)', function () {
     }
     throw new Error(`the page sent no '${type}' message; sent: ${JSON.stringify(await sent())}`);
   }
+  /** Resizes the page and waits for the small graph's relayout (the resize observer's callback). */
+  async function resizeAndWait(width: number, height: number): Promise<void> {
+    const before = (await page.evaluate('window.sextantGraph.layouts()')) as number;
+    await page.setViewportSize({ width, height });
+    for (let i = 0; i < 200 && ((await page.evaluate('window.sextantGraph.layouts()')) as number) === before; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.notEqual(await page.evaluate('window.sextantGraph.layouts()'), before, `no relayout after resizing to ${width}x${height}`);
+  }
   const post = (m: HostMessage): Promise<void> => page.evaluate(`window.postMessage(${JSON.stringify(m)}, '*')`) as Promise<void>;
 
   it('draws every node and edge of the focused project graph, with the summary of what is drawn and hidden', async () => {
@@ -146,6 +153,10 @@ describe('graph panel page (headless Chromium, fake VS Code API)', function () {
     assert.ok(r.width > 500 && r.height > 300, `graph area ${r.width}x${r.height}`);
     assert.equal(await page.textContent('#title'), 'Projects around App');
     assert.equal(await page.locator('#graph svg .node.focus').count(), 1);
+    // The legend names only the node kinds drawn (no cluster, failed, partial or excluded here).
+    assert.equal(await page.isVisible('#legend [data-cat="cluster"]'), false);
+    assert.equal(await page.isVisible('#legend [data-cat="failed"]'), false);
+    assert.equal(await page.isVisible('#legend .sw.test'), true);
   });
 
   it('a click selects a node and shows its details without replacing the graph; Open and double-click open it; Focus here re-centres', async () => {
@@ -251,16 +262,15 @@ describe('graph panel page (headless Chromium, fake VS Code API)', function () {
       if (total === 42) return void assert.equal(clusters.length, 0, 'a small graph has no clusters');
       // 3,000: folder clusters; a click on one asks to expand it, and the expanded graph is readable too.
       assert.ok(clusters.length > 0, r.summary);
+      assert.equal(await page.isVisible('#legend [data-cat="cluster"]'), true);
       // The clustered graph is small: the first view shows all of it, also in a narrow panel.
-      await page.setViewportSize({ width: 950, height: 700 });
-      // The relayout runs on the resize observer's next callback.
-      await new Promise((res) => setTimeout(res, 300));
+      await resizeAndWait(950, 700);
       for (const n of view.nodes) {
         const c = (await page.evaluate(`window.sextantGraph.nodePosition(${JSON.stringify(n.id)})`)) as { x: number; y: number };
         assert.ok(c.x > 0 && c.x < 950 && c.y > 0, `${n.label} is outside the first view at 950 px: ${JSON.stringify(c)}`);
       }
       await page.screenshot({ path: path.join(ARTIFACTS, `project-graph-${total}-narrow.png`) });
-      await page.setViewportSize({ width: 1280, height: 800 });
+      await resizeAndWait(1280, 800);
       const largest = clusters.sort((a, b) => b.members!.length - a.members!.length)[0]!;
       const pos = (await page.evaluate(`window.sextantGraph.nodePosition(${JSON.stringify(largest.id)})`)) as { x: number; y: number };
       const box = (await page.locator('#graph').boundingBox())!;
