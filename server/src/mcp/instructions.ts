@@ -7,17 +7,19 @@ import { PAGING_NOTE } from './schemas';
 
 export const WORKFLOW = [
   'Sextant answers code questions with small, exact, bounded results.',
-  'For code facts use the semantic tools first: search_symbol to find a declaration by name, then definition, references, implementations, callers, type_hierarchy.',
+  'For code facts use the semantic tools first: search_symbol finds a declaration by name; then definition, references, implementations, callers, type_hierarchy.',
   'Call outline before reading any large file, then read only the spans you need with source_context.',
-  'Before changing behaviour, check references and callers, including tests.',
+  'Before changing behaviour check references, callers and related_tests, or context_pack for all in one answer.',
   'A cut list carries nextCursor: pass it as cursor with the same arguments.',
 ].join(' ');
 
 const DETAILS = [
-  'search_text is for strings, config keys and log messages; find_file for paths; project_graph for project references.',
+  'locate_code: where code doing X is. impact: before a signature change, rename or delete. diagnostics: compiler errors.',
+  'definition, references, outline: batch with targets/paths.',
+  'search_text: strings, config keys; find_file: paths; project_graph: project references.',
   PAGING_NOTE,
-  'Paths are workspace-relative, lines and columns 1-based.',
-  'Answers state mode, completeness and index freshness: trust precise rows; treat heuristic, partial or stale ones as leads.',
+  'Paths workspace-relative; lines/columns 1-based.',
+  'Answers state mode, completeness, freshness: heuristic, partial or stale rows are leads.',
 ].join(' ');
 
 export const SERVER_INSTRUCTIONS = `${WORKFLOW} ${DETAILS}`;

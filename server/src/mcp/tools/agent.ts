@@ -48,6 +48,7 @@ export const relatedTestsTool = defineTool({
     reason: z.string().optional(),
   },
   paged: true,
+  mode: true,
   defaultLimit: RELATED_TESTS_DEFAULT_LIMIT,
   row: (r: RelatedTest) => `${r.container ? `${r.container}.` : ''}${r.name} ${r.path}:${r.line} [${r.confidence} ${r.score}] ${r.reasons.join('; ')}${r.run ? `\n    run: ${r.run}` : ''}`,
   async handle(env, args, p) {
@@ -115,6 +116,7 @@ export const impactTool = defineTool({
   },
   // Seven sections of bounded rows: one answer (no cursor).
   paged: false,
+  mode: true,
   row: sectionText,
   async handle(env, args) {
     const a = await env.once('impact', () => impact(env.engine, toTarget(args.target), args.change_kind, { deadlineAt: env.deadlineAt }));

@@ -74,6 +74,7 @@ export const contextPackTool = defineTool({
     target_selection: z.object({}).passthrough().optional(),
   },
   paged: false,
+  mode: true,
   maxBytesOf: (a: { budget?: { maxBytes?: number } }) => a.budget?.maxBytes,
   row: (r: PackRow) =>
     `[${r.cat}] ${r.path}:${r.line}${r.endLine && r.endLine !== r.line ? `-${r.endLine}` : ''}${r.name ? ` ${r.name}` : ''} — ${r.reason}${r.confidence ? ` [${r.confidence}]` : ''}${r.run ? ` (run: ${r.run})` : ''}${r.source !== undefined ? `\n${r.source}` : r.snippet ? ` | ${r.snippet}` : ''}`,
