@@ -162,7 +162,22 @@ describe('MCP over stdio: related_tests and impact @e2e', function () {
       assert.equal(r.items[0].run, "npx mocha libs/fleet/test/fleetService.test.ts -g '^FleetService finds a record it was given$'");
       assert.ok(r.items[0].reasons.some((x: string) => /fleetService\.test\.ts is named after FleetService/.test(x)), r.items[0].reasons.join('; '));
     });
-  });
+
+    it('impact of a signature change to FleetService.findFleet: the test call and the FleetApi member it implements (one package, production/test split), an exported API', async () => {
+      const r = await precise(c, v, 'impact', { target: { qualifiedName: 'FleetService.findFleet' }, change_kind: 'signature' });
+      const section = (name: string) => r.items.find((x: any) => x.section === name);
+      console.log(`      ${r.summary}\n${r.items.map((x: any) => `        ${x.section} ${x.execution} ${x.count ?? ''} ${JSON.stringify(x.rows ?? [])}`).join('\n')}`);
+      // grep: the call in libs/fleet/test/fleetService.test.ts:9 and FleetApi.findFleet (model.ts:19), which TypeScript's
+      // references count with the method that implements it; both in the package @acme/fleet, one of them test code.
+      assert.equal(section('references').count, 2);
+      assert.deepEqual(section('references').rows, [{ project: '@acme/fleet', count: 2, test: 1 }]);
+      assert.equal(section('incoming_calls').count, 1);
+      assert.equal(section('tests').count, 1);
+      assert.equal(section('tests').rows[0].name, 'FleetService.finds a record it was given');
+      assert.equal(section('symbol').rows[0].exposure, 'exported');
+      assert.equal(section('public_api').rows[0].exposure, 'exported');
+    });
+});
 
   describe('Harbor fixture, restored, with an xunit test file (Roslyn host)', function () {
     let dir: string;

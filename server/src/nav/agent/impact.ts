@@ -135,7 +135,8 @@ export async function impact(engine: Engine, target: TargetInput, changeKind: Ch
       count: refs.counts.total,
       ...partialOf(refs),
       drill: 'references group_by=project',
-      rows: groups.slice(0, IMPACT_ROWS_PER_SECTION).map((x) => ({ project: projectName(x.project), ...(x.isTest ? { isTest: true } : {}), count: x.count })),
+      // A project's test references are said apart when the project mixes both (a package with its tests inside).
+      rows: groups.slice(0, IMPACT_ROWS_PER_SECTION).map((x) => ({ project: projectName(x.project), ...(x.isTest ? { isTest: true } : {}), count: x.count, ...(!x.isTest && x.test ? { test: x.test } : {}) })),
       ...(groups.length > IMPACT_ROWS_PER_SECTION ? { truncated: 'cap' as const } : {}),
     });
   } else if (!runs('references')) sections.push(omitted('references'));
@@ -230,11 +231,12 @@ export async function impact(engine: Engine, target: TargetInput, changeKind: Ch
   return answer;
 }
 
-function byProject(rows: readonly NavRow[]): { project: string | undefined; isTest: boolean; count: number }[] {
-  const m = new Map<string | undefined, { project: string | undefined; isTest: boolean; count: number }>();
+function byProject(rows: readonly NavRow[]): { project: string | undefined; isTest: boolean; count: number; test: number }[] {
+  const m = new Map<string | undefined, { project: string | undefined; isTest: boolean; count: number; test: number }>();
   for (const r of rows) {
-    const g = m.get(r.project) ?? m.set(r.project, { project: r.project, isTest: true, count: 0 }).get(r.project)!;
+    const g = m.get(r.project) ?? m.set(r.project, { project: r.project, isTest: true, count: 0, test: 0 }).get(r.project)!;
     g.count++;
+    if (r.isTest) g.test++;
     g.isTest &&= r.isTest;
   }
   // Production projects first, then by count, then by key: one total order.
