@@ -10,6 +10,7 @@ import * as cp from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { DIAGNOSTICS_LSP_MAX_FILES } from '../../server/src/core/limits';
 import { skipWithoutCsharpLs, skipWithoutDotnet } from '../helpers/csharpLs';
 import { call, callError, connectStdio, waitFor, type Connected } from '../helpers/mcpClient';
 import { removeDir } from '../helpers/workspace';
@@ -115,6 +116,26 @@ describe('diagnostics over MCP (real typescript-language-server, Roslyn host, cs
     assert.match(r.summary, /changed files \(git and since indexing\)/);
     assert.deepEqual(r.items.map(brief), ['error 2363 src/clean.ts:2:14 double [lsp]']);
     fs.writeFileSync(path.join(dir, 'src/clean.ts'), 'export function double(n: number): number {\n  return n * 2;\n}\n');
+  });
+
+  it('past the language server cap: the rest get parse errors only, and the answer says which source checked what', async function () {
+    // 45 files of one type error each; the last also has a syntax error. The server is asked about the first 40.
+    fs.mkdirSync(path.join(dir, 'src/gen'));
+    for (let i = 0; i < 45; i++) fs.writeFileSync(path.join(dir, `src/gen/f${String(i).padStart(2, '0')}.ts`), `export const v${i}: number = 'v${i}';\n${i === 44 ? 'export const broken = ;\n' : ''}`);
+    await waitFor(async () => (await call(c.client, 'find_file', { query: 'src/gen/f44.ts' })).items.length === 1, 30_000);
+    let r: any;
+    for (let i = 0; i < 5; i++) {
+      r = await call(c.client, 'diagnostics', { path: 'src/gen', limit: 100, maxBytes: 65536 });
+      if (r.sources.find((s: any) => s.from === 'lsp')?.files === DIAGNOSTICS_LSP_MAX_FILES && !r.sources.find((s: any) => s.from === 'lsp')?.gaps?.some((g: string) => /in time/.test(g))) break;
+    }
+    assert.deepEqual(r.sources.map((s: any) => `${s.from} ${s.files} ${s.mode}`), [`lsp ${DIAGNOSTICS_LSP_MAX_FILES} precise_partial`, 'syntax 5 heuristic_no_precise']);
+    const fromLsp = r.items.filter((d: any) => d.from === 'lsp');
+    assert.equal(fromLsp.length, DIAGNOSTICS_LSP_MAX_FILES);
+    assert.ok(fromLsp.every((d: any) => d.code === '2322' && d.path < 'src/gen/f40.ts'));
+    assert.deepEqual(r.items.filter((d: any) => d.from === 'syntax').map((d: any) => `${d.path}:${d.line}`), ['src/gen/f44.ts:2']);
+    assert.equal(r.mode, 'precise_partial');
+    assert.match(r.completeness.partial, /parse errors only/);
+    fs.rmSync(path.join(dir, 'src/gen'), { recursive: true, force: true });
   });
 
   it('C# through the Roslyn host: CS0103 at Cart.cs:11, error, in Cart.Total', async function () {

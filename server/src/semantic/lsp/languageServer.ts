@@ -106,6 +106,8 @@ export class LanguageServer {
   private readonly messages: string[] = [];
   /** The last `textDocument/publishDiagnostics` per URI, with when it came (diagnostics, issue 13). */
   private readonly published = new Map<string, { at: number; diagnostics: lsp.Diagnostic[] }>();
+  /** When the server last published diagnostics for any file. */
+  lastPublishAt = 0;
   readonly uris: UriMapper;
 
   constructor(
@@ -381,7 +383,9 @@ export class LanguageServer {
     connection.onNotification('window/logMessage', (p: lsp.LogMessageParams) => this.onMessage(p, false));
     connection.onNotification('window/showMessage', (p: lsp.ShowMessageParams) => this.onMessage(p, true));
     connection.onNotification('textDocument/publishDiagnostics', (p: lsp.PublishDiagnosticsParams) => {
-      if (this.connection === connection) this.published.set(p.uri, { at: Date.now(), diagnostics: p.diagnostics ?? [] });
+      if (this.connection !== connection) return;
+      this.lastPublishAt = Date.now();
+      this.published.set(p.uri, { at: this.lastPublishAt, diagnostics: p.diagnostics ?? [] });
     });
     connection.onNotification(() => undefined);
     connection.onError(([e]) => log.debug(`${this.spec.name}: connection error`, { error: String(e) }));

@@ -273,6 +273,10 @@ export class LspProvider implements SemanticProvider {
     const gaps: string[] = [];
     if (paths.length > batch.length) gaps.push(`${spec.name} was asked about ${batch.length} of ${paths.length} files (at most ${DIAGNOSTICS_LSP_MAX_FILES} per call); narrow the scope for the others`);
     const pull = !!s.capabilities.diagnosticProvider;
+    // typescript-language-server publishes a file's union so far after each of tsserver's passes, so
+    // a quiet stream does not mean the semantic pass came: ask tsserver itself (its *DiagnosticsSync
+    // requests, through the server's typescript.tsserverRequest command).
+    const tsserver = !pull && spec.name === 'typescript-language-server' && (s.capabilities.executeCommandProvider?.commands ?? []).includes('typescript.tsserverRequest');
     const out: EditorDiagnosticRow[] = [];
     const late: string[] = [];
     let next = 0;
@@ -285,7 +289,8 @@ export class LspProvider implements SemanticProvider {
         if (pull) {
           const r = await s.send<lsp.DocumentDiagnosticReport | null>('textDocument/diagnostic', { textDocument: { uri } });
           items = r && r.kind === 'full' ? r.items : [];
-        } else items = await waitPublished(s, rel, uri);
+        } else if (tsserver) items = await tsserverDiagnostics(s, rel);
+        else items = await waitPublished(s, rel, uri);
         if (items === undefined) late.push(rel);
         else for (const d of items) out.push(fromLspDiagnostic(rel, d));
       }
@@ -469,12 +474,49 @@ function fromLspDiagnostic(rel: string, d: lsp.Diagnostic): EditorDiagnosticRow 
   return out;
 }
 
-/** The file's published diagnostics once the server published after its text was sent and then stayed quiet; undefined at the deadline. */
+const TS_CATEGORY: Record<string, lsp.DiagnosticSeverity> = { error: 1, warning: 2, message: 3, suggestion: 4 };
+
+interface TsServerDiagnostic {
+  start: { line: number; offset: number };
+  end: { line: number; offset: number };
+  text: string;
+  code?: number;
+  category?: string;
+  source?: string;
+}
+
+/** tsserver's syntactic, semantic and suggestion diagnostics of an open file, as LSP diagnostics (lines/offsets are 1-based there). */
+async function tsserverDiagnostics(s: Session, rel: string): Promise<lsp.Diagnostic[]> {
+  const file = path.join(s.uris.root, rel);
+  const out: lsp.Diagnostic[] = [];
+  for (const command of ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync', 'suggestionDiagnosticsSync']) {
+    const r = await s.send<{ body?: TsServerDiagnostic[] } | TsServerDiagnostic[] | null>('workspace/executeCommand', { command: 'typescript.tsserverRequest', arguments: [command, { file }] });
+    const list = Array.isArray(r) ? r : (r?.body ?? []);
+    for (const d of list) {
+      out.push({
+        range: { start: { line: d.start.line - 1, character: d.start.offset - 1 }, end: { line: d.end.line - 1, character: d.end.offset - 1 } },
+        message: d.text,
+        severity: TS_CATEGORY[d.category ?? 'error'] ?? 1,
+        source: d.source ?? 'typescript',
+        ...(d.code !== undefined ? { code: d.code } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * The file's published diagnostics once the server published for it after its text was sent and
+ * then went quiet for every file: typescript-language-server publishes a file's union so far after
+ * each of tsserver's syntax / semantic / suggestion passes, and a pass over many files can leave one
+ * file's semantic result seconds behind its syntax one. Undefined at the deadline.
+ */
 async function waitPublished(s: Session, rel: string, uri: string): Promise<lsp.Diagnostic[] | undefined> {
   const sent = s.documents.sentAt(rel) ?? 0;
   while (!s.signal.aborted && s.remainingMs() > 150) {
     const p = s.server.publishedDiagnostics(uri);
-    if (p && p.at >= sent && Date.now() - p.at >= DIAGNOSTICS_PUBLISH_QUIET_MS) return p.diagnostics;
+    const now = Date.now();
+    if (p && p.at >= sent && now - s.server.lastPublishAt >= DIAGNOSTICS_PUBLISH_QUIET_MS) return p.diagnostics;
     await new Promise((r) => setTimeout(r, 50));
   }
   const p = s.server.publishedDiagnostics(uri);
