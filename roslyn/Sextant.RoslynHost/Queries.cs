@@ -348,6 +348,7 @@ public sealed class Queries
             if (deadline.IsCancellationRequested && !ct.IsCancellationRequested)
             {
                 foreach (var k in scope.Skip(i)) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline" });
+                h.CompileInBackground(h.Workspace.CurrentSolution, scope.Skip(i).Take(batchSize * 2).ToList());
                 break;
             }
             var sol = h.Workspace.CurrentSolution;
@@ -367,6 +368,9 @@ public sealed class Queries
             catch (OperationCanceledException) when (!ct.IsCancellationRequested)
             {
                 foreach (var k in scope.Skip(i)) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline" });
+                // the partial answer goes out now; the compilations it was building are finished
+                // in the background, so the question asked again (or the next one near it) is warm
+                h.CompileInBackground(sol, scope.Skip(i).Take(batchSize * 2).ToList());
                 break;
             }
             h.Touch(h.Closure(batch));

@@ -364,6 +364,47 @@ public sealed class HostState
         return order;
     }
 
+    /// Compiles projects of a solution snapshot off the request queue (a query cut at its deadline:
+    /// the next one finds them compiled). One such job at a time; a new one replaces a queued one.
+    public void CompileInBackground(Solution sol, List<string> keys)
+    {
+        var ids = keys.Where(Known.ContainsKey).Select(k => (k, Known[k].Id)).ToList();
+        if (ids.Count == 0) return;
+        lock (backgroundLock)
+        {
+            backgroundNext = (sol, ids);
+            if (backgroundRunning) return;
+            backgroundRunning = true;
+        }
+        _ = Task.Run(async () =>
+        {
+            while (true)
+            {
+                (Solution s, List<(string k, ProjectId id)> l) job;
+                lock (backgroundLock)
+                {
+                    if (backgroundNext is not { } n) { backgroundRunning = false; return; }
+                    job = n; backgroundNext = null;
+                }
+                var sw = Stopwatch.StartNew();
+                var done = 0;
+                foreach (var (k, id) in job.l)
+                {
+                    try { if (job.s.GetProject(id) is Project p && await p.GetCompilationAsync() != null) done++; }
+                    catch (Exception e) { Log($"background compile of {k}: {e.Message}"); }
+                }
+                // its projects may now hold compilations: evictable like any touched one (under the gate: Known is not thread-safe)
+                await Gate.WaitAsync();
+                try { Touch(job.l.Select(x => x.k).Where(Known.ContainsKey)); } finally { Gate.Release(); }
+                Log($"background compile after a deadline: {done} projects in {sw.ElapsedMilliseconds} ms");
+            }
+        });
+    }
+
+    readonly object backgroundLock = new();
+    bool backgroundRunning;
+    (Solution, List<(string, ProjectId)>)? backgroundNext;
+
     public void Touch(IEnumerable<string> keys)
     {
         var t = ++Tick;

@@ -43,6 +43,10 @@ interface Run {
   provider: ProviderName;
   answers: EngineAnswer[];
   firstPreciseMs: number | undefined;
+  /** The same from the first question (after the engine answered MCP initialize). */
+  firstPreciseFromAskMs: number | undefined;
+  /** ms from spawning the engine to its MCP initialize answer (index open; not the provider's). */
+  connectMs: number;
   preciseShare: number;
   heuristicAfterFirstPrecise: number;
   restarts: number;
@@ -135,6 +139,7 @@ async function session(ctx: BenchContext, root: string, indexRoot: string, provi
   const client = new Client({ name: 'sextant-bench-csharp-providers', version: '0.0.0' });
   const started = Date.now();
   await client.connect(transport);
+  const connectMs = Date.now() - started;
   const mon = treeMonitor(transport.pid!);
   const answers: EngineAnswer[] = [];
   let firstPreciseMs: number | undefined;
@@ -156,6 +161,8 @@ async function session(ctx: BenchContext, root: string, indexRoot: string, provi
       provider,
       answers,
       firstPreciseMs,
+      firstPreciseFromAskMs: firstPreciseMs === undefined ? undefined : firstPreciseMs - connectMs,
+      connectMs,
       preciseShare: answers.filter((a) => a.mode === 'precise').length / Math.max(1, answers.length),
       heuristicAfterFirstPrecise: firstIdx < 0 ? 0 : answers.slice(firstIdx + 1).filter((a) => a.mode.startsWith('heuristic')).length,
       answeredBy,
@@ -316,6 +323,8 @@ export const section: BenchSection = {
       ['', 'Roslyn host', 'csharp-ls'],
       ['answered by', JSON.stringify(host.answeredBy), JSON.stringify(lsp.answeredBy)],
       ['time to first precise', fmtMs(host.firstPreciseMs), fmtMs(lsp.firstPreciseMs)],
+      ['  of which engine start (MCP initialize)', fmtMs(host.connectMs), fmtMs(lsp.connectMs)],
+      ['  from the first question', fmtMs(host.firstPreciseFromAskMs), fmtMs(lsp.firstPreciseFromAskMs)],
       [`precise share (${QUESTIONS} questions)`, pct(host.preciseShare), pct(lsp.preciseShare)],
       ['heuristic after first precise', String(host.heuristicAfterFirstPrecise), String(lsp.heuristicAfterFirstPrecise)],
       ['provider restarts', String(host.restarts), String(lsp.restarts)],
@@ -340,6 +349,7 @@ export const section: BenchSection = {
     }
     const metrics: Metric[] = [
       { name: 'host: first precise answer', value: host.firstPreciseMs, unit: 'ms', target: { op: '<=', value: 10_000 } },
+      { name: 'host: first precise from the first question', value: host.firstPreciseFromAskMs, unit: 'ms' },
       { name: 'host: precise share', value: host.preciseShare, unit: 'ratio' },
       { name: 'host: heuristic after first precise', value: host.heuristicAfterFirstPrecise, unit: 'count', target: { op: '<=', value: 0 } },
       { name: 'host: restarts', value: host.restarts, unit: 'count', target: { op: '<=', value: 0 } },

@@ -204,6 +204,22 @@ describe('roslyn host: protocol behaviour on hand-written projects', function ()
     assert.deepEqual(perProject.searched.sort(), [key('App'), key('Core')].sort());
   });
 
+  it('a references search cut at its deadline answers partial and compiles the projects it did not reach in the background', async () => {
+    for (let i = 0; i < 8; i++) {
+      write(`Late${i}/Late.cs`, `namespace Late${i};\npublic class Late${i} : Core.RepoBase { }\n`);
+    }
+    await req(HostMethods.ensure, { projects: Array.from({ length: 8 }, (_, i) => describeProject(`Late${i}`, ['Core'], [`Late${i}/Late.cs`])) });
+    const lateKeys = Array.from({ length: 8 }, (_, i) => key(`Late${i}`));
+    const r = (await query({ op: 'references', position: { path: 'Core/Repo.cs', line: 3, column: 23 }, scope: lateKeys, options: { deadlineMs: 1, batchProjects: 1 } })) as unknown as { notSearched: { key: string; reason: string }[] };
+    assert.ok(r.notSearched.length > 0 && r.notSearched.every((n) => n.reason === 'deadline'), JSON.stringify(r.notSearched));
+    const logged = () => host.status().stderrTail.some((l) => /background compile after a deadline: [1-9]\d* projects/.test(l));
+    for (let i = 0; i < 200 && !logged(); i++) await new Promise((res) => setTimeout(res, 100));
+    assert.ok(logged(), host.status().stderrTail.slice(-5).join(' | '));
+    // asked again, the same search is complete
+    const again = await query({ op: 'references', position: { path: 'Core/Repo.cs', line: 3, column: 23 }, scope: lateKeys });
+    assert.equal(again.searched.length, 8);
+  });
+
   it('symbol info lists the overridden chain and every source member a call dispatches through (protocol 3)', async () => {
     const info = await query({ op: 'symbolInfo', position: { path: 'Net/Remote.cs', line: 4, column: 26 } });
     const row = info.items[0] as unknown as { overriddenChain?: { docId: string }[]; dispatchers?: { docId: string; via: string }[] };
