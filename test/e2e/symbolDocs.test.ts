@@ -5,7 +5,7 @@
  * JSDoc/TSDoc tags; a plain block comment is not documentation.
  */
 import * as assert from 'node:assert/strict';
-import { call, connectStdio, waitFor, type Connected } from '../helpers/mcpClient';
+import { call, callError, connectStdio, waitFor, type Connected } from '../helpers/mcpClient';
 import { removeDir, tempDir, writeTree } from '../helpers/workspace';
 import { symbolRowNames } from '../../server/src/mcp/tools/syntax';
 
@@ -104,5 +104,24 @@ describe('search_symbol docs over MCP @e2e', function () {
     assert.equal((await docOf('plain'))['plain'], undefined);
     const r = await call(c.client, 'search_symbol', { query: 'format' });
     assert.equal(r.items[0].doc, undefined);
+  });
+
+  it('xml_doc(target): by qualified name, symbolId and position; none; bad target', async function () {
+    const byName = await call(c.client, 'xml_doc', { target: { qualifiedName: 'Lib.Pricing.Price' } });
+    console.log(`      ${byName.summary} ${JSON.stringify(byName.items)}`);
+    assert.deepEqual(byName.items, [
+      {
+        symbolId: 'M:Lib.Pricing.Price(System.Int32)', kind: 'method', qualifiedName: 'Lib.Pricing.Price', path: 'src/Pricing.cs', line: 18,
+        summary: 'Price of qty items.', params: { qty: 'How many.' }, returns: 'Cents, never negative.', exceptions: { 'System.ArgumentOutOfRangeException': 'qty is negative.' }, inheritedFrom: 'Lib.IPricing.Price',
+      },
+    ]);
+    const byId = await call(c.client, 'xml_doc', { target: { symbolId: byName.items[0].symbolId } });
+    assert.deepEqual(byId.items, byName.items);
+    const byPos = await call(c.client, 'xml_doc', { target: { path: 'web/format.ts', line: 9, column: 17 } });
+    assert.equal(byPos.items[0].summary, 'Formats a Money value.');
+    const none = await call(c.client, 'xml_doc', { target: { qualifiedName: 'plain' } });
+    assert.deepEqual(none.items, []);
+    assert.match(none.summary, /has no doc comment/);
+    assert.match(await callError(c.client, 'xml_doc', { target: { qualifiedName: 'No.Such' } }), /^Error \[[A-Z_]+\]: .* Hint: /);
   });
 });

@@ -79,7 +79,8 @@ async function main(): Promise<void> {
     const r = await callTool(engine, ALL_TOOLS, tool, name, wire, HARNESS_DEADLINE_MS);
     const ms = Date.now() - t0;
     const text = r.content[0]?.type === 'text' ? r.content[0].text : '';
-    const requested = (wire as { maxBytes?: unknown } | null)?.maxBytes;
+    // The budget the server applies: maxBytes, or where the tool keeps it (context_pack: budget.maxBytes).
+    const requested = (wire as { maxBytes?: unknown } | null)?.maxBytes ?? (wire && typeof wire === 'object' ? tool?.maxBytesOf?.(wire as never) : undefined);
     const budget = typeof requested === 'number' && Number.isInteger(requested) && requested >= 512 && requested <= 65536 ? requested : DEFAULT_RESPONSE_BYTES;
     const bytes = Math.max(Buffer.byteLength(text), r.structuredContent ? Buffer.byteLength(JSON.stringify(r.structuredContent)) : 0);
     const s = (report.perTool[name] ??= { calls: 0, errors: 0, maxMs: 0 });

@@ -4,6 +4,8 @@ import { ToolError } from '../../core/errors';
 import { MAX_PATH_CHARS } from '../../core/limits';
 import type { Engine } from '../../nav/engine';
 import { generatedFor, type GeneratedRow } from '../../nav/expanded/generatedFor';
+import { DocReader, type DocComment } from '../../nav/expanded/xmlDoc';
+import { symbolIds } from '../../nav/symbolIds';
 import { recentChanges, type ChangedFile } from '../../nav/expanded/recentChanges';
 import { resolveTarget } from '../../nav/semanticTarget';
 import { fileOutline } from '../../nav/syntaxOutline';
@@ -148,4 +150,37 @@ export const generatedForTool = defineTool({
   },
 });
 
-export const EXPANDED_TOOLS = [recentChangesTool, generatedForTool];
+type DocRow = DocComment & { symbolId: string; kind: string; qualifiedName: string; path: string; line: number };
+
+export const xmlDocTool = defineTool({
+  name: 'xml_doc',
+  title: 'Doc comment',
+  description: 'Doc comment of a symbol without reading its source: C# XML doc (summary, params, returns, exceptions; <inheritdoc/> resolved in the workspace) or JSDoc/TSDoc.',
+  input: z.strictObject({ target: targetSchema }),
+  item: z
+    .object({
+      symbolId: z.string(), kind: z.string(), qualifiedName: z.string(), path: z.string(), line: z.number(),
+      summary: z.string().optional(), typeParams: z.record(z.string(), z.string()).optional(), params: z.record(z.string(), z.string()).optional(), returns: z.string().optional(),
+      value: z.string().optional(), exceptions: z.record(z.string(), z.string()).optional(), remarks: z.string().optional(), deprecated: z.string().optional(),
+      inheritedFrom: z.string().optional(), inheritUnresolved: z.string().optional(),
+    })
+    .meta({ published: { type: 'object', required: ['symbolId', 'kind', 'qualifiedName', 'path', 'line'] } }),
+  extra: { navigationLayer: z.literal('syntax') },
+  paged: false,
+  row: (i: DocRow) =>
+    `${i.kind} ${i.qualifiedName} — ${i.path}:${i.line}${i.summary ? `\n  ${i.summary}` : ''}${Object.entries(i.params ?? {}).map(([k, v]) => `\n  @param ${k}: ${v}`).join('')}${i.returns ? `\n  returns: ${i.returns}` : ''}${Object.entries(i.exceptions ?? {}).map(([k, v]) => `\n  throws ${k}: ${v}`).join('')}${i.inheritedFrom ? `\n  (inherited from ${i.inheritedFrom})` : ''}${i.inheritUnresolved ? `\n  <inheritdoc/> unresolved: ${i.inheritUnresolved}` : ''}`,
+  async handle(env, args) {
+    const t = await targetDeclaration(env.engine, args.target);
+    if (!t.symbol) throw new ToolError('TARGET_NOT_FOUND', `No declaration at the target in ${t.path}`, 'pass a symbolId or qualifiedName from search_symbol, or a position on a declaration');
+    const s = t.symbol;
+    const doc = new DocReader(env.engine).docOf(t.path, s);
+    const row: DocRow = { symbolId: symbolIds(env.engine).idFor(s.id, t.path), kind: s.kind, qualifiedName: s.qualifiedName, path: t.path, line: s.line, ...(doc ?? {}) };
+    return {
+      summary: doc ? `Doc comment of ${s.kind} ${s.qualifiedName}${doc.inheritedFrom ? ` (inherited from ${doc.inheritedFrom})` : ''}.` : `${s.kind} ${s.qualifiedName} has no doc comment.`,
+      items: doc ? [row] : [],
+      extra: { navigationLayer: 'syntax' as const },
+    };
+  },
+});
+
+export const EXPANDED_TOOLS = [recentChangesTool, generatedForTool, xmlDocTool];
