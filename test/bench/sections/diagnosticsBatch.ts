@@ -96,6 +96,9 @@ export const section: BenchSection = {
     // Batch vs singles.
     const targets = decls;
     const pair = async (label: string, name: string, batchArgs: Record<string, unknown>, singles: Record<string, unknown>[]) => {
+      // Both forms warm: each question asked once before either is measured.
+      for (const a of singles) await tool(e, name, a);
+      await tool(e, name, batchArgs);
       const b = await measure(`${label} batch of ${singles.length}`, name, batchArgs);
       const sMs: number[] = [];
       const sBytes: number[] = [];

@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   DIAGNOSTICS_MAX_ROWS,
+  DIAGNOSTICS_ROSLYN_DEADLINE_MARGIN_MS,
   DIAGNOSTICS_ROSLYN_MAX_PROJECTS,
   ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS,
   ROSLYN_ENSURE_BATCH_PROJECTS,
@@ -391,7 +392,9 @@ export class RoslynProvider implements SemanticProvider {
           unchecked.push(...byKey.get(k)!);
           continue;
         }
-        if (ctx.signal.aborted || Date.now() > ctx.deadline - 200) {
+        // A cold compile can take seconds: none is started this close to the deadline (the registry
+        // would drop the whole answer at it); its files are unchecked and the engine parse-checks them.
+        if (ctx.signal.aborted || Date.now() > ctx.deadline - DIAGNOSTICS_ROSLYN_DEADLINE_MARGIN_MS) {
           gaps.push(`${splitKey(k).project} not compiled (deadline)`);
           unchecked.push(...byKey.get(k)!);
           continue;
