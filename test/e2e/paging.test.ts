@@ -134,12 +134,17 @@ const limitArb = fc.oneof({ arbitrary: fc.integer({ min: 1, max: 6 }), weight: 3
 const bytesArb = fc.oneof({ arbitrary: fc.integer({ min: 512, max: 2048 }), weight: 3 }, { arbitrary: fc.integer({ min: 512, max: 12_000 }), weight: 3 }, { arbitrary: fc.constantFrom(DEFAULT_BYTES, MAX_BYTES), weight: 1 });
 
 /** Runs the property: `runs` runs, stopped early (not failed) after `timeMs` so the CI part stays bounded on a loaded machine. */
-async function checkProperty(p: Pager, queries: Query[], runs: number, timeMs: number): Promise<{ runs: number; pages: number; rows: number }> {
+/**
+ * Runs the property: `minRuns` runs whatever the time they take (so the check never depends on how
+ * loaded the machine is), then up to `runs` in all while `timeMs` lasts.
+ */
+async function checkProperty(p: Pager, queries: Query[], runs: number, timeMs: number, minRuns: number): Promise<{ runs: number; pages: number; rows: number }> {
   let pages = 0;
   let rows = 0;
   let done = 0;
   let deadlineCut = 0;
-  await fc.assert(
+  const t0 = Date.now();
+  const property = () =>
     fc.asyncProperty(fc.constantFrom(...queries), limitArb, bytesArb, async (q, limit, maxBytes) => {
       done++;
       const t = Date.now();
@@ -155,9 +160,10 @@ async function checkProperty(p: Pager, queries: Query[], runs: number, timeMs: n
         const n = Math.min(r.rows.length, whole.length);
         assert.deepEqual(r.rows.slice(0, n), whole.slice(0, n), `${what}: a deadline-cut answer is not a prefix of the other`);
       } else assert.deepEqual(r.rows, whole, `${what}: pages ≠ unpaged answer`);
-    }),
-    { numRuns: runs, interruptAfterTimeLimit: timeMs, markInterruptAsFailure: false },
-  );
+    });
+  await fc.assert(property(), { numRuns: Math.min(minRuns, runs) });
+  const left = timeMs - (Date.now() - t0);
+  if (runs > minRuns && left > 0) await fc.assert(property(), { numRuns: runs - minRuns, interruptAfterTimeLimit: left, markInterruptAsFailure: false });
   if (deadlineCut) console.log(`      ${deadlineCut} run(s) were cut by the tool deadline: compared as prefixes`);
   return { runs: done, pages, rows };
 }
@@ -241,7 +247,7 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
 
     it('every paged index tool (search_text: its own test), random queries × random limit × random maxBytes: concatenation = unpaged answer, every answer schema-valid', async function () {
       const t0 = Date.now();
-      const s = await checkProperty(p, queries, RUNS ?? 300, REAL ? 1_800_000 : 45_000);
+      const s = await checkProperty(p, queries, RUNS ?? 300, REAL ? 1_800_000 : 45_000, 30);
       const tools = uniq(queries.map((q) => q.tool));
       assert.ok(s.runs >= 30, `only ${s.runs} runs in the time bound`);
       console.log(`      ${s.runs} runs over ${queries.length} queries of ${tools.length} tools (${tools.join(', ')}): ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid, ${Date.now() - t0} ms`);
@@ -314,7 +320,7 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
       const precise: Query[] = [];
       for (const q of queries) if (/^precise/.test(modes.get(q.tool + JSON.stringify(q.args))!) && (await p.whole(q)).length <= MAX_WHOLE_ROWS) precise.push(q);
       assert.ok(precise.length >= queries.length * 0.8, `${precise.length} of ${queries.length} queries precise: ${[...modes.values()].join(', ')}`);
-      const s = await checkProperty(p, precise, RUNS ?? 150, REAL ? 1_800_000 : 45_000);
+      const s = await checkProperty(p, precise, RUNS ?? 150, REAL ? 1_800_000 : 45_000, 20);
       const tools = uniq(precise.map((q) => q.tool));
       assert.ok(s.runs >= 20, `only ${s.runs} runs in the time bound`);
       console.log(`      ${s.runs} runs over ${precise.length} precise queries of ${tools.length} tools (${tools.join(', ')}): ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid, ${Date.now() - t0} ms`);
@@ -368,7 +374,7 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
       assert.ok(precise.length >= queries.length * 0.8, `${precise.length} of ${queries.length} related_tests queries precise`);
       const rows = await Promise.all(precise.map(async (q) => (await p.whole(q)).length));
       assert.ok(Math.max(...rows) >= 5, `the largest answer has ${Math.max(...rows)} rows: too few to page`);
-      const s = await checkProperty(p, precise, RUNS ?? 100, REAL ? 600_000 : 45_000);
+      const s = await checkProperty(p, precise, RUNS ?? 100, REAL ? 600_000 : 45_000, 20);
       assert.ok(s.runs >= 20, `only ${s.runs} runs in the time bound`);
       console.log(`      ${s.runs} runs over ${precise.length} related_tests queries (rows ${rows.join('/')}): ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid`);
     });
@@ -406,7 +412,7 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
 
     it('diagnostics of a folder, a file, errors only: concatenation = unpaged answer, every answer schema-valid', async function () {
       const queries: Query[] = [{ tool: 'diagnostics', args: { path: 'src' } }, { tool: 'diagnostics', args: { path: 'src/more.ts' } }, { tool: 'diagnostics', args: { path: 'src', errors: true } }];
-      const s = await checkProperty(p, queries, RUNS ?? 60, 30_000);
+      const s = await checkProperty(p, queries, RUNS ?? 60, 30_000, 10);
       assert.ok(s.runs >= 10, `only ${s.runs} runs in the time bound`);
       assert.equal((await p.whole(queries[0]!)).length, 43, '12 in many.ts, 30 in more.ts, 1 in orders.ts');
       console.log(`      ${s.runs} runs over ${queries.length} diagnostics queries: ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid`);
@@ -444,7 +450,7 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
         }
         queries.push({ tool: 'file_dependencies', args: { path: file, typeOnly: false } });
       }
-      const s = await checkProperty(p, queries, RUNS ?? 120, 30_000);
+      const s = await checkProperty(p, queries, RUNS ?? 120, 30_000, 20);
       assert.ok(s.runs >= 20, `only ${s.runs} runs in the time bound`);
       const entry2 = queries.find((q) => q.args.path === 'src/entry.ts' && q.args.depth === 2 && !q.args.direction)!;
       assert.ok((await p.whole(entry2)).length >= 25, 'entry.ts at depth 2 reaches main.ts and what it loads');
@@ -492,7 +498,7 @@ describe('paging contract: pages concatenate to the unpaged answer (fast-check, 
         { tool: 'recent_changes', args: { scope: 'src' } },
       ];
       // Each run re-asks git (several processes): on a loaded 2-core machine ~2 runs a second.
-      const s = await checkProperty(p, queries, RUNS ?? 60, 30_000);
+      const s = await checkProperty(p, queries, RUNS ?? 60, 30_000, 5);
       assert.ok(s.runs >= 5, `only ${s.runs} runs in the time bound`);
       assert.ok((await p.whole(queries[1]!)).length >= 10, 'the range since HEAD~1 lists the changed and new files');
       console.log(`      ${s.runs} runs over ${queries.length} recent_changes queries: ${s.pages} pages, ${s.rows} rows, ${p.validated} answers schema-valid`);
