@@ -5,6 +5,8 @@ import type { EditorAnswer, EditorDiagnostics } from '../../../server/src/protoc
 import { callTool, folder, note, readyEngine, startMcp, waitFor } from './helpers';
 
 /**
+ * (Named mcpDiagnostics so it runs after mcp.test.ts: started before the engine tests, VS Code's MCP
+ * client stayed connected across their engine restart and the Agent activity test then timed out.)
  * diagnostics through the editor (issue 13): an unsaved edit makes a type error in src/main.ts; VS
  * Code's TypeScript service reports it (vscode.languages.getDiagnostics), the bridge hands it to
  * the engine, and the MCP tool answers it from the editor — from the buffer, not the file on disk.
