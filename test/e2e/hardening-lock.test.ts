@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runLockHarness, staleLock } from '../unit/hardening/lockHelpers';
+import { startLockHarness, staleLock } from '../unit/hardening/lockHelpers';
 
 describe('engine lock under a real race @e2e', function () {
   this.timeout(120_000);
@@ -20,7 +20,13 @@ describe('engine lock under a real race @e2e', function () {
     for (let round = 0; round < 3; round++) {
       const root = path.join(tmp, `race-${round}`);
       if (round > 0) staleLock(root, {});
-      const results = await Promise.all(Array.from({ length: 8 }, () => runLockHarness(root, 3000)));
+      // The winner holds the lock until every process has answered (a loaded machine may start the
+      // last one seconds after the first), then all are released and must exit.
+      const release = path.join(tmp, `release-${round}`);
+      const children = Array.from({ length: 8 }, () => startLockHarness(root, 60_000, release));
+      const results = await Promise.all(children.map((c) => c.result));
+      fs.writeFileSync(release, '');
+      await Promise.all(children.map((c) => c.exited));
       const winners = results.filter((x) => x.kind === 'acquired');
       rounds.push(`${winners.length} acquired, ${results.length - winners.length} held`);
       assert.equal(winners.length, 1, JSON.stringify(results));

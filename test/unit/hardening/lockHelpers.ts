@@ -9,21 +9,41 @@ import { isPidAlive, LOCK_FILE, type LockOwner } from '../../../server/src/core/
 const HARNESS = path.join(__dirname, 'lockHarness.ts');
 const REPO = path.resolve(__dirname, '..', '..', '..');
 
-export function runLockHarness(root: string, holdMs: number): Promise<{ kind: string; pid: number; owner?: number; serverPid?: number | null; recoveredFrom?: { pid: number; reason: string } | null }> {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, ['--import', 'tsx', HARNESS, root, String(holdMs)], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    c.stdout.on('data', (d: Buffer) => (out += d));
-    c.stderr.on('data', (d: Buffer) => (err += d));
+export function runLockHarness(root: string, holdMs: number): Promise<LockHarnessResult> {
+  return startLockHarness(root, holdMs).exited;
+}
+
+export type LockHarnessResult = { kind: string; pid: number; owner?: number; serverPid?: number | null; recoveredFrom?: { pid: number; reason: string } | null };
+
+/**
+ * A harness child: `result` resolves with its line as soon as it prints it, `exited` once it has
+ * exited. With `releaseFile`, a winner holds the lock until that file exists (at most `holdMs`), so a
+ * slow-starting loser on a loaded machine still meets the lock held instead of finding it released.
+ */
+export function startLockHarness(root: string, holdMs: number, releaseFile?: string): { result: Promise<LockHarnessResult>; exited: Promise<LockHarnessResult> } {
+  const c = spawn(process.execPath, ['--import', 'tsx', HARNESS, root, String(holdMs), ...(releaseFile ? [releaseFile] : [])], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  let onLine: ((r: LockHarnessResult) => void) | undefined;
+  const parse = (): LockHarnessResult => JSON.parse(out.trim().split('\n')[0] ?? '') as LockHarnessResult;
+  const result = new Promise<LockHarnessResult>((resolve) => (onLine = resolve));
+  c.stdout.on('data', (d: Buffer) => {
+    out += d;
+    if (out.includes('\n')) onLine?.(parse());
+  });
+  c.stderr.on('data', (d: Buffer) => (err += d));
+  const exited = new Promise<LockHarnessResult>((resolve, reject) => {
     c.on('exit', () => {
       try {
-        resolve(JSON.parse(out.trim().split('\n')[0] ?? ''));
+        const r = parse();
+        onLine?.(r);
+        resolve(r);
       } catch {
         reject(new Error(`harness printed ${JSON.stringify(out)}; stderr ${err.slice(-500)}`));
       }
     });
   });
+  return { result: Promise.race([result, exited]), exited };
 }
 
 /** A pid that certainly belonged to a process that has exited. */
