@@ -597,6 +597,11 @@ export function staticRank(seg: SymbolSegment, r: number): number {
   return (((f & ROW_TYPE) !== 0 ? 0 : 4) + ((f & ROW_GENERATED) !== 0 ? 2 : 0) + ((f & ROW_TEST) !== 0 ? 1 : 0)) * 65536 + (seg.qnLen[r] ?? 0);
 }
 
+/** Whether the rows a..b of one name are in staticRank order (only big names of a sorted base are). */
+export function rowsInStaticOrder(seg: SymbolSegment, a: number, b: number): boolean {
+  return seg.staticSorted && b - a > STATIC_SORT_MIN_ROWS;
+}
+
 /** Sorts the rows of every big name by staticRank (so a search can stop reading them early). */
 function sortBigNames(seg: SymbolSegment): void {
   const starts = seg.nameStart;

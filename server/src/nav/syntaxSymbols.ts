@@ -14,7 +14,7 @@ import { ToolError } from '../core/errors';
 import { MAX_REGEX_CHARS, MAX_SPANS_PER_SYMBOL, MAX_SYMBOL_COUNTED_ROWS } from '../core/limits';
 import { catastrophicShape, compileBoundedRegex } from '../core/regex';
 import { maskOf } from '../index/symbolNames';
-import { ROW_DUP, ROW_GENERATED, ROW_TEST, ROW_TYPE, staticRank, symbolTableFor, type SymbolSegment } from '../index/symbolTable';
+import { ROW_DUP, ROW_GENERATED, ROW_TEST, ROW_TYPE, rowsInStaticOrder, staticRank, symbolTableFor, type SymbolSegment } from '../index/symbolTable';
 import type { SymbolKind } from '../syntax/types';
 import type { Engine } from './engine';
 import type { FileCatalog, FileRow } from './fileCatalog';
@@ -339,7 +339,7 @@ export function searchSymbols(engine: Engine, q: SymbolQuery): SymbolSearchResul
       const isBase = seg === base;
       // the early stop holds within one segment (delta rows are in no particular order)
       collecting = collect;
-      const stopEarly = collect && seg.staticSorted && b - a > need * 4;
+      const stopEarly = collect && rowsInStaticOrder(seg, a, b) && b - a > need * 4;
       let checkpoint = m + need;
       const fileIdCol = seg.fileId;
       const kindCol = seg.kind;

@@ -40,6 +40,10 @@ describe('syntax: search_symbol ranking, totals and freshness', function () {
     write(root, 'tests/UserServiceTests.cs', cs('Acme.Tests', 'public class UserServiceTests\n{\n    [Fact]\n    public void GetUser_works() { }\n    public void Close() { }\n}'));
     // many declarations of one name (more than a page): the page must still hold the best ones
     write(root, 'src/Many/Handlers.cs', cs('Acme.Many', Array.from({ length: 120 }, (_, i) => `public class Handler${i}\n{\n    public void Close() { }\n}`).join('\n')));
+    // one name on 12 rows (a mid-sized name: not static-sorted in the base), the best-ranked (shortest
+    // qualified name) in the last file: page 1 of limit 1 must still be it (AutoMapper's `Types`)
+    for (let i = 0; i < 11; i++) write(root, `src/Widgets/A${i}.cs`, cs('Acme.Widgets.Deep.Nested', `public class LongContainerName${i}\n{\n    public int Widgets;\n}`));
+    write(root, 'src/Widgets/Z.cs', cs('W', 'public class T\n{\n    public int Widgets;\n}'));
     engine = await Engine.open({ workspaceRoot: root, indexRoot: '' });
     await engine.refresh();
   });
@@ -113,6 +117,14 @@ describe('syntax: search_symbol ranking, totals and freshness', function () {
     // the best Close methods: shorter qualified names first, same length in file order; the test one last
     assert.deepEqual(close.hits.slice(0, 3).map((h) => h.qualifiedName), ['Acme.Many.Handler0.Close', 'Acme.Many.Handler1.Close', 'Acme.Many.Handler2.Close']);
     assert.equal(search('Close', 'exact', { offset: 123, limit: 1 }).hits[0]?.qualifiedName, 'Acme.Tests.UserServiceTests.Close');
+  });
+
+  it('pages of one row equal the unpaged order when the best row of a mid-sized name comes last', () => {
+    const all = search('Widgets', 'exact', { limit: 50 }).hits.map((h) => h.qualifiedName);
+    assert.equal(all.length, 12);
+    assert.equal(all[0], 'W.T.Widgets', 'the shortest qualified name first');
+    const paged = all.map((_, i) => search('Widgets', 'exact', { offset: i, limit: 1 }).hits.map((h) => h.qualifiedName)[0]);
+    assert.deepEqual(paged, all);
   });
 
   it('rows read back for the page equal the symbols view', () => {
