@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { XML_DOC_INHERIT_DEPTH, XML_DOC_MAX_CHARS, XML_DOC_MAX_COMMENT_LINES } from '../../core/limits';
+import { splitTopLevel, topLevelColon } from '../../semantic/heuristic/identifiers';
 import type { OutlineSymbol } from '../../syntax/types';
 import type { Engine } from '../engine';
 import { fileOutline, rowToSymbol } from '../syntaxOutline';
@@ -219,36 +220,9 @@ export function baseNames(sig: string): string[] {
     if (i < 0) return [];
     list = sig.slice(i + 1).replace(/\bwhere\b[\s\S]*$/, '');
   }
-  return splitTop(list)
+  return splitTopLevel(list)
     .map((x) => x.trim().replace(/<[\s\S]*$/, '').replace(/^.*\./, ''))
     .filter((x) => /^[A-Za-z_]\w*$/.test(x));
-}
-
-function topLevelColon(sig: string): number {
-  let depth = 0;
-  for (let i = 0; i < sig.length; i++) {
-    const c = sig[i];
-    if (c === '<' || c === '(') depth++;
-    else if (c === '>' || c === ')') depth--;
-    else if (c === ':' && depth === 0) return i;
-  }
-  return -1;
-}
-
-function splitTop(s: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const c of s) {
-    if (c === '<' || c === '(') depth++;
-    else if (c === '>' || c === ')') depth--;
-    if (c === ',' && depth === 0) {
-      out.push(cur);
-      cur = '';
-    } else cur += c;
-  }
-  if (cur.trim()) out.push(cur);
-  return out;
 }
 
 /** Doc comments of search hits (path, first line, name), in order; undefined where a declaration has none. */

@@ -91,7 +91,8 @@ export function baseTypeNames(signature: string): string[] {
   return out;
 }
 
-function topLevelColon(s: string): number {
+/** Index of the first `:` outside <…> and (…) in a signature (a base list or a return type), or -1. */
+export function topLevelColon(s: string): number {
   let depth = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
@@ -102,7 +103,8 @@ function topLevelColon(s: string): number {
   return -1;
 }
 
-function splitTopLevel(s: string): string[] {
+/** `s` split at the commas outside <…> and (…). */
+export function splitTopLevel(s: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let cur = '';
