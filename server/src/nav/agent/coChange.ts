@@ -27,7 +27,7 @@ export function coChange(engine: Engine, rel: string): Promise<CoChange> {
 }
 
 function read(root: string, rel: string): Promise<CoChange> {
-  const args = ['-c', 'core.quotepath=off', 'log', `-n${AGENT_COCHANGE_COMMITS}`, '--no-renames', '--relative', '--format=%x1e', '--name-only', '--', rel];
+  const args = ['-c', 'core.quotepath=off', 'log', `-n${AGENT_COCHANGE_COMMITS}`, '--no-renames', '--relative', '--full-diff', '--format=%x1e', '--name-only', '--', rel];
   return new Promise((resolve) => {
     execFile(
       'git',
