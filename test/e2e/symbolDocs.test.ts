@@ -5,8 +5,8 @@
  * JSDoc/TSDoc tags; a plain block comment is not documentation.
  */
 import * as assert from 'node:assert/strict';
-import { call, callError, connectStdio, waitFor, type Connected } from '../helpers/mcpClient';
-import { removeDir, tempDir, writeTree } from '../helpers/workspace';
+import { call, callError } from '../helpers/mcpClient';
+import { servedTree } from '../helpers/servedTree';
 import { symbolRowNames } from '../../server/src/mcp/tools/syntax';
 
 const FILES: Record<string, string> = {
@@ -55,29 +55,10 @@ export const plain = 1;
 };
 
 describe('search_symbol docs over MCP @e2e', function () {
-  let ws: string;
-  let idx: string;
-  let c: Connected;
-
-  before(async function () {
-    ws = tempDir('docs');
-    idx = tempDir('docs-idx');
-    writeTree(ws, FILES);
-    c = await connectStdio(ws, idx);
-    await waitFor(async () => {
-      const o = await call(c.client, 'repo_overview', {});
-      return o.index.status === 'fresh' && !o.index.symbolsPending;
-    }, 30_000);
-  });
-
-  after(async function () {
-    await c?.close();
-    removeDir(ws);
-    removeDir(idx);
-  });
+  const served = servedTree('docs', FILES);
 
   const docOf = async (query: string, extra: Record<string, unknown> = {}) => {
-    const r = await call(c.client, 'search_symbol', { query, docs: true, ...extra });
+    const r = await call(served.c.client, 'search_symbol', { query, docs: true, ...extra });
     // A row says its qualified name only when the symbol id does not spell it (answers' compact rows).
     return Object.fromEntries(r.items.map((i: { symbolId: string; path: string; qualifiedName?: string; doc?: unknown }) => [symbolRowNames(i).qualifiedName, i.doc]));
   };
@@ -102,12 +83,12 @@ describe('search_symbol docs over MCP @e2e', function () {
       deprecated: 'use formatMoney',
     });
     assert.equal((await docOf('plain'))['plain'], undefined);
-    const r = await call(c.client, 'search_symbol', { query: 'format' });
+    const r = await call(served.c.client, 'search_symbol', { query: 'format' });
     assert.equal(r.items[0].doc, undefined);
   });
 
   it('xml_doc(target): by qualified name, symbolId and position; none; bad target', async function () {
-    const byName = await call(c.client, 'xml_doc', { target: { qualifiedName: 'Lib.Pricing.Price' } });
+    const byName = await call(served.c.client, 'xml_doc', { target: { qualifiedName: 'Lib.Pricing.Price' } });
     console.log(`      ${byName.summary} ${JSON.stringify(byName.items)}`);
     assert.deepEqual(byName.items, [
       {
@@ -115,13 +96,13 @@ describe('search_symbol docs over MCP @e2e', function () {
         summary: 'Price of qty items.', params: { qty: 'How many.' }, returns: 'Cents, never negative.', exceptions: { 'System.ArgumentOutOfRangeException': 'qty is negative.' }, inheritedFrom: 'Lib.IPricing.Price',
       },
     ]);
-    const byId = await call(c.client, 'xml_doc', { target: { symbolId: byName.items[0].symbolId } });
+    const byId = await call(served.c.client, 'xml_doc', { target: { symbolId: byName.items[0].symbolId } });
     assert.deepEqual(byId.items, byName.items);
-    const byPos = await call(c.client, 'xml_doc', { target: { path: 'web/format.ts', line: 9, column: 17 } });
+    const byPos = await call(served.c.client, 'xml_doc', { target: { path: 'web/format.ts', line: 9, column: 17 } });
     assert.equal(byPos.items[0].summary, 'Formats a Money value.');
-    const none = await call(c.client, 'xml_doc', { target: { qualifiedName: 'plain' } });
+    const none = await call(served.c.client, 'xml_doc', { target: { qualifiedName: 'plain' } });
     assert.deepEqual(none.items, []);
     assert.match(none.summary, /has no doc comment/);
-    assert.match(await callError(c.client, 'xml_doc', { target: { qualifiedName: 'No.Such' } }), /^Error \[[A-Z_]+\]: .* Hint: /);
+    assert.match(await callError(served.c.client, 'xml_doc', { target: { qualifiedName: 'No.Such' } }), /^Error \[[A-Z_]+\]: .* Hint: /);
   });
 });
