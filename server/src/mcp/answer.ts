@@ -46,7 +46,10 @@ export function buildAnswer(tool: AnyTool, result: ToolResult, meta: IndexMeta, 
   const compose = (n: number, budgetCut: boolean, summary = result.summary): Answer => {
     const items = all.slice(0, n);
     const returnedEnd = offset + n;
-    const moreExist = budgetCut || overLimit || result.truncated === 'limit' || (result.total !== undefined && returnedEnd < result.total);
+    // Rows of this answer after this page (a cursor brings them), apart from what a cap or a
+    // deadline left out of the answer itself (`truncated`, which no cursor can bring).
+    const moreInHand = budgetCut || overLimit || (result.total !== undefined && returnedEnd < result.total);
+    const moreExist = moreInHand || result.truncated === 'limit';
     const completeness: Record<string, unknown> = { returned: n, truncated: budgetCut || result.truncated !== undefined || moreExist };
     if (result.total !== undefined) completeness.total = result.total;
     const reason = budgetCut ? 'budget' : result.truncated ?? (moreExist ? 'limit' : undefined);
@@ -55,7 +58,7 @@ export function buildAnswer(tool: AnyTool, result: ToolResult, meta: IndexMeta, 
     const partial: string[] = result.partial ? [result.partial] : [];
     const shown = tool.present ? tool.present(items as never[]) : items;
     const structured: Record<string, unknown> = { summary, items: shown };
-    if (tool.paged && moreExist && (result.truncated === undefined || result.truncated === 'limit' || budgetCut)) {
+    if (tool.paged && moreExist && (result.truncated === undefined || result.truncated === 'limit' || moreInHand)) {
       if (n > 0) {
         structured.nextCursor = encodeCursor(tool.name, meta.version, args, {
           offset: returnedEnd,

@@ -86,6 +86,24 @@ const greedy = defineTool({
   },
 });
 
+/**
+ * A provider whose whole result is capped (as callers/type_hierarchy are at their edge cap): the
+ * rows in hand still page; `cap` says what no cursor can bring.
+ */
+const capped = defineTool({
+  name: 'capped_rows',
+  title: 'Capped rows',
+  description: 'a capped result, paged',
+  input,
+  item,
+  paged: true,
+  row: (r: Row) => String(r.id),
+  async handle(env, _args, page) {
+    const rows = await env.once('rows', () => ROWS.slice(0, 50));
+    return { summary: `${rows.length} rows (capped)`, items: rows.slice(page.offset, page.offset + page.limit), total: rows.length, offset: page.offset, truncated: 'cap' };
+  },
+});
+
 describe('the paging contract (mcp/answer.ts, cursor.ts, resultCache.ts)', function () {
   this.timeout(60_000);
   let ws: string;
@@ -96,7 +114,7 @@ describe('the paging contract (mcp/answer.ts, cursor.ts, resultCache.ts)', funct
     writeTree(ws, { 'a.cs': 'class A {}' });
     engine = await Engine.open({ workspaceRoot: ws, indexRoot: '' });
     await engine.refresh();
-    const server = buildServer(engine, { tools: [kept, reordering, greedy] });
+    const server = buildServer(engine, { tools: [kept, reordering, greedy, capped] });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await server.connect(a);
     client = new Client({ name: 't', version: '0' });
@@ -196,6 +214,20 @@ describe('the paging contract (mcp/answer.ts, cursor.ts, resultCache.ts)', funct
     const one = await callRaw('greedy_rows', { limit: 7, maxBytes: 65536 });
     assert.equal(one.sc.items.length, 7);
     assert.equal(one.sc.completeness.truncated, true);
+  });
+
+  it('a capped result still pages to its last kept row: a cursor on every page but the last, each saying cap', async () => {
+    for (const limit of [1, 7, 49, 50, 200]) {
+      const { rows, pages } = await allPages('capped_rows', { limit, maxBytes: 65536 });
+      assert.deepEqual(rows, ROWS.slice(0, 50), `limit ${limit}`);
+      assert.equal(pages, Math.ceil(50 / limit), `limit ${limit}`);
+    }
+    const first = await callRaw('capped_rows', { limit: 10, maxBytes: 65536 });
+    assert.equal(first.sc.completeness.reason, 'cap');
+    assert.ok(first.sc.nextCursor, 'the capped result has 40 more kept rows');
+    const whole = await callRaw('capped_rows', { limit: 50, maxBytes: 65536 });
+    assert.equal(whole.sc.nextCursor, undefined);
+    assert.deepEqual([whole.sc.completeness.truncated, whole.sc.completeness.reason], [true, 'cap']);
   });
 
   it('a result that comes back in another order is refused as STALE_CURSOR, never repeated or skipped', async () => {
