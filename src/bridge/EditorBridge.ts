@@ -22,6 +22,7 @@ import type {
   EditorReference,
   EditorDiagnostic,
   EditorDiagnostics,
+  EditorDocumentation,
 } from '../../server/src/protocol/protocol';
 import { CHANGE_QUIET_MS, MAX_HIERARCHY_HANDLES, SETTLE_INTERVAL_MS, SETTLE_SHARE } from '../extensionLimits';
 import { PathMapper, fromSpan, locationKey, toDocumentSymbols, toHierarchyItem, toLocation, toPosition, toSpan, toWorkspaceSymbol } from './convert';
@@ -234,6 +235,16 @@ export class EditorBridge {
         const unchecked = [...want].filter((p) => !seen.has(p));
         const value: EditorDiagnostics = { rows, ...(unchecked.length ? { unchecked } : {}) };
         return { value, gaps: [] };
+      }
+      case 'documentation': {
+        // xml_doc's fallback: the hover providers' text at the declaration's name, joined. A
+        // service that has not shown it is loaded may answer no hover yet: that is a gap, not "none".
+        const p = q.args as EditorPosition;
+        const hovers = (await exec<vscode.Hover[] | undefined>('vscode.executeHoverProvider', this.mapper.toUri(p.path), toPosition(p))) ?? [];
+        const texts = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'language' in c ? '```' + c.language + '\n' + c.value + '\n```' : c.value))).filter((t) => t.trim() !== '');
+        const value: EditorDocumentation | null = texts.length ? { text: texts.join('\n\n'), format: 'markdown' } : null;
+        const gaps = value === null && !this.warm.isWarm(q.language) ? [`the editor's ${q.language} language service gave no hover and has not shown that its project is loaded`] : [];
+        return { value, gaps };
       }
       default: {
         const never: never = q.op;

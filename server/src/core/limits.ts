@@ -527,6 +527,11 @@ export const XML_DOC_MAX_COMMENT_LINES = 200;
 export const XML_DOC_MAX_CHARS = 600;
 /** search_symbol docs: <inheritdoc/> hops followed (base of a base…). */
 export const XML_DOC_INHERIT_DEPTH = 3;
+/**
+ * xml_doc's semantic fallback (provider documentation / hover) may run until this long before the
+ * tool deadline: the rest shapes the answer, so a slow provider yields the syntax answer, labelled.
+ */
+export const XML_DOC_SEMANTIC_MARGIN_MS = 600;
 
 // ─── diagnostics and batch forms (issue 13; owner diag) ───
 /** diagnostics: files a language server is asked about per call (each is opened and waited for: ~0.1-1 s each with tsserver). */

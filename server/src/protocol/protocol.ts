@@ -418,6 +418,20 @@ export interface EditorDiagnostics {
 }
 
 /**
+ * A symbol's documentation as a semantic provider holds it (xml_doc's fallback when the syntax layer
+ * finds no doc comment or cannot resolve an `<inheritdoc/>`). `xml`: C# doc-comment XML (the Roslyn
+ * host; `<inheritdoc/>` followed to the base it names, metadata included); `markdown` / `plaintext`:
+ * the text of the provider's hover (an LSP server's `textDocument/hover`, VS Code's hover providers),
+ * which may carry the signature as a code block. `inheritedFrom`: whose documentation it is when not
+ * the symbol's own (a doc id or qualified name).
+ */
+export interface EditorDocumentation {
+  text: string;
+  format: 'xml' | 'markdown' | 'plaintext';
+  inheritedFrom?: string;
+}
+
+/**
  * Every question the engine may ask the editor, with argument and result types; the op names and
  * shapes equal the engine's `SemanticRequestMap` (server/src/semantic/provider.ts).
  * Each maps to VS Code commands:
@@ -427,7 +441,8 @@ export interface EditorDiagnostics {
  * `provideIncomingCalls` / `provideOutgoingCalls`; prepareTypeHierarchy / supertypes / subtypes →
  * `vscode.prepareTypeHierarchy` / `provideSupertypes` / `provideSubtypes`;
  * documentSymbols → `executeDocumentSymbolProvider`; workspaceSymbols → `executeWorkspaceSymbolProvider`;
- * diagnostics → `vscode.languages.getDiagnostics()` (what the editor holds now) for the given paths.
+ * diagnostics → `vscode.languages.getDiagnostics()` (what the editor holds now) for the given paths;
+ * documentation → `vscode.executeHoverProvider` (null: no hover, or one without text beyond a signature).
  */
 export interface EditorOpMap {
   definition: { args: EditorPosition; result: EditorLocation[] };
@@ -443,6 +458,7 @@ export interface EditorOpMap {
   documentSymbols: { args: { path: string }; result: EditorDocumentSymbol[] };
   workspaceSymbols: { args: { query: string }; result: EditorWorkspaceSymbol[] };
   diagnostics: { args: { paths: string[] }; result: EditorDiagnostics };
+  documentation: { args: EditorPosition; result: EditorDocumentation | null };
 }
 export type EditorOp = keyof EditorOpMap;
 
@@ -460,6 +476,7 @@ export const EDITOR_OPS: readonly EditorOp[] = [
   'documentSymbols',
   'workspaceSymbols',
   'diagnostics',
+  'documentation',
 ];
 
 /** One bridge call: an op for a language, with a time limit the extension honours. */

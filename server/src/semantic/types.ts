@@ -17,6 +17,7 @@ import {
   type EditorOutgoingCall,
   type EditorPosition,
   type EditorReference,
+  type EditorDocumentation,
   type EditorSpan,
   type EditorSymbolKind,
   type EditorWorkspaceSymbol,
@@ -54,6 +55,9 @@ export type SemanticDiagnostic = EditorDiagnostic;
 
 /** A provider's diagnostics of asked files, with the asked files it has nothing for. */
 export type SemanticDiagnostics = EditorDiagnostics;
+
+/** A symbol's documentation from a semantic provider (doc-comment XML or hover text). */
+export type SemanticDocumentation = EditorDocumentation;
 
 /** A workspace symbol search hit. */
 export type WorkspaceSymbolRow = EditorWorkspaceSymbol;

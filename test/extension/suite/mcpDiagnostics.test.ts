@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EditorAnswer, EditorDiagnostics } from '../../../server/src/protocol/protocol';
+import type { EditorAnswer, EditorDiagnostics, EditorDocumentation } from '../../../server/src/protocol/protocol';
 import { callTool, folder, note, readyEngine, startMcp, waitFor } from './helpers';
 
 /**
@@ -49,5 +49,29 @@ describe('diagnostics from the editor (TypeScript fixture, unsaved buffer)', () 
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     }
     assert.equal(doc.isDirty, false, 'the edit was reverted, nothing saved');
+  });
+});
+
+/**
+ * xml_doc's editor path (issue 13): the bridge's documentation op is VS Code's hover providers
+ * (vscode.executeHoverProvider); for a declaration with no doc comment the MCP tool asks the editor
+ * first and says the editor had nothing beyond the signature.
+ */
+describe('xml_doc through the editor (TypeScript fixture)', () => {
+  it("the bridge's documentation op is the hover's markdown; xml_doc of an undocumented function says the editor was asked", async () => {
+    const engine = await readyEngine();
+    const a = (await engine.bridge.answer({ op: 'documentation', language: 'typescript', args: { path: 'src/shapes.ts', line: 12, column: 17 }, timeoutMs: 20_000 })) as EditorAnswer<EditorDocumentation | null>;
+    note(`documentation from the editor: ${JSON.stringify(a)}`);
+    assert.equal(a.kind, 'ok', JSON.stringify(a));
+    const v = a.kind === 'ok' ? a.value : null;
+    assert.equal(v?.format, 'markdown');
+    assert.match(v?.text ?? '', /```typescript\s*function totalArea\(shapes: Shape\[\]\): number\s*```/);
+    await startMcp();
+    const r = await callTool('xml_doc', { target: { path: 'src/shapes.ts', line: 12, column: 17 } });
+    note(`xml_doc through the editor: ${String(r.summary)} mode=${String(r.mode)} provider=${String(r.provider)}`);
+    assert.deepEqual(r.items, []);
+    assert.equal(r.provider, 'editor');
+    assert.equal(r.mode, 'precise');
+    assert.match(String(r.summary), /^function totalArea has no doc comment; editor has no documentation for it either\.$/);
   });
 });

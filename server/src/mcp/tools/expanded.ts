@@ -1,10 +1,10 @@
 /** Issue 13 part 1: recent_changes, generated_for (xml_doc follows). */
 import { z } from 'zod';
 import { ToolError } from '../../core/errors';
-import { MAX_PATH_CHARS } from '../../core/limits';
+import { MAX_PATH_CHARS, XML_DOC_SEMANTIC_MARGIN_MS } from '../../core/limits';
 import type { Engine } from '../../nav/engine';
 import { generatedFor, type GeneratedRow } from '../../nav/expanded/generatedFor';
-import { DocReader, type DocComment } from '../../nav/expanded/xmlDoc';
+import { DocReader, semanticDocOf, wantsSemanticDoc, type DocComment, type SemanticDocOutcome } from '../../nav/expanded/xmlDoc';
 import { symbolIds } from '../../nav/symbolIds';
 import { recentChanges, type ChangedFile } from '../../nav/expanded/recentChanges';
 import { resolveTarget } from '../../nav/semanticTarget';
@@ -155,7 +155,7 @@ type DocRow = DocComment & { symbolId: string; kind: string; qualifiedName: stri
 export const xmlDocTool = defineTool({
   name: 'xml_doc',
   title: 'Doc comment',
-  description: 'Doc comment of a symbol without reading its source: C# XML doc (summary, params, returns, exceptions; <inheritdoc/> resolved in the workspace) or JSDoc/TSDoc.',
+  description: 'Doc comment of a symbol without reading its source: C# XML doc (summary, params, returns, exceptions; <inheritdoc/> resolved) or JSDoc/TSDoc; compiler/hover docs where the source has none.',
   input: z.strictObject({ target: targetSchema }),
   item: z
     .object({
@@ -165,20 +165,31 @@ export const xmlDocTool = defineTool({
       inheritedFrom: z.string().optional(), inheritUnresolved: z.string().optional(),
     })
     .meta({ published: { type: 'object', required: ['symbolId', 'kind', 'qualifiedName', 'path', 'line'] } }),
-  extra: { navigationLayer: z.literal('syntax') },
+  // syntax: the source's doc comment alone; semantic: a provider's documentation filled what the source does not say (`provider` answered).
+  extra: { navigationLayer: z.enum(['syntax', 'semantic']), provider: z.string().optional() },
   paged: false,
+  mode: true,
   row: (i: DocRow) =>
     `${i.kind} ${i.qualifiedName} — ${i.path}:${i.line}${i.summary ? `\n  ${i.summary}` : ''}${Object.entries(i.params ?? {}).map(([k, v]) => `\n  @param ${k}: ${v}`).join('')}${i.returns ? `\n  returns: ${i.returns}` : ''}${Object.entries(i.exceptions ?? {}).map(([k, v]) => `\n  throws ${k}: ${v}`).join('')}${i.inheritedFrom ? `\n  (inherited from ${i.inheritedFrom})` : ''}${i.inheritUnresolved ? `\n  <inheritdoc/> unresolved: ${i.inheritUnresolved}` : ''}`,
   async handle(env, args) {
     const t = await targetDeclaration(env.engine, args.target);
     if (!t.symbol) throw new ToolError('TARGET_NOT_FOUND', `No declaration at the target in ${t.path}`, 'pass a symbolId or qualifiedName from search_symbol, or a position on a declaration');
     const s = t.symbol;
-    const doc = new DocReader(env.engine).docOf(t.path, s);
+    const own = new DocReader(env.engine).docOf(t.path, s);
+    // The semantic providers where the source says nothing or points outside the workspace.
+    const sem: SemanticDocOutcome | undefined = wantsSemanticDoc(t.path, own) ? await semanticDocOf(env.engine, t.path, s, own, env.deadlineAt - XML_DOC_SEMANTIC_MARGIN_MS) : undefined;
+    const doc = sem?.used ? sem.doc : own;
     const row: DocRow = { symbolId: symbolIds(env.engine).idFor(s.id, t.path), kind: s.kind, qualifiedName: s.qualifiedName, path: t.path, line: s.line, ...(doc ?? {}) };
+    const what = `${s.kind} ${s.qualifiedName}`;
+    const via = sem?.used ? ` (from ${sem.provider}'s documentation${own && Object.keys(own).some((k) => k !== 'inheritUnresolved') ? ', the source\'s own tags kept' : ''})` : '';
+    const fallback = sem && !sem.used ? (sem.provider ? `; ${sem.provider} has no documentation for it either` : `; no semantic provider answered (${sem.reason ?? 'none'})`) : '';
+    const partial = sem && (sem.mode === 'unavailable_no_precise' || sem.mode === 'precise_partial') ? `semantic fallback: ${sem.reason ?? sem.mode}` : undefined;
     return {
-      summary: doc ? `Doc comment of ${s.kind} ${s.qualifiedName}${doc.inheritedFrom ? ` (inherited from ${doc.inheritedFrom})` : ''}.` : `${s.kind} ${s.qualifiedName} has no doc comment.`,
+      summary: doc ? `Doc comment of ${what}${doc.inheritedFrom ? ` (inherited from ${doc.inheritedFrom})` : ''}${via}${fallback}.` : `${what} has no doc comment${fallback}.`,
       items: doc ? [row] : [],
-      extra: { navigationLayer: 'syntax' as const },
+      ...(sem ? { mode: sem.used || sem.provider ? sem.mode : ('unavailable_no_precise' as const) } : {}),
+      ...(partial ? { partial } : {}),
+      extra: { navigationLayer: sem?.used ? ('semantic' as const) : ('syntax' as const), ...(sem?.provider ? { provider: sem.provider } : {}) },
     };
   },
 });

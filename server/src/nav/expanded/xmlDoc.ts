@@ -6,13 +6,24 @@
  * (block comments opened with slash-star-star: description, @param, @returns, @throws, @deprecated). The comment is read from the
  * live file just above the declaration's first line (its attributes included); nothing else of
  * the source is returned. Plain text: XML tags and JSDoc markup are reduced to their words.
+ *
+ * xml_doc's semantic fallback (semanticDocOf): where the syntax layer finds no doc comment or cannot
+ * resolve an `<inheritdoc/>` (its base outside the workspace: a framework type), the precise
+ * providers are asked for the symbol's `documentation` — the Roslyn host's doc-comment XML with
+ * `<inheritdoc/>` followed through the compiler (reference assemblies' XML docs included), a
+ * language server's or the editor's hover text — and its fields fill what the source does not say
+ * (own tags win, as the compiler's rule for `<inheritdoc/>`). The answer names who answered.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { XML_DOC_INHERIT_DEPTH, XML_DOC_MAX_CHARS, XML_DOC_MAX_COMMENT_LINES } from '../../core/limits';
 import { splitTopLevel, topLevelColon } from '../../semantic/heuristic/identifiers';
+import { languageOfPath } from '../../semantic/language';
+import type { NavigationMode } from '../../semantic/provider';
+import type { SemanticDocumentation } from '../../semantic/types';
 import type { OutlineSymbol } from '../../syntax/types';
 import type { Engine } from '../engine';
+import { semanticService } from '../semanticService';
 import { fileOutline, rowToSymbol } from '../syntaxOutline';
 
 export interface DocComment {
@@ -242,4 +253,83 @@ export async function docsOfHits(engine: Engine, hits: readonly { path: string; 
     out.push(s ? reader.docOf(h.path, s) : undefined);
   }
   return out;
+}
+
+/**
+ * A hover's markdown as doc fields: code blocks (the signature) dropped; TypeScript's tag lines
+ * (`*@param* \`x\` — text`, `*@returns* — text`) read as tags; the rest is the summary. Undefined
+ * when nothing but the signature is left.
+ */
+export function parseHover(md: string): DocComment | undefined {
+  const body = md.replace(/```[\s\S]*?```/g, '').replace(/^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/gm, '').trim();
+  if (!body) return undefined;
+  const d: DocComment = {};
+  const text = (s: string) => clip(s.replace(/[ \t]*\n[ \t]*/g, '\n').replace(/\n{2,}/g, '\n').replace(/[ \t]+/g, ' ').trim());
+  const parts = body.split(/\n+(?=\*@\w+\*)/);
+  if (!parts[0]!.startsWith('*@')) {
+    const desc = text(parts.shift()!);
+    if (desc) d.summary = desc;
+  }
+  for (const p of parts) {
+    const m = /^\*@(\w+)\*\s*(?:`([^`]+)`)?\s*(?:[—–-]\s*)?([\s\S]*)$/.exec(p);
+    if (!m) continue;
+    const [, tag, name, rest] = m as unknown as [string, string, string | undefined, string];
+    if ((tag === 'param' || tag === 'arg' || tag === 'argument') && name) (d.params ??= {})[name] = text(rest);
+    else if (tag === 'returns' || tag === 'return') d.returns = text(rest);
+    else if (tag === 'throws' || tag === 'exception') {
+      const t = /^(?:\{([^}]*)\}\s*)?([\s\S]*)$/.exec(rest)!;
+      (d.exceptions ??= {})[name ?? t[1] ?? 'Error'] = text(t[2] ?? '');
+    } else if (tag === 'deprecated') d.deprecated = text(rest) || 'deprecated';
+    else if (tag === 'remarks') d.remarks = text(rest);
+    else if ((tag === 'typeParam' || tag === 'template') && name) (d.typeParams ??= {})[name] = text(rest);
+  }
+  return hasText(d) ? d : undefined;
+}
+
+/** True when a doc says something (an `<inheritdoc/>` alone does not). */
+function hasText(d: DocComment): boolean {
+  return !!(d.summary || d.params || d.returns || d.exceptions || d.remarks || d.value || d.typeParams || d.deprecated);
+}
+
+/** A provider's documentation as doc fields (undefined when it says nothing). */
+export function parseSemanticDoc(v: SemanticDocumentation): DocComment | undefined {
+  if (v.format === 'xml') {
+    const d = parseXmlDoc(v.text);
+    delete d.inherit;
+    return hasText(d) ? d : undefined;
+  }
+  return v.format === 'markdown' ? parseHover(v.text) : parseHover(v.text.replace(/`/g, ''));
+}
+
+/** What the semantic fallback did, for the answer's labels. */
+export interface SemanticDocOutcome {
+  doc: DocComment | undefined;
+  /** The provider that answered (`roslyn`, `lsp`, `editor`); undefined when none did. */
+  provider?: string;
+  mode: NavigationMode;
+  /** True when the provider's documentation filled a field the syntax layer did not. */
+  used: boolean;
+  /** Why no provider answered, or the answer's coverage gaps. */
+  reason?: string;
+}
+
+/** True when xml_doc asks the semantic providers: no doc comment found, or an `<inheritdoc/>` left unresolved. */
+export function wantsSemanticDoc(rel: string, own: DocComment | undefined): boolean {
+  return languageOfPath(rel) !== undefined && (own === undefined || own.inheritUnresolved !== undefined);
+}
+
+/** xml_doc's fallback: the precise providers' documentation of the declaration at its name, merged under the syntax doc. */
+export async function semanticDocOf(engine: Engine, rel: string, s: OutlineSymbol, own: DocComment | undefined, deadlineAt: number): Promise<SemanticDocOutcome> {
+  const lang = languageOfPath(rel)!;
+  const a = await semanticService(engine).request('documentation', lang, { path: rel, line: s.nameLine, column: s.nameColumn }, { deadlineAt, waitForReadyMs: Math.max(0, deadlineAt - Date.now()), preciseOnly: true, name: s.name });
+  if (a.value === undefined || !a.provider) return { doc: own, mode: 'unavailable_no_precise', used: false, reason: a.reason ?? `no precise provider for ${lang}` };
+  const gaps = a.gaps.length ? a.gaps.join('; ') : undefined;
+  const got = a.value ? parseSemanticDoc(a.value) : undefined;
+  if (!got) return { doc: own, provider: a.provider, mode: a.mode, used: false, ...(gaps ? { reason: gaps } : {}) };
+  // Own tags win (the compiler's rule for <inheritdoc/>); the provider fills the rest.
+  const mine = Object.fromEntries(Object.entries(own ?? {}).filter(([k, v]) => v !== undefined && k !== 'inheritUnresolved' && k !== 'inheritedFrom'));
+  const merged: DocComment = { ...got, ...mine };
+  // A doc id (`M:System.Object.ToString~System.String`) named as the syntax layer names: `System.Object.ToString`.
+  if (a.value?.inheritedFrom) merged.inheritedFrom = a.value.inheritedFrom.replace(/^[A-Z]:/, '').replace(/[(~][\s\S]*$/, '').replace(/`+\d+/g, '');
+  return { doc: merged, provider: a.provider, mode: a.mode, used: true, ...(gaps ? { reason: gaps } : {}) };
 }

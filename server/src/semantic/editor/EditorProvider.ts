@@ -27,6 +27,7 @@ const EDITOR_OP: Record<SemanticOp, EditorOp> = {
   documentSymbols: 'documentSymbols',
   workspaceSymbols: 'workspaceSymbols',
   diagnostics: 'diagnostics',
+  documentation: 'documentation',
 };
 
 export class EditorProvider implements SemanticProvider {

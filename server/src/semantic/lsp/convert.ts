@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as lsp from 'vscode-languageserver-protocol';
 import { toPosix } from '../../core/paths';
-import type { DocumentSymbolNode, HierarchyItem, SemanticLocation, SourcePosition, Span, WorkspaceSymbolRow } from '../types';
+import type { DocumentSymbolNode, HierarchyItem, SemanticDocumentation, SemanticLocation, SourcePosition, Span, WorkspaceSymbolRow } from '../types';
 import { symbolKindName, symbolKindNumber } from '../types';
 
 /** Maps between workspace paths and file URIs for one workspace root (already canonical). */
@@ -145,4 +145,21 @@ export function toWorkspaceSymbols(m: UriMapper, result: (lsp.SymbolInformation 
 
 function sameRange(a: lsp.Range, b: lsp.Range): boolean {
   return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+}
+
+/** A hover's contents as documentation text (markdown unless the server sent plain text); null when empty. */
+export function hoverDocumentation(h: lsp.Hover | null | undefined): SemanticDocumentation | null {
+  if (!h) return null;
+  const parts = Array.isArray(h.contents) ? h.contents : [h.contents];
+  let format: SemanticDocumentation['format'] = 'markdown';
+  const texts: string[] = [];
+  for (const c of parts) {
+    if (typeof c === 'string') texts.push(c);
+    else if ('kind' in c) {
+      texts.push(c.value);
+      if (c.kind === 'plaintext' && parts.length === 1) format = 'plaintext';
+    } else texts.push('```' + c.language + '\n' + c.value + '\n```');
+  }
+  const text = texts.filter((t) => t.trim() !== '').join('\n\n');
+  return text.trim() ? { text, format } : null;
 }

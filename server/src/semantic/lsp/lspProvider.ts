@@ -24,7 +24,7 @@ import type {
   SemanticProvider,
 } from '../provider';
 import type { HierarchyItem, SemanticLocation, SourcePosition } from '../types';
-import { fromHierarchyItem, toHierarchyItem, toLocations, toSpan, toWorkspaceSymbols } from './convert';
+import { fromHierarchyItem, hoverDocumentation, toHierarchyItem, toLocations, toSpan, toWorkspaceSymbols } from './convert';
 import { doctorRows, type ServerDoctorRow } from './doctor';
 import { csharpImplementations, csharpIncomingCallsGap, csharpReferences } from './csharpWorkarounds';
 import { LanguageServer, ServerExitedError, type ServerStatus } from './languageServer';
@@ -252,6 +252,12 @@ export class LspProvider implements SemanticProvider {
       }
       case 'diagnostics':
         return this.diagnostics(s, spec, (args as OpArgs<'diagnostics'>).paths);
+      case 'documentation': {
+        // xml_doc's fallback: the hover at the declaration's name (its signature and documentation).
+        const p = this.position(s, args);
+        const h = await s.send<lsp.Hover | null>('textDocument/hover', s.textDocumentPosition(p));
+        return { kind: 'ok', value: hoverDocumentation(h) };
+      }
       case 'workspaceSymbols': {
         const { query } = args as OpArgs<'workspaceSymbols'>;
         const raw = await s.send<(lsp.SymbolInformation | lsp.WorkspaceSymbol)[] | null>('workspace/symbol', { query });
@@ -461,6 +467,8 @@ function capable(c: lsp.ServerCapabilities, op: SemanticOp): boolean {
       return !!c.workspaceSymbolProvider;
     case 'diagnostics':
       return true; // pulled (diagnosticProvider) or published after didOpen
+    case 'documentation':
+      return !!c.hoverProvider;
   }
 }
 

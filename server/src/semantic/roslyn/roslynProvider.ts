@@ -29,6 +29,7 @@ import {
   ROSLYN_PREWARM_IDLE_POLL_MS,
   ROSLYN_PREWARM_STEP_TIMEOUT_MS,
   ROSLYN_UNRESOLVED_NOTE_MAX_NAMES,
+  XML_DOC_INHERIT_DEPTH,
 } from '../../core/limits';
 import { log } from '../../core/log';
 import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
@@ -73,6 +74,7 @@ const SERVED: ReadonlySet<SemanticOp> = new Set([
   'supertypes',
   'subtypes',
   'diagnostics',
+  'documentation',
 ]);
 
 /** What the provider needs from the engine: the project model of the current index version. */
@@ -420,6 +422,44 @@ export class RoslynProvider implements SemanticProvider {
     }
   }
 
+  /**
+   * xml_doc's fallback (owner expanded, issue 13): the symbol's doc-comment XML; an `<inheritdoc/>`
+   * is followed through the compiler's view — its `cref`, else the overridden chain, then the
+   * interface members implemented — metadata included (the host reads the reference assemblies'
+   * XML docs), at most XML_DOC_INHERIT_DEPTH steps. Null when the position has no symbol.
+   */
+  private async documentation(position: { path: string; line: number; column: number; projectKey: ProjectKey }, bindKey: ProjectKey, ctx: CallContext, generation: number): Promise<OpResult<'documentation'>> {
+    const first = await this.query<{ xml: string }>({ op: 'documentation', position, scope: [bindKey] }, ctx, generation);
+    if (!first.symbol) return null;
+    let xml = first.items[0]?.xml ?? '';
+    let from: string | undefined;
+    let at: Pick<QueryParams, 'position' | 'symbol'> = { position };
+    for (let step = 0; step < XML_DOC_INHERIT_DEPTH && /<inheritdoc\b/.test(xml); step++) {
+      const cref = /<inheritdoc\s+cref\s*=\s*"([A-Z]:[^"]+)"/.exec(xml)?.[1];
+      let bases: string[];
+      if (cref) bases = [cref];
+      else {
+        const info = (await this.query<SymbolInfoRow>({ op: 'symbolInfo', ...at, scope: [bindKey] }, ctx, generation)).items[0];
+        bases = [...(info?.overriddenChain ?? (info?.overridden ? [info.overridden] : [])), ...(info?.implements ?? [])].map((r) => r.docId).filter((d): d is string => !!d);
+      }
+      let next: string | undefined;
+      for (const docId of bases) {
+        const r = await this.query<{ xml: string }>({ op: 'documentation', symbol: { docId, projectKey: bindKey }, scope: [bindKey] }, ctx, generation).catch(() => undefined);
+        const x = r?.items[0]?.xml ?? '';
+        if (x.trim() && /<(summary|inheritdoc|returns|param)\b/.test(x)) {
+          next = x;
+          from = docId;
+          at = { symbol: { docId, projectKey: bindKey } };
+          break;
+        }
+      }
+      if (next === undefined) break;
+      xml = next;
+    }
+    if (!xml.trim()) return null;
+    return { text: xml, format: 'xml', ...(from ? { inheritedFrom: from.replace(/^[A-Z]:/, '') } : {}) };
+  }
+
   // ─── dispatch ──────────────────────────────────────────────────────────────
 
   private async dispatch(op: SemanticOp, a: { path: string; line: number; column: number; origin?: string; data?: unknown; name?: string }, bindKey: ProjectKey, describer: ProjectDescriber, ctx: CallContext, generation: number): Promise<ProviderOutcome<unknown>> {
@@ -444,6 +484,8 @@ export class RoslynProvider implements SemanticProvider {
         const value: OutgoingCall[] = r.items.map((c) => ({ to: this.toItem(c.to), sites: c.sites.map(toSpan) }));
         return { kind: 'ok', value };
       }
+      case 'documentation':
+        return { kind: 'ok', value: await this.documentation(position, bindKey, ctx, generation) };
       case 'supertypes': {
         const r = await this.query<TypeHierarchyRow>({ op: 'typeHierarchy', ...target, scope: [bindKey], options: { direction: 'supertypes', transitive: false } }, ctx, generation);
         return { kind: 'ok', value: r.items.filter((t) => t.direction === 'supertype' && t.depth <= 1).map((t) => this.toItem(t)) };
