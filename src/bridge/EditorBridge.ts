@@ -237,13 +237,22 @@ export class EditorBridge {
         return { value, gaps: [] };
       }
       case 'documentation': {
-        // xml_doc's fallback: the hover providers' text at the declaration's name, joined. A
-        // service that has not shown it is loaded may answer no hover yet: that is a gap, not "none".
+        // xml_doc's fallback: the hover providers' text at the declaration's name, joined. A loading
+        // service answers no hover, or (TypeScript) one marked "(loading...)": asked again (settle);
+        // still so when the time runs out is a gap, not "no documentation".
         const p = q.args as EditorPosition;
-        const hovers = (await exec<vscode.Hover[] | undefined>('vscode.executeHoverProvider', this.mapper.toUri(p.path), toPosition(p))) ?? [];
-        const texts = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'language' in c ? '```' + c.language + '\n' + c.value + '\n```' : c.value))).filter((t) => t.trim() !== '');
-        const value: EditorDocumentation | null = texts.length ? { text: texts.join('\n\n'), format: 'markdown' } : null;
-        const gaps = value === null && !this.warm.isWarm(q.language) ? [`the editor's ${q.language} language service gave no hover and has not shown that its project is loaded`] : [];
+        const warm = this.warm.isWarm(q.language);
+        const loading = (v: string[]) => v.some((t) => t.includes('(loading...)')) || (v.length === 0 && !warm);
+        const r = await settle(
+          async () => {
+            const hovers = (await exec<vscode.Hover[] | undefined>('vscode.executeHoverProvider', this.mapper.toUri(p.path), toPosition(p))) ?? [];
+            return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'language' in c ? '```' + c.language + '\n' + c.value + '\n```' : c.value))).filter((t) => t.trim() !== '');
+          },
+          (t) => t,
+          { timeoutMs: Math.max(0, (deadline - Date.now()) * SETTLE_SHARE), intervalMs: SETTLE_INTERVAL_MS, warm: false, suspect: loading },
+        );
+        const value: EditorDocumentation | null = r.value.length ? { text: r.value.join('\n\n'), format: 'markdown' } : null;
+        const gaps = r.trusted ? [] : [`the editor's ${q.language} language service was still loading after ${r.elapsedMs} ms (its hover ${r.value.length ? 'said loading' : 'was empty'})`];
         return { value, gaps };
       }
       default: {

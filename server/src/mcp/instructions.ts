@@ -6,20 +6,20 @@
 import { PAGING_NOTE } from './schemas';
 
 export const WORKFLOW = [
-  'Sextant answers code questions with small, exact, bounded results.',
-  'For code facts use the semantic tools first: search_symbol finds a declaration by name; then definition, references, implementations, callers, type_hierarchy.',
-  'Call outline before reading any large file, then read only the spans you need with source_context.',
-  'Before changing behaviour check references, callers and related_tests, or context_pack for all in one answer.',
-  'A cut list carries nextCursor: pass it as cursor with the same arguments.',
+  'Sextant gives small, exact, bounded answers about code.',
+  'For code facts use semantic tools first: search_symbol finds a declaration by name; then definition, references, implementations, callers, type_hierarchy.',
+  'Call outline before reading a large file, then read just the spans you need with source_context.',
+  'Before changing behaviour check references, callers, related_tests, or context_pack (all in one).',
+  'A cut list has nextCursor: pass it as cursor, same arguments.',
 ].join(' ');
 
 const DETAILS = [
-  'locate_code: where code doing X is. impact: before a signature change, rename or delete. diagnostics: compiler errors.',
-  'definition, references, outline: batch with targets/paths.',
-  'search_text: strings, config keys; find_file: paths; project_graph: project references.',
+  'locate_code: where X is. impact: before signature change/rename/delete. diagnostics: compiler errors. recent_changes: git changes. xml_doc, generated_for. search_symbol attribute: [Attr]/@decorator.',
+  'Batch: definition/references targets, outline paths.',
+  'search_text: strings, config; find_file: paths; project_graph: projects.',
   PAGING_NOTE,
   'Paths workspace-relative; lines/columns 1-based.',
-  'Answers state mode, completeness, freshness: heuristic, partial or stale rows are leads.',
+  'Heuristic, partial, stale rows (mode, completeness, index) are leads.',
 ].join(' ');
 
 export const SERVER_INSTRUCTIONS = `${WORKFLOW} ${DETAILS}`;

@@ -60,7 +60,7 @@ describe('diagnostics from the editor (TypeScript fixture, unsaved buffer)', () 
 describe('xml_doc through the editor (TypeScript fixture)', () => {
   it("the bridge's documentation op is the hover's markdown; xml_doc of an undocumented function says the editor was asked", async () => {
     const engine = await readyEngine();
-    const a = (await engine.bridge.answer({ op: 'documentation', language: 'typescript', args: { path: 'src/shapes.ts', line: 12, column: 17 }, timeoutMs: 20_000 })) as EditorAnswer<EditorDocumentation | null>;
+    const a = (await engine.bridge.answer({ op: 'documentation', language: 'typescript', args: { path: 'src/shapes.ts', line: 12, column: 17 }, timeoutMs: 30_000 })) as EditorAnswer<EditorDocumentation | null>;
     note(`documentation from the editor: ${JSON.stringify(a)}`);
     assert.equal(a.kind, 'ok', JSON.stringify(a));
     const v = a.kind === 'ok' ? a.value : null;
