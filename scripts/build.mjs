@@ -62,4 +62,19 @@ for (const d of fs.readdirSync(path.join(root, 'language-configs'), { withFileTy
   if (g) copyWanted(require.resolve(g.package), g.file);
 }
 for (const f of fs.readdirSync(path.join(dist, 'wasm'))) if (!wanted.has(f)) fs.rmSync(path.join(dist, 'wasm', f), { force: true });
+// The native file watcher's binding for this platform (server/src/workspace/watcher.ts loads
+// dist/native/parcel-watcher.node first; without it the engine falls back to Node's fs.watch and says so).
+fs.rmSync(path.join(dist, 'native'), { recursive: true, force: true });
+for (const libc of process.platform === 'linux' ? ['-glibc', '-musl'] : ['']) {
+  let binding;
+  try {
+    binding = require.resolve(`@parcel/watcher-${process.platform}-${process.arch}${libc}/watcher.node`);
+  } catch {
+    continue;
+  }
+  fs.mkdirSync(path.join(dist, 'native'), { recursive: true });
+  fs.copyFileSync(binding, path.join(dist, 'native', 'parcel-watcher.node'));
+  break;
+}
+if (!fs.existsSync(path.join(dist, 'native', 'parcel-watcher.node'))) console.error(`build: no @parcel/watcher binary for ${process.platform}-${process.arch}; the engine will watch with fs.watch`);
 console.log(`built ${Object.keys(entryPoints).join(', ')} -> dist/`);

@@ -20,6 +20,7 @@ import { probeVersion } from './semantic/lsp/doctor';
 import { locateRoslynHost } from './semantic/roslyn/roslynHost';
 import { chooseCSharpProvider } from './nav/semanticService';
 import { readGitState } from './workspace/gitState';
+import { nativeWatcherCheck } from './workspace/watcher';
 
 interface Args {
   command: string;
@@ -488,6 +489,7 @@ async function cmdDoctor(a: Args): Promise<number> {
   } catch (e) {
     checks.push({ name: 'ripgrep', ok: false, detail: (e as Error).message });
   }
+  checks.push({ name: 'watcher', ...nativeWatcherCheck() });
   const ws = str(a, 'workspace-root') ?? process.cwd();
   const git = await readGitState(ws);
   checks.push({ name: 'git', ok: git.available, detail: git.available ? `HEAD ${git.head?.slice(0, 12)}` : (git.reason ?? 'unavailable') });
@@ -507,7 +509,7 @@ async function cmdDoctor(a: Args): Promise<number> {
     checks.push({ name: 'roslyn-host', ok: true, detail: `${version} (${host.command.dll}; dotnet ${dotnetVersion} at ${host.command.dotnet}); C#: ${csharp.choice}` });
   } else checks.push({ name: 'roslyn-host', ok: false, detail: `${host.reason}; C# is served by csharp-ls when installed, else heuristic` });
   for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'MISS'} ${c.name.padEnd(10)} ${c.detail}\n`);
-  return checks.every((c) => c.ok || c.name === 'index' || c.name === 'git' || c.name === 'roslyn-host' || servers.some((s) => s.name === c.name)) ? 0 : 1;
+  return checks.every((c) => c.ok || c.name === 'index' || c.name === 'git' || c.name === 'watcher' || c.name === 'roslyn-host' || servers.some((s) => s.name === c.name)) ? 0 : 1;
 }
 
 export async function main(argv: string[]): Promise<number> {

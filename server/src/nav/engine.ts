@@ -17,6 +17,7 @@ import { TermDictionary } from '../index/termDictionary';
 import { parseBatch } from '../syntax/parseBatch';
 import type { DiscoveredFile, DiscoveryOptions, DiscoveryResult } from '../workspace/discover';
 import { readGitState, type GitState } from '../workspace/gitState';
+import { WorkspaceWatcher, type WatchStatus } from '../workspace/watcher';
 import { FileCatalog } from './fileCatalog';
 import { LiveFiles } from './liveFiles';
 
@@ -101,7 +102,7 @@ export class Engine {
   private persistOwed = false;
   private gitOwed = false;
   private readonly pending = new Set<string>();
-  private watcher: fs.FSWatcher | undefined;
+  private watcher: WorkspaceWatcher | undefined;
   private readonly changeListeners: ((rel: string) => void)[] = [];
   private watchTimer: NodeJS.Timeout | undefined;
   private hooks: IndexHook[];
@@ -285,29 +286,20 @@ export class Engine {
     return m;
   }
 
-  /** Starts watching the workspace; changes are re-indexed after a short quiet period. */
-  watch(debounceMs = WATCH_DEBOUNCE_MS): void {
+  /**
+   * Starts watching the workspace (workspace/watcher.ts: native, off the event loop; excluded
+   * folders never entered); changes are re-indexed after a short quiet period. `backend` forces
+   * one (the bench compares them); default native, Node's fs.watch when it cannot load.
+   */
+  watch(debounceMs = WATCH_DEBOUNCE_MS, backend?: 'native' | 'fs.watch'): void {
     if (this.watcher || this.disposed) return;
-    try {
-      this.watcher = fs.watch(this.root, { recursive: true, persistent: false }, (_event, filename) => {
-        if (!filename) return;
-        const rel = String(filename).split(path.sep).join('/');
-        if (rel.startsWith('.git/') || rel.startsWith('.sextant/') || (this.indexRoot && path.join(this.root, rel).startsWith(this.indexRoot))) return;
-        this.pending.add(rel);
-        for (const l of this.changeListeners) l(rel);
-        if (this.watchTimer) clearTimeout(this.watchTimer);
-        this.watchTimer = setTimeout(() => {
-          void this.refresh(undefined, undefined, new Set(this.pending)).catch((e) => log.error('refresh after change failed', { error: (e as Error).message }));
-        }, debounceMs);
-      });
-      this.watcher.on('error', (e) => {
-        log.warn('workspace watcher stopped; files changed from now on are found by the next refresh', { error: e.message });
-        this.watcher?.close();
-        this.watcher = undefined;
-      });
-    } catch (e) {
-      log.warn('cannot watch the workspace; index freshness relies on explicit refresh', { error: (e as Error).message });
-    }
+    const skipDirs = this.indexRoot ? [this.indexRoot] : [];
+    this.watcher = new WorkspaceWatcher(this.root, (rels) => this.onWatched(rels, debounceMs), {
+      ...(this.opts.exclude ? { exclude: this.opts.exclude } : {}),
+      ...(this.opts.include ? { include: this.opts.include } : {}),
+      skipDirs,
+      ...(backend ? { backend } : {}),
+    });
     // The first saved file is parsed in this thread (one file is not worth a worker): load the
     // grammars now, while nothing is asked, instead of on the first change (~1 s on a busy machine).
     const warm = setTimeout(() => {
@@ -319,6 +311,29 @@ export class Engine {
       ]).catch(() => undefined);
     }, 0);
     warm.unref();
+  }
+
+  /** How the workspace is watched (undefined before `watch()`): backend, ready, and why not native. */
+  watchStatus(): WatchStatus | undefined {
+    return this.watcher?.status;
+  }
+
+  /** Resolves once the watcher covers the whole tree (the native walk runs off the event loop). */
+  async watchReady(): Promise<void> {
+    await this.watcher?.ready;
+  }
+
+  private onWatched(rels: readonly string[], debounceMs: number): void {
+    if (this.disposed) return;
+    for (const rel of rels) {
+      if (rel.startsWith('.git/') || rel.startsWith('.sextant/')) continue;
+      this.pending.add(rel);
+      for (const l of this.changeListeners) l(rel);
+    }
+    if (this.watchTimer) clearTimeout(this.watchTimer);
+    this.watchTimer = setTimeout(() => {
+      void this.refresh(undefined, undefined, new Set(this.pending)).catch((e) => log.error('refresh after change failed', { error: (e as Error).message }));
+    }, debounceMs);
   }
 
   /**
@@ -345,6 +360,8 @@ export class Engine {
       }
       if (i === undefined) {
         if (st) return undefined; // created or ignored: the walk applies the rules
+        // A listed folder removed or renamed as a whole (one event for the folder): the walk drops its files.
+        if ((index.dirs ??= folderSet(last.files)).has(rel)) return undefined;
         continue; // came and went (an editor's temporary file)
       }
       const f = last.files[i]!;
@@ -360,7 +377,7 @@ export class Engine {
     return { ...last, files: gone.size === 0 ? files : files.filter((_, i) => !gone.has(i)), durationMs: 0 };
   }
 
-  private discoveryIndex: { of: DiscoveryResult; byPath: Map<string, number> } | undefined;
+  private discoveryIndex: { of: DiscoveryResult; byPath: Map<string, number>; dirs?: Set<string> } | undefined;
 
   /** Writes owed dictionary terms, then the database. */
   private persistNow(): void {
@@ -417,7 +434,7 @@ export class Engine {
       }
     }
     if (this.watchTimer) clearTimeout(this.watchTimer);
-    this.watcher?.close();
+    await this.watcher?.close();
     this.watcher = undefined;
     if (this.refreshing) await this.refreshing.catch(() => undefined);
     if (this.persistTimer) clearTimeout(this.persistTimer);
@@ -431,6 +448,19 @@ export class Engine {
     this.live.clear();
     this.store.close();
   }
+}
+
+/** Every folder above a listed file (workspace-relative POSIX). */
+function folderSet(files: readonly DiscoveredFile[]): Set<string> {
+  const out = new Set<string>();
+  for (const f of files) {
+    for (let i = f.path.lastIndexOf('/'); i > 0; i = f.path.lastIndexOf('/', i - 1)) {
+      const d = f.path.slice(0, i);
+      if (out.has(d)) break;
+      out.add(d);
+    }
+  }
+  return out;
 }
 
 export type { Recovery };

@@ -1,0 +1,223 @@
+/**
+ * The workspace watcher: tells the engine which workspace-relative paths changed on disk.
+ *
+ * Backend, in order:
+ *   - `native`: @parcel/watcher (inotify / FSEvents / ReadDirectoryChangesW). Its walk of the tree
+ *     and the per-folder watch setup run on the library's own thread, so a 40k-file workspace does
+ *     not block the engine's event loop at start (Node 20's recursive `fs.watch` walks and stats
+ *     every file on the main thread on Linux: 2.5–10 s per start on the generated 3,000-project
+ *     workspace). Excluded folders (the index's default exclusions, see ignoreRules.ts, and the
+ *     index folder) are never entered, so they cost no watch and report nothing. New folders are
+ *     watched when they appear; deletes and renames arrive as delete + create.
+ *   - `fs.watch`: Node's recursive watcher, used when the native module cannot be loaded (a platform
+ *     without a prebuilt binary) or when asked (`SEXTANT_WATCHER=fs.watch`). It says so in the log.
+ *   - `off`: no watcher could start or the running one failed (an inotify limit, the root removed):
+ *     the status says why, and files changed from then on are found by the next refresh.
+ *
+ * Events are filtered in JS too, by the same rules (whatever backend): a path with an excluded
+ * folder on the way, or matched by the user's `exclude` patterns, is not reported. `.gitignore`
+ * files are not read here: the refresh's walk applies them to what is reported.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { log } from '../core/log';
+import { DEFAULT_EXCLUDED_DIRS, IgnoreRules, type IgnoreOptions } from './ignoreRules';
+
+export type WatchBackend = 'native' | 'fs.watch' | 'off';
+
+export interface WatchStatus {
+  backend: WatchBackend;
+  /** True once the backend watches the whole tree (the native walk finished; fs.watch at once). */
+  ready: boolean;
+  /** Why the backend is not the native one, or why watching stopped. */
+  note?: string;
+}
+
+export interface WorkspaceWatcherOptions extends IgnoreOptions {
+  /** Absolute folders inside the root that are never watched nor reported (the index folder). */
+  skipDirs?: readonly string[];
+  /** Backend to use; default: `SEXTANT_WATCHER` (`native` | `fs.watch`), else native with fs.watch as fallback. */
+  backend?: 'native' | 'fs.watch';
+  /** Called when the status changes (ready, fallen back, stopped). */
+  onStatus?: (s: WatchStatus) => void;
+}
+
+/** The subset of @parcel/watcher's API used here. */
+interface ParcelEvent {
+  path: string;
+  type: 'create' | 'update' | 'delete';
+}
+interface ParcelSubscription {
+  unsubscribe(): Promise<void>;
+}
+interface ParcelWatcher {
+  subscribe(dir: string, fn: (err: Error | null, events: ParcelEvent[]) => unknown, opts?: { ignore?: string[] }): Promise<ParcelSubscription>;
+}
+
+let parcel: { ok: true; api: ParcelWatcher } | { ok: false; error: string } | undefined;
+
+/**
+ * @parcel/watcher with its native binding: the copy next to the bundle (dist/native/, what the
+ * .vsix ships) first, else the platform package from node_modules (a checkout, tests under tsx).
+ */
+function loadParcel(): typeof parcel {
+  if (parcel) return parcel;
+  const libc = process.platform === 'linux' ? ['-glibc', '-musl'] : [''];
+  const tried: string[] = [];
+  const candidates = [
+    path.join(__dirname, 'native', 'parcel-watcher.node'),
+    ...libc.map((l) => `@parcel/watcher-${process.platform}-${process.arch}${l}`),
+  ];
+  for (const c of candidates) {
+    if (path.isAbsolute(c) && !fs.existsSync(c)) continue;
+    try {
+      // Computed names: the bundler leaves these requires to run time.
+      const binding: unknown = require(c);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { createWrapper } = require('@parcel/watcher/wrapper') as { createWrapper: (b: unknown) => ParcelWatcher };
+      return (parcel = { ok: true, api: createWrapper(binding) });
+    } catch (e) {
+      tried.push(`${path.isAbsolute(c) ? path.basename(c) : c}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+  return (parcel = { ok: false, error: tried.length > 0 ? tried.join('; ') : `no prebuilt @parcel/watcher binary for ${process.platform}-${process.arch}` });
+}
+
+/** Which backend a watcher would use here, for `sextant doctor` (loads the binding; starts nothing). */
+export function nativeWatcherCheck(): { ok: boolean; detail: string } {
+  const p = loadParcel()!;
+  return p.ok ? { ok: true, detail: '@parcel/watcher (native, off the event loop)' } : { ok: false, detail: `native watcher unavailable (${p.error}); Node's recursive fs.watch is used (blocks the engine at start on a large tree)` };
+}
+
+export class WorkspaceWatcher {
+  private readonly rules: IgnoreRules;
+  private readonly skip: string[];
+  private closed = false;
+  private sub: Promise<ParcelSubscription | undefined> | undefined;
+  private fsWatcher: fs.FSWatcher | undefined;
+  private current: WatchStatus = { backend: 'off', ready: false };
+  /** Resolves once the backend watches the whole tree, or has fallen to `off`. */
+  readonly ready: Promise<void>;
+
+  constructor(
+    private readonly root: string,
+    private readonly onPaths: (rels: string[]) => void,
+    private readonly opts: WorkspaceWatcherOptions = {},
+  ) {
+    this.rules = new IgnoreRules(root, { ...opts, useGitignore: false });
+    this.skip = (opts.skipDirs ?? []).map((d) => path.relative(root, d).split(path.sep).join('/')).filter((r) => r && !r.startsWith('..') && !path.isAbsolute(r));
+    const wanted = opts.backend ?? (process.env.SEXTANT_WATCHER === 'fs.watch' ? 'fs.watch' : 'native');
+    this.ready = wanted === 'native' ? this.startNative() : Promise.resolve(this.startFsWatch(undefined));
+  }
+
+  get status(): WatchStatus {
+    return this.current;
+  }
+
+  private setStatus(s: WatchStatus): void {
+    this.current = s;
+    this.opts.onStatus?.(s);
+  }
+
+  /** The folder names never entered: the index's default exclusions the workspace did not re-admit. */
+  private excludedNames(): string[] {
+    return DEFAULT_EXCLUDED_DIRS.filter((n) => this.rules.excludesName(n));
+  }
+
+  /** True when a changed path is reported: no excluded folder on its way, not under a skipped folder, not matched by `exclude`. */
+  private admits(rel: string): boolean {
+    if (!rel || rel.startsWith('..')) return false;
+    const segs = rel.split('/');
+    for (let i = 0; i < segs.length - 1; i++) if (this.rules.excludesName(segs[i]!)) return false;
+    if (this.skip.some((s) => rel === s || rel.startsWith(s + '/'))) return false;
+    return !this.rules.ignores(rel, false);
+  }
+
+  private report(abs: Iterable<string>, relative: boolean): void {
+    if (this.closed) return;
+    const out: string[] = [];
+    for (const p of abs) {
+      const rel = (relative ? p : path.relative(this.root, p)).split(path.sep).join('/');
+      if (this.admits(rel)) out.push(rel);
+    }
+    if (out.length > 0) this.onPaths(out);
+  }
+
+  private async startNative(): Promise<void> {
+    const p = loadParcel()!;
+    if (!p.ok) {
+      this.startFsWatch(`the native watcher cannot load (${p.error}); Node's recursive fs.watch instead (it blocks the engine while it walks a large tree at start)`);
+      return;
+    }
+    this.setStatus({ backend: 'native', ready: false });
+    const ignore = [...this.excludedNames().map((n) => `**/${n}`), ...this.skip];
+    this.sub = p.api
+      .subscribe(
+        this.root,
+        (err, events) => {
+          if (err) return this.fail(err);
+          this.report(
+            events.map((e) => e.path),
+            false,
+          );
+        },
+        { ignore },
+      )
+      .then(
+        (s) => {
+          if (this.closed) {
+            void s.unsubscribe().catch(() => undefined);
+            return undefined;
+          }
+          this.setStatus({ backend: 'native', ready: true });
+          return s;
+        },
+        (e: Error) => {
+          // An inotify/handle limit would hit fs.watch as well; anything else (an unreadable
+          // folder, a platform quirk) gets Node's watcher instead.
+          if (/ENOSPC|EMFILE|no space left|too many open/i.test(e.message) || this.closed) this.fail(e);
+          else this.startFsWatch(`the native watcher could not start (${e.message}); Node's recursive fs.watch instead`);
+          return undefined;
+        },
+      );
+    await this.sub;
+  }
+
+  private startFsWatch(note: string | undefined): void {
+    if (note) log.warn('workspace watcher: ' + note);
+    try {
+      this.fsWatcher = fs.watch(this.root, { recursive: true, persistent: false }, (_event, filename) => {
+        if (filename) this.report([String(filename)], true);
+      });
+      this.fsWatcher.on('error', (e) => this.fail(e));
+      this.setStatus({ backend: 'fs.watch', ready: true, ...(note ? { note } : {}) });
+    } catch (e) {
+      this.fail(e as Error);
+    }
+  }
+
+  /** A backend failed (inotify limit, root removed, …): watching stops, and the status says so. */
+  private fail(e: Error): void {
+    if (this.closed || (this.current.backend === 'off' && this.current.note)) return;
+    const note = `the workspace watcher stopped (${e.message}); files changed from now on are found by the next refresh`;
+    log.warn(note);
+    this.setStatus({ backend: 'off', ready: false, note });
+    void this.stopBackends();
+  }
+
+  private async stopBackends(): Promise<void> {
+    this.fsWatcher?.close();
+    this.fsWatcher = undefined;
+    const sub = this.sub;
+    this.sub = undefined;
+    const s = await sub;
+    await s?.unsubscribe().catch(() => undefined);
+  }
+
+  /** Stops watching; no handle is left open (the process can exit). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.stopBackends();
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The workspace watcher on the real filesystem (no mock of the watcher): a deep change, a folder
+ * created after start, a delete, a rename (file and folder) are indexed; a change under obj/ is
+ * never reported; the native backend is the one running; close() leaves no handle (the process
+ * exits by itself). Events are awaited with generous timeouts; nothing asserts how fast.
+ */
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Engine } from '../../../server/src/nav/engine';
+import { WorkspaceWatcher } from '../../../server/src/workspace/watcher';
+import { removeDir, tempDir, writeTree } from '../../helpers/workspace';
+
+const WAIT_MS = 60_000;
+
+async function waitFor(what: string, cond: () => boolean): Promise<void> {
+  const t = Date.now();
+  while (!cond()) {
+    if (Date.now() - t > WAIT_MS) assert.fail(`waited ${WAIT_MS / 1000} s for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('workspace watcher: real filesystem', function () {
+  this.timeout(180_000);
+  let ws: string;
+  let e: Engine;
+  const seen: string[] = [];
+
+  before(async () => {
+    ws = tempDir('watch-ws');
+    writeTree(ws, {
+      'src/App/App.csproj': '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>\n',
+      'src/App/Deep/Er/Still/Deeper/Widget.cs': 'namespace App { public class Widget { } }\n',
+      'src/App/Gone.cs': 'namespace App { public class GoneSoon { } }\n',
+      'src/App/Old.cs': 'namespace App { public class Renamed { } }\n',
+      'src/App/Folder/Moved.cs': 'namespace App { public class InMovedFolder { } }\n',
+      'src/App/obj/Debug/net8.0/App.AssemblyInfo.cs': '// generated\n',
+    });
+    e = await Engine.open({ workspaceRoot: ws, indexRoot: '' });
+    await e.refresh();
+    e.onFileChanged((rel) => seen.push(rel));
+    e.watch();
+    await e.watchReady();
+  });
+  after(async () => {
+    await e?.close();
+    removeDir(ws);
+  });
+
+  const symbols = (name: string) => Number(e.store.rows('SELECT count(*) FROM symbols WHERE name = ?', [name])[0]![0]);
+  const indexed = (rel: string) => e.catalog().byRelPath(rel) !== undefined;
+
+  it('runs the native backend, ready once the tree is watched', () => {
+    assert.deepEqual(e.watchStatus(), { backend: 'native', ready: true });
+  });
+
+  it('a file changed in a deep folder is reported and indexed', async () => {
+    fs.writeFileSync(path.join(ws, 'src/App/Deep/Er/Still/Deeper/Widget.cs'), 'namespace App { public class Widget { } public class DeepSaved { } }\n');
+    await waitFor('DeepSaved indexed', () => symbols('DeepSaved') === 1);
+    assert.ok(seen.includes('src/App/Deep/Er/Still/Deeper/Widget.cs'), seen.join(', '));
+  });
+
+  it('a folder created after start is watched: a file written in it, then changed, is indexed', async () => {
+    fs.mkdirSync(path.join(ws, 'src/App/Later/Sub'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'src/App/Later/Sub/Late.cs'), 'namespace App { public class LateOne { } }\n');
+    await waitFor('LateOne indexed', () => symbols('LateOne') === 1);
+    // The new folder itself is watched: a later change inside it is seen as well.
+    await new Promise((r) => setTimeout(r, 200));
+    fs.writeFileSync(path.join(ws, 'src/App/Later/Sub/Late.cs'), 'namespace App { public class LateTwo { } }\n');
+    await waitFor('LateTwo indexed', () => symbols('LateTwo') === 1 && symbols('LateOne') === 0);
+  });
+
+  it('a delete removes the file from the index', async () => {
+    assert.equal(symbols('GoneSoon'), 1);
+    fs.rmSync(path.join(ws, 'src/App/Gone.cs'));
+    await waitFor('Gone.cs dropped', () => !indexed('src/App/Gone.cs') && symbols('GoneSoon') === 0);
+  });
+
+  it('a rename moves the file in the index; a folder renamed as a whole drops its old paths', async () => {
+    fs.renameSync(path.join(ws, 'src/App/Old.cs'), path.join(ws, 'src/App/New.cs'));
+    await waitFor('Old.cs → New.cs', () => !indexed('src/App/Old.cs') && indexed('src/App/New.cs') && symbols('Renamed') === 1);
+    fs.renameSync(path.join(ws, 'src/App/Folder'), path.join(ws, 'src/App/Folder2'));
+    await waitFor('Folder → Folder2', () => !indexed('src/App/Folder/Moved.cs') && indexed('src/App/Folder2/Moved.cs') && symbols('InMovedFolder') === 1);
+    // Moved out of the workspace: one event for the folder, none per file; its files leave the index.
+    const outside = tempDir('watch-out');
+    try {
+      fs.renameSync(path.join(ws, 'src/App/Folder2'), path.join(outside, 'Folder2'));
+      await waitFor('Folder2 dropped', () => !indexed('src/App/Folder2/Moved.cs') && symbols('InMovedFolder') === 0);
+    } finally {
+      removeDir(outside);
+    }
+  });
+
+  it('a change under obj/ is not reported', async () => {
+    const before = seen.length;
+    fs.writeFileSync(path.join(ws, 'src/App/obj/Debug/net8.0/App.AssemblyInfo.cs'), '// generated again\n');
+    fs.mkdirSync(path.join(ws, 'src/App/obj/Debug/net9.0'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'src/App/obj/Debug/net9.0/New.g.cs'), '// generated\n');
+    fs.writeFileSync(path.join(ws, 'src/App/App.deps.json'), '{}\n'); // a sibling outside obj/: reported
+    await waitFor('the sibling reported', () => seen.slice(before).includes('src/App/App.deps.json'));
+    // Events arrive in order per watcher; give obj/ a further moment to (wrongly) show up.
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(seen.slice(before).filter((p) => p.includes('/obj/') || p.endsWith('/obj')), []);
+  });
+
+  it('the fs.watch fallback reports changes through the same filter', async () => {
+    const got: string[] = [];
+    const w = new WorkspaceWatcher(ws, (rels) => got.push(...rels), { backend: 'fs.watch' });
+    try {
+      await w.ready;
+      assert.equal(w.status.backend, 'fs.watch');
+      fs.writeFileSync(path.join(ws, 'src/App/obj/Debug/net8.0/App.AssemblyInfo.cs'), '// third\n');
+      fs.writeFileSync(path.join(ws, 'src/App/Deep/Er/Still/Deeper/Widget.cs'), 'namespace App { public class Widget { } }\n');
+      await waitFor('fs.watch event', () => got.includes('src/App/Deep/Er/Still/Deeper/Widget.cs'));
+      assert.deepEqual(got.filter((p) => p.includes('obj/')), []);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('close() leaves no handle open: a process that watched and closed exits by itself', async () => {
+    const script = [
+      "const { Engine } = require('./server/src/nav/engine');",
+      '(async () => {',
+      `  const e = await Engine.open({ workspaceRoot: ${JSON.stringify(ws)}, indexRoot: '' });`,
+      '  await e.refresh();',
+      '  e.watch();',
+      '  await e.watchReady();',
+      "  process.stdout.write(JSON.stringify(e.watchStatus()) + '\\n');",
+      '  await e.close();',
+      '})();',
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '../../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise<number | null | 'hung'>((resolve) => {
+      const t = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve('hung');
+      }, WAIT_MS);
+      child.on('exit', (c) => {
+        clearTimeout(t);
+        resolve(c);
+      });
+    });
+    assert.equal(code, 0, `exit ${code}; stderr: ${err.slice(-2000)}`);
+    assert.match(out, /"backend":"native","ready":true/);
+  });
+});
