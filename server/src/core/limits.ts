@@ -61,6 +61,13 @@ export const PERSIST_BETWEEN_PHASES_MIN_FILES = 1_000;
  */
 export const WATCH_DEBOUNCE_MS = 30;
 /**
+ * Folders created after the watcher started that it watches one by one (workspace/watcher.ts):
+ * the native watcher misses subfolders of a folder created in one go (`mkdir -p`, a checkout),
+ * so each new folder's tree gets non-recursive watches. One inotify watch and one handle each;
+ * a checkout adding more folders than this leaves the rest to the next refresh (logged).
+ */
+export const WATCH_NEW_FOLDERS_MAX_DIRS = 20_000;
+/**
  * After a watcher-driven refresh the database is written to disk once nothing changed for this
  * long (and at close): persisting tens of MB with fsync blocks answers for 0.1–0.5 s per save.
  * A stop in between loses nothing: the next start re-indexes files whose size or mtime differ.

@@ -7,8 +7,12 @@
  *     not block the engine's event loop at start (Node 20's recursive `fs.watch` walks and stats
  *     every file on the main thread on Linux: 2.5–10 s per start on the generated 3,000-project
  *     workspace). Excluded folders (the index's default exclusions, see ignoreRules.ts, and the
- *     index folder) are never entered, so they cost no watch and report nothing. New folders are
- *     watched when they appear; deletes and renames arrive as delete + create.
+ *     index folder) are never entered, so they cost no watch and report nothing. Deletes and
+ *     renames arrive as delete + create. A folder created (or moved in) after start is watched by
+ *     the library, but its subfolders only when they appeared after that (`mkdir -p a/b`, a
+ *     checkout or a copy of a tree can beat it: parcel-bundler/watcher#97), so each new folder is
+ *     also listed here and every folder in it gets its own non-recursive `fs.watch` (up to
+ *     WATCH_NEW_FOLDERS_MAX_DIRS), and the files found in it are reported as changed.
  *   - `fs.watch`: Node's recursive watcher, used when the native module cannot be loaded (a platform
  *     without a prebuilt binary) or when asked (`SEXTANT_WATCHER=fs.watch`). It says so in the log.
  *   - `off`: no watcher could start or the running one failed (an inotify limit, the root removed):
@@ -20,6 +24,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { MAX_WALK_DEPTH, WATCH_NEW_FOLDERS_MAX_DIRS } from '../core/limits';
 import { log } from '../core/log';
 import { DEFAULT_EXCLUDED_DIRS, IgnoreRules, type IgnoreOptions } from './ignoreRules';
 
@@ -96,6 +101,9 @@ export class WorkspaceWatcher {
   private sub: Promise<ParcelSubscription | undefined> | undefined;
   private fsWatcher: fs.FSWatcher | undefined;
   private current: WatchStatus = { backend: 'off', ready: false };
+  /** Folders created after start, watched one by one (workspace-relative → watcher). */
+  private readonly added = new Map<string, fs.FSWatcher>();
+  private addedCapped = false;
   /** Resolves once the backend watches the whole tree, or has fallen to `off`. */
   readonly ready: Promise<void>;
 
@@ -160,6 +168,7 @@ export class WorkspaceWatcher {
             events.map((e) => e.path),
             false,
           );
+          for (const e of events) if (e.type === 'create') void this.coverIfFolder(e.path);
         },
         { ignore },
       )
@@ -196,6 +205,73 @@ export class WorkspaceWatcher {
     }
   }
 
+  /**
+   * A path just created: when it is a folder (not excluded), watch it and every folder below it
+   * one by one and report the files already in them (their own events may have been missed).
+   */
+  private async coverIfFolder(abs: string): Promise<void> {
+    const rel = path.relative(this.root, abs).split(path.sep).join('/');
+    if (this.closed || this.added.has(rel) || !this.admits(rel) || this.rules.excludesName(path.basename(rel))) return;
+    let st: fs.Stats;
+    try {
+      st = await fs.promises.lstat(abs);
+    } catch {
+      return; // came and went
+    }
+    if (!st.isDirectory()) return;
+    const found: string[] = [];
+    const stack: { rel: string; depth: number }[] = [{ rel, depth: rel.split('/').length }];
+    while (stack.length > 0 && !this.closed) {
+      const d = stack.pop()!;
+      if (d.depth > MAX_WALK_DEPTH || this.added.has(d.rel)) continue;
+      if (this.added.size >= WATCH_NEW_FOLDERS_MAX_DIRS) {
+        if (!this.addedCapped) {
+          this.addedCapped = true;
+          log.warn(`workspace watcher: more than ${WATCH_NEW_FOLDERS_MAX_DIRS} folders created since start are watched one by one; changes in further new folders are found by the next refresh`);
+        }
+        break;
+      }
+      const dirAbs = path.join(this.root, d.rel);
+      try {
+        // Watch first, then list: a file created in between is seen by one or the other.
+        const w = fs.watch(dirAbs, { persistent: false }, (_event, name) => {
+          if (!name) return;
+          const child = `${d.rel}/${String(name)}`;
+          this.report([child], true);
+          void this.coverIfFolder(path.join(this.root, child));
+          this.dropGone(child);
+        });
+        w.on('error', () => this.unwatchAdded(d.rel));
+        this.added.set(d.rel, w);
+        const entries = await fs.promises.readdir(dirAbs, { withFileTypes: true });
+        for (const e of entries) {
+          const childRel = `${d.rel}/${e.name}`;
+          if (e.isDirectory()) {
+            if (!this.rules.excludesName(e.name) && this.admits(childRel)) stack.push({ rel: childRel, depth: d.depth + 1 });
+          } else found.push(childRel);
+        }
+      } catch {
+        this.unwatchAdded(d.rel); // gone already, or unreadable
+      }
+    }
+    if (found.length > 0) this.report(found, true);
+  }
+
+  /** A folder watched one by one that no longer exists: its watchers (and those below it) close. */
+  private dropGone(rel: string): void {
+    if (!this.added.has(rel)) return;
+    fs.promises.access(path.join(this.root, rel)).catch(() => this.unwatchAdded(rel));
+  }
+
+  private unwatchAdded(rel: string): void {
+    for (const [k, w] of this.added) {
+      if (k === rel || k.startsWith(rel + '/')) {
+        w.close();
+        this.added.delete(k);
+      }
+    }
+  }
+
   /** A backend failed (inotify limit, root removed, …): watching stops, and the status says so. */
   private fail(e: Error): void {
     if (this.closed || (this.current.backend === 'off' && this.current.note)) return;
@@ -206,6 +282,8 @@ export class WorkspaceWatcher {
   }
 
   private async stopBackends(): Promise<void> {
+    for (const w of this.added.values()) w.close();
+    this.added.clear();
     this.fsWatcher?.close();
     this.fsWatcher = undefined;
     const sub = this.sub;

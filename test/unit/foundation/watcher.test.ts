@@ -62,14 +62,23 @@ describe('workspace watcher: real filesystem', function () {
     assert.ok(seen.includes('src/App/Deep/Er/Still/Deeper/Widget.cs'), seen.join(', '));
   });
 
-  it('a folder created after start is watched: a file written in it, then changed, is indexed', async () => {
-    fs.mkdirSync(path.join(ws, 'src/App/Later/Sub'), { recursive: true });
+  it('folders created after start are watched, nested ones too (mkdir -p): files written in them, then changed, are indexed', async () => {
+    fs.mkdirSync(path.join(ws, 'src/App/Later/Sub/A/B/C'), { recursive: true });
     fs.writeFileSync(path.join(ws, 'src/App/Later/Sub/Late.cs'), 'namespace App { public class LateOne { } }\n');
-    await waitFor('LateOne indexed', () => symbols('LateOne') === 1);
-    // The new folder itself is watched: a later change inside it is seen as well.
-    await new Promise((r) => setTimeout(r, 200));
+    fs.writeFileSync(path.join(ws, 'src/App/Later/Sub/A/B/C/Deepest.cs'), 'namespace App { public class DeepOne { } }\n');
+    await waitFor('LateOne and DeepOne indexed', () => symbols('LateOne') === 1 && symbols('DeepOne') === 1);
+    // The new folders themselves are watched: later changes inside them are seen as well.
+    await new Promise((r) => setTimeout(r, 300));
     fs.writeFileSync(path.join(ws, 'src/App/Later/Sub/Late.cs'), 'namespace App { public class LateTwo { } }\n');
-    await waitFor('LateTwo indexed', () => symbols('LateTwo') === 1 && symbols('LateOne') === 0);
+    fs.writeFileSync(path.join(ws, 'src/App/Later/Sub/A/B/C/Deepest.cs'), 'namespace App { public class DeepTwo { } }\n');
+    await waitFor('LateTwo and DeepTwo indexed', () => symbols('LateTwo') === 1 && symbols('DeepTwo') === 1 && symbols('LateOne') === 0);
+    // A folder created inside a new folder later on is watched too.
+    fs.mkdirSync(path.join(ws, 'src/App/Later/Sub/A/B/C/D/E'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'src/App/Later/Sub/A/B/C/D/E/Third.cs'), 'namespace App { public class ThirdOne { } }\n');
+    await waitFor('ThirdOne indexed', () => symbols('ThirdOne') === 1);
+    await new Promise((r) => setTimeout(r, 300));
+    fs.writeFileSync(path.join(ws, 'src/App/Later/Sub/A/B/C/D/E/Third.cs'), 'namespace App { public class ThirdTwo { } }\n');
+    await waitFor('ThirdTwo indexed', () => symbols('ThirdTwo') === 1);
   });
 
   it('a delete removes the file from the index', async () => {
