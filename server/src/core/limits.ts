@@ -35,6 +35,14 @@ export const MAX_PATH_CHARS = 4_096;
  * tokens; beyond that the bounded ripgrep scan is used and labelled as such.
  */
 export const MAX_TOKEN_EXPANSION = 2_000;
+
+/**
+ * A case-sensitive literal whose first or last fragment is capitalised reads the files that spell
+ * that fragment's whole token only in lower case (they match only inside a longer token) after the
+ * others; after this many of them in a row without a hit, the rest are left to the token
+ * dictionary's longer tokens instead (reading ~0.05 ms a file against ~10-60 ms for the expansion).
+ */
+export const LOWER_ONLY_PROBE_FILES = 64;
 /** Candidate files verified against live bytes per search_text call before it reports `limit`. */
 export const MAX_VERIFIED_FILES_PER_QUERY = 5_000;
 /** Files indexed per write transaction (one synchronous batch: readers never see half a batch). */

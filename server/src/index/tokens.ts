@@ -216,11 +216,11 @@ function grow<T extends Uint8Array | Int32Array>(a: T, atLeast: number): T {
 
 /** How a query fragment must relate to a file token. */
 export type TokenConstraint =
-  /** `cased`: the query spells the token with a capital letter. */
+  /** `cased`: the query spells the fragment with a capital letter. */
   | { kind: 'exact'; text: string; cased?: true }
-  | { kind: 'prefix'; text: string } // token starts with text
-  | { kind: 'suffix'; text: string } // token ends with text
-  | { kind: 'substring'; text: string }; // token contains text
+  | { kind: 'prefix'; text: string; cased?: true } // token starts with text
+  | { kind: 'suffix'; text: string; cased?: true } // token ends with text
+  | { kind: 'substring'; text: string; cased?: true }; // token contains text
 
 /**
  * Constraints implied by a literal. `wholeWord` means the match is bounded by non-identifier
@@ -249,7 +249,7 @@ export function literalConstraints(query: string, wholeWord: boolean): { constra
       // The file token containing this run is longer than MAX_TOKEN_CHARS, hence not indexed.
       unindexable = true;
     } else if (text.length >= MIN_TOKEN_CHARS) {
-      constraints.push(kind === 'exact' && spelled !== text ? { kind, text, cased: true } : { kind, text });
+      constraints.push(spelled !== text ? { kind, text, cased: true } : { kind, text });
     }
     i = j;
   }

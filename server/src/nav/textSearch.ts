@@ -8,7 +8,7 @@ import * as crypto from 'node:crypto';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { ToolError } from '../core/errors';
-import { MAX_REGEX_CHARS, MAX_SCAN_MATCHES, MAX_TOKEN_EXPANSION, MAX_VERIFIED_FILES_PER_QUERY, PREVIEW_CHARS, SEARCH_COUNT_CHEAP_FILES, SEARCH_WALK_CACHE_ENTRIES, SEARCH_WALK_FIRST_FILES, TEXT_SCAN_DEADLINE_MS } from '../core/limits';
+import { LOWER_ONLY_PROBE_FILES, MAX_REGEX_CHARS, MAX_SCAN_MATCHES, MAX_TOKEN_EXPANSION, MAX_VERIFIED_FILES_PER_QUERY, PREVIEW_CHARS, SEARCH_COUNT_CHEAP_FILES, SEARCH_WALK_CACHE_ENTRIES, SEARCH_WALK_FIRST_FILES, TEXT_SCAN_DEADLINE_MS } from '../core/limits';
 import { looksBinary } from '../core/paths';
 import { matchDocs } from '../index/textIndex';
 import { literalConstraints, LOWER_ONLY_MARK, type TokenConstraint } from '../index/tokens';
@@ -169,6 +169,25 @@ class Walk {
   /** Bytes of the files that had hits in the current call (the page reads them again). */
   private recent = new Map<string, Buffer>();
   private readonly catalogSize: number;
+  /**
+   * Tier 0b, with case counting and a capitalised open fragment (the query's first or last, which
+   * may match inside a longer token): the tier-0 files that spell that fragment's whole token only
+   * in lower case (asked for lazily). Walked after each class's tier 0 and before its tier 1; they
+   * match only through a longer token, so after LOWER_ONLY_PROBE_FILES of them in a row without a
+   * hit the rest are left to tier 1, which keeps just those holding a longer token (see widen).
+   * Deterministic: the switch depends on the files read, never on the page asked.
+   */
+  private l0b: readonly FileRow[] | undefined;
+  private p0b = 0;
+  private readonly lowerWanted: boolean = false;
+  private readonly lower: Set<number> = new Set();
+  private readonly lowerRead: Set<number> = new Set();
+  private lowerMisses = 0;
+  private lowerLeft = false;
+  /** Case counts: the lower-only marks narrow the candidates. */
+  private readonly caseSensitive: boolean;
+  /** Marks of the exact, capitalised fragments: a file holding one cannot match. */
+  private readonly casedExact: readonly string[] = [];
 
   constructor(
     engine: Engine,
@@ -178,6 +197,7 @@ class Walk {
     private readonly pending: ReadonlySet<string>,
   ) {
     this.matcher = new LiteralMatcher(q.query, q.mode === 'word', insensitive);
+    this.caseSensitive = !insensitive;
     const { constraints, unindexable } = literalConstraints(q.query, q.mode === 'word');
     this.constraints = constraints;
     this.exactIsFull = constraints.every((c) => c.kind === 'exact');
@@ -191,12 +211,16 @@ class Walk {
       this.l1 = [];
       return;
     }
-    // Tier 0: files whose tokens include every fragment whole, unchanged since indexing. When every
-    // fragment is a whole token and case counts, files that spell a capitalised fragment only in
-    // lower case cannot match (the index's case signal): they are left out, not read.
-    const lowerOnly = this.exactIsFull && !insensitive ? constraints.filter((c) => c.kind === 'exact' && c.cased).map((c) => LOWER_ONLY_MARK + c.text) : [];
+    // Tier 0: files whose tokens include every fragment whole, unchanged since indexing. When case
+    // counts, a file that spells a capitalised fragment's whole token only in lower case (the
+    // index's case signal) holds no match of it as a whole token: for an exact fragment it cannot
+    // match at all and is never read; for an open one it is tier 0b (see `lower`).
+    const whole = constraints.map((c) => [c.text]);
+    this.casedExact = insensitive ? [] : constraints.filter((c) => c.kind === 'exact' && c.cased).map((c) => LOWER_ONLY_MARK + c.text);
+    const casedOpen = insensitive ? [] : constraints.filter((c) => c.kind !== 'exact' && c.cased).map((c) => LOWER_ONLY_MARK + c.text);
+    this.lowerWanted = casedOpen.length > 0;
     const rows: FileRow[] = [];
-    for (const id of candidateFiles(engine, constraints.map((c) => [c.text]), lowerOnly)) {
+    for (const id of candidateFiles(engine, whole, [...this.casedExact, ...casedOpen])) {
       const row = catalog.get(id);
       if (row && !pending.has(row.path)) {
         this.exact.add(id);
@@ -204,6 +228,20 @@ class Walk {
       }
     }
     this.l0 = sortByRank(engine, rows);
+  }
+
+  /** Tier 0b (see `l0b`): tier 0 without the case signal, minus tier 0. */
+  private lowerTier(engine: Engine): readonly FileRow[] {
+    const catalog = engine.catalog();
+    const rows: FileRow[] = [];
+    for (const id of candidateFiles(engine, this.constraints.map((c) => [c.text]), this.casedExact)) {
+      const row = catalog.get(id);
+      if (row && !this.exact.has(id) && !this.pending.has(row.path)) {
+        this.lower.add(id);
+        rows.push(row);
+      }
+    }
+    return sortByRank(engine, rows);
   }
 
   /** The next file to read, or undefined when the walk is done. */
@@ -214,18 +252,38 @@ class Walk {
         this.p0++;
         return a;
       }
+      const c = this.lowerNext(engine);
+      if (c && CLASS_RANK[c.fileClass] === this.cls) {
+        this.p0b++;
+        return c;
+      }
       this.l1 ??= this.widen(engine);
       const b = this.l1[this.p1];
       if (b && CLASS_RANK[b.fileClass] === this.cls) {
         this.p1++;
         return b;
       }
-      if (!a && !b) {
+      if (!a && !c && !b) {
         this.finished = true;
         return undefined;
       }
-      this.cls = Math.min(a ? CLASS_RANK[a.fileClass] : Infinity, b ? CLASS_RANK[b.fileClass] : Infinity);
+      this.cls = Math.min(a ? CLASS_RANK[a.fileClass] : Infinity, c ? CLASS_RANK[c.fileClass] : Infinity, b ? CLASS_RANK[b.fileClass] : Infinity);
     }
+  }
+
+  /** The next tier-0b file, if any is still to be read here (none once the rest was left to tier 1). */
+  private lowerNext(engine: Engine): FileRow | undefined {
+    if (!this.lowerWanted || this.lowerLeft) return undefined;
+    this.l0b ??= this.lowerTier(engine);
+    return this.l0b[this.p0b];
+  }
+
+  /** After a tier-0b file is read: counts misses in a row and leaves the rest to tier 1 when they pile up. */
+  private readLower(id: number, hits: number): void {
+    this.lowerRead.add(id);
+    this.lowerMisses = hits > 0 ? 0 : this.lowerMisses + 1;
+    // Only before tier 1 is built: once it is, it leaves out every tier-0b file (they are read here).
+    if (this.lowerMisses >= LOWER_ONLY_PROBE_FILES && this.l1 === undefined) this.lowerLeft = true;
   }
 
   private created(engine: Engine): CreatedEntry[] {
@@ -244,24 +302,30 @@ class Walk {
       if (row) out.push(row);
     }
     if (!this.exactIsFull) {
-      const groups: string[][] = [];
+      const groups: Term[][] = [];
       for (const c of this.constraints) {
         const terms = engine.dict.expand(c, MAX_TOKEN_EXPANSION);
-        if (terms !== undefined) groups.push(terms);
+        // A capitalised open fragment's own whole token counts only where the file capitalises it.
+        if (terms !== undefined) groups.push(c.cased && c.kind !== 'exact' && this.caseSensitive ? terms.map((x) => (x === c.text ? { term: x, unless: LOWER_ONLY_MARK + x } : x)) : terms);
       }
       if (groups.length === 0) {
         // Too many tokens contain the fragments: every file is a candidate (still verified).
         this.allReason = 'the query fragments match too many indexed tokens';
-        for (const row of catalog.all()) if (!this.exact.has(row.id) && !this.pending.has(row.path)) out.push(row);
+        for (const row of catalog.all()) if (!this.exact.has(row.id) && !this.inLower(row.id) && !this.pending.has(row.path)) out.push(row);
       } else {
-        for (const id of candidateFiles(engine, groups)) {
+        for (const id of candidateFiles(engine, groups, this.casedExact)) {
           const row = catalog.get(id);
-          if (row && !this.exact.has(id) && !this.pending.has(row.path)) out.push(row);
+          if (row && !this.exact.has(id) && !this.inLower(id) && !this.pending.has(row.path)) out.push(row);
         }
       }
     }
     this.fullSize = this.exact.size + out.length;
     return out.some((e) => 'created' in e) ? out.sort(byRank) : sortByRank(engine, out as FileRow[]);
+  }
+
+  /** A tier-0b file that l0 reads (all of them, or those read before the rest was left to tier 1). */
+  private inLower(id: number): boolean {
+    return this.lowerLeft ? this.lowerRead.has(id) : this.lower.has(id);
   }
 
   get done(): boolean {
@@ -270,12 +334,12 @@ class Walk {
 
   candidateCount(): number | undefined {
     if (this.all) return undefined;
-    return this.exactIsFull ? this.exact.size : this.fullSize;
+    return this.exactIsFull ? this.exact.size : this.fullSize === undefined ? undefined : this.fullSize + (this.lowerLeft ? this.lowerRead.size : this.lower.size);
   }
 
   /** Files left to read, at most. */
   remainingAtMost(): number {
-    const left0 = this.l0.length - this.p0;
+    const left0 = this.l0.length - this.p0 + (this.lowerWanted && !this.lowerLeft ? (this.l0b ? this.l0b.length - this.p0b : this.catalogSize) : 0);
     if (this.l1) return left0 + this.l1.length - this.p1;
     return left0 + this.pending.size + (this.exactIsFull ? 0 : this.catalogSize);
   }
@@ -301,6 +365,7 @@ class Walk {
       this.verified++;
       read++;
       const n = this.matcher.count(bytes);
+      if (row && this.lower.has(row.id)) this.readLower(row.id, n);
       if (n === 0) continue;
       const changed = !row || Math.floor(mtimeMs) !== row.mtimeMs || bytes.length !== row.size;
       this.before.push(this.counted);
@@ -315,7 +380,7 @@ class Walk {
 
   /** Marks the walk finished when no file is left to read (without reading one). */
   private peekEnd(engine: Engine): void {
-    if (this.p0 < this.l0.length) return;
+    if (this.p0 < this.l0.length || this.lowerNext(engine)) return;
     if (!this.l1 && !this.exactIsFull) return; // unknown without the costly widening
     this.l1 ??= this.widen(engine);
     if (this.p1 >= this.l1.length) this.finished = true;
@@ -402,8 +467,15 @@ function digest(s: string): string {
   return crypto.createHash('sha1').update(s).digest('base64url');
 }
 
+/** An indexed token to look up, or a token that counts only in documents without `unless`. */
+type Term = string | { term: string; unless: string };
+
+function termExpr(t: Term): string {
+  return typeof t === 'string' ? `"${t}"` : `("${t.term}" NOT "${t.unless}")`;
+}
+
 /** File ids whose indexed document satisfies every group (a group: any one of its terms) and holds none of `without`. */
-function candidateFiles(engine: Engine, groups: string[][], without: readonly string[] = []): Set<number> {
+function candidateFiles(engine: Engine, groups: Term[][], without: readonly string[] = []): Set<number> {
   groups.sort((a, b) => a.length - b.length);
   if (groups.some((g) => g.length === 0)) return new Set(); // a required fragment matches no indexed token
   const docs = docFiles(engine);
@@ -415,15 +487,17 @@ function candidateFiles(engine: Engine, groups: string[][], without: readonly st
     }
     return out;
   };
-  if (groups.reduce((n, g) => n + g.length, 0) + without.length <= FTS_TERMS_PER_MATCH) {
+  const weight = (g: Term[]) => g.reduce((n, t) => n + (typeof t === 'string' ? 1 : 2), 0);
+  if (groups.reduce((n, g) => n + weight(g), 0) + without.length <= FTS_TERMS_PER_MATCH) {
     // One MATCH: FTS4 intersects the groups itself (AND of parenthesised ORs), minus `without` (NOT binds tighter than AND: the same set).
-    return toFiles(matchDocs(engine.store, groups.map((g) => `(${g.map((t) => `"${t}"`).join(' OR ')})`).join(' ') + without.map((t) => ` NOT "${t}"`).join('')));
+    return toFiles(matchDocs(engine.store, groups.map((g) => `(${g.map(termExpr).join(' OR ')})`).join(' ') + without.map((t) => ` NOT "${t}"`).join('')));
   }
   let ids: Set<number> | undefined;
   for (const terms of groups) {
     const next = new Set<number>();
-    for (let i = 0; i < terms.length; i += FTS_TERMS_PER_MATCH) {
-      for (const id of toFiles(matchDocs(engine.store, terms.slice(i, i + FTS_TERMS_PER_MATCH).map((t) => `"${t}"`).join(' OR ')), ids)) next.add(id);
+    // A chunk holds at most one narrowed term (two FTS terms).
+    for (let i = 0; i < terms.length; i += FTS_TERMS_PER_MATCH - 1) {
+      for (const id of toFiles(matchDocs(engine.store, terms.slice(i, i + FTS_TERMS_PER_MATCH - 1).map(termExpr).join(' OR ')), ids)) next.add(id);
     }
     ids = next;
     if (ids.size === 0) break;

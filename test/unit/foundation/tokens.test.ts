@@ -41,13 +41,13 @@ describe('text index tokens', function () {
       { kind: 'exact', text: 'invoiceservice', cased: true },
       { kind: 'exact', text: 'cmd' },
     ]);
-    assert.deepEqual(literalConstraints('RequiredServ', false).constraints, [{ kind: 'substring', text: 'requiredserv' }]);
+    assert.deepEqual(literalConstraints('RequiredServ', false).constraints, [{ kind: 'substring', text: 'requiredserv', cased: true }]);
     assert.deepEqual(literalConstraints('Billing:Invoice', false).constraints, [
-      { kind: 'suffix', text: 'billing' },
-      { kind: 'prefix', text: 'invoice' },
+      { kind: 'suffix', text: 'billing', cased: true },
+      { kind: 'prefix', text: 'invoice', cased: true },
     ]);
     assert.deepEqual(literalConstraints('GetRequiredService', true).constraints, [{ kind: 'exact', text: 'getrequiredservice', cased: true }]);
-    assert.deepEqual(literalConstraints('getRequiredService', false).constraints, [{ kind: 'substring', text: 'getrequiredservice' }]);
+    assert.deepEqual(literalConstraints('getRequiredService', false).constraints, [{ kind: 'substring', text: 'getrequiredservice', cased: true }]);
     assert.deepEqual(literalConstraints('=>', false).constraints, []);
     assert.equal(literalConstraints('x'.repeat(70), false).unindexable, true);
   });
