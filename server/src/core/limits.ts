@@ -307,6 +307,24 @@ export const ROSLYN_PREWARM_IDLE_POLL_MS = 100;
 export const ROSLYN_PREWARM_STEP_TIMEOUT_MS = 180_000;
 /** Until the project model exists the background start checks again this often. */
 export const ROSLYN_PREWARM_POLL_MS = 1_000;
+/**
+ * References searches kept per host process (rows per searched project, so asking again searches
+ * only the projects not searched yet; semantic/roslyn/searchProgress.ts). A wide one holds ~1 row
+ * per mentioning file (hundreds of KB at most); the least recently asked go first.
+ */
+export const ROSLYN_SEARCHES_KEPT = 32;
+/**
+ * A references search cut at its deadline goes on between questions (the background continuation)
+ * once no question has come for this long: an agent asking again at once is served by the ask itself,
+ * and a continuation step started just before it would only be cancelled.
+ */
+export const ROSLYN_CONTINUE_QUIET_MS = 500;
+/** Projects one background continuation step searches (a question cancels a step: small enough to lose little). */
+export const ROSLYN_CONTINUE_STEP_PROJECTS = 32;
+/** A continuation step's host deadline (it answers with the projects it reached, kept). */
+export const ROSLYN_CONTINUE_STEP_MS = 8_000;
+/** Continuation steps in a row that reach no project before a search waits for its next question (the host compiles on meanwhile). */
+export const ROSLYN_CONTINUE_MAX_STALLS = 3;
 /** Implementations of a type: rounds of adding dependents that mention a derived type found (a deeper hierarchy level each). */
 export const ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS = 8;
 /** Unresolved packages/references named in one answer's note (the rest counted): enough to act on, short enough to read. */

@@ -105,21 +105,26 @@ export class SemanticService {
 
   constructor(private readonly engine: Engine, options: SemanticServiceOptions = {}) {
     const servers = [...(options.servers ?? []), ...envServers()].map(parseServerOverride);
+    this.csharpBackend = options.noLsp ? { choice: 'csharp-ls', why: 'no headless servers' } : chooseCSharpProvider(options.csharpProvider);
+    // The Roslyn host process is spawned first of all (before the TypeScript module loads and the
+    // engine's first refresh blocks the event loop for seconds on a big tree): its .NET start,
+    // initialize and JIT warm-up then run beside them, and the first C# question finds it ready.
+    const roslyn = !options.noLsp && this.csharpBackend.choice === 'roslyn' ? new RoslynProvider({ root: engine.root, model: this.roslynModel() }) : undefined;
+    const prewarmRoslyn = options.roslynPrewarm ?? !process.env.SEXTANT_ROSLYN_NO_PREWARM;
+    if (roslyn && prewarmRoslyn) this.startRoslynHostEarly(roslyn);
     if (!options.noLsp && !options.noTsPrograms && !process.env.SEXTANT_NO_TS_PROGRAMS) {
       // Before typescript-language-server in the same slot: it stays the fallback.
       this.tsPrograms = new TsProgramsProvider({ root: engine.root, configs: () => this.tsConfigs(), mentions: (name) => this.filesMentioning(name) });
       this.registry.register(this.tsPrograms, 'lsp');
       if (options.tsPrewarm ?? !process.env.SEXTANT_TS_NO_PREWARM) this.startTsProgramsInBackground();
     }
-    this.csharpBackend = options.noLsp ? { choice: 'csharp-ls', why: 'no headless servers' } : chooseCSharpProvider(options.csharpProvider);
     if (!options.noLsp) {
-      if (this.csharpBackend.choice === 'roslyn') {
-        this.roslyn = new RoslynProvider({ root: engine.root, model: this.roslynModel() });
-        this.registry.register(this.roslyn, 'lsp');
-        const roslyn = this.roslyn;
+      if (roslyn) {
+        this.roslyn = roslyn;
+        this.registry.register(roslyn, 'lsp');
         engine.onFileChanged((rel) => roslyn.filesChanged([rel]));
         this.csharpScope = 'Roslyn host: projects loaded by need';
-        if (options.roslynPrewarm ?? !process.env.SEXTANT_ROSLYN_NO_PREWARM) this.startRoslynInBackground();
+        if (prewarmRoslyn) this.startRoslynInBackground();
       }
       this.lsp = new LspProvider({ root: engine.root, servers, coverage: (language, p) => this.coverage(language, p), csharpWriteRisk: () => this.csharpWriteRisk(), ...(this.roslyn ? { noCSharp: true } : {}) });
       this.registry.register(this.lsp, 'lsp');
@@ -156,18 +161,14 @@ export class SemanticService {
    */
   private startRoslynInBackground(): void {
     const roslyn = this.roslyn!;
-    const controller = new AbortController();
+    const controller = this.roslynStart;
     this.engine.onClose(() => controller.abort(new Error('engine closing')));
-    let started = false;
     const tick = () => {
       if (controller.signal.aborted) return;
       const g = projectGraph(this.engine);
       // The process itself (initialize + its own JIT warm-up, a few seconds) as soon as the graph
       // exists; describing and compiling wait until the index is not being built.
-      if (g && !started && g.projects.some((p) => p.kind === 'csharp')) {
-        started = true;
-        roslyn.startHost(controller.signal);
-      }
+      if (g) this.startRoslynHostEarly(roslyn);
       if (!g || this.engine.meta().status === 'building') {
         setTimeout(tick, ROSLYN_PREWARM_POLL_MS).unref();
         return;
@@ -186,6 +187,19 @@ export class SemanticService {
       void roslyn.prewarm({ signal: controller.signal, order });
     };
     setTimeout(tick, 0).unref();
+  }
+
+  /** Aborts the Roslyn host's background start (engine closing). */
+  private readonly roslynStart = new AbortController();
+  private roslynHostStarted = false;
+
+  /** Spawns the Roslyn host (not waiting for it) once, when the project graph has C# projects. */
+  private startRoslynHostEarly(roslyn: RoslynProvider): void {
+    if (this.roslynHostStarted) return;
+    const g = projectGraph(this.engine);
+    if (!g || !g.projects.some((p) => p.kind === 'csharp')) return;
+    this.roslynHostStarted = true;
+    roslyn.startHost(this.roslynStart.signal);
   }
 
   /** The extension host registers its editor provider here; the returned function removes it. */

@@ -215,6 +215,16 @@ c.onRequest('query', async (p, token) => {
   const sym = { name: 'Circle', kind: 'class', docId: 'T:Geometry.Circle', projectKey: 'src/Geometry/Geometry.csproj|net10.0', locations: [{ path: 'src/Geometry/Circle.cs', line: 3, column: 21, endLine: 3, endColumn: 27 }] };
   if (mode === 'hang' && p.op !== 'symbolInfo') return new Promise(() => {});
   if (p.op === 'symbolInfo') return { symbol: sym, items: [], searched: p.scope || [], notSearched: [] };
+  // half: the host's deadline cuts every references search after half its scope (one row per project
+  // searched); slowrefs: it answers the whole scope, 1.5 s late.
+  if (p.op === 'references' && (mode === 'half' || mode === 'slowrefs')) {
+    note('references ' + p.scope.join(','));
+    if (mode === 'slowrefs') await new Promise((r) => setTimeout(r, 1500));
+    const n = mode === 'half' ? Math.ceil(p.scope.length / 2) : p.scope.length;
+    const searched = p.scope.slice(0, n);
+    const rowOf = (key) => ({ path: key.split('|')[0].replace(/[^/]+$/, 'Uses.cs'), line: 1, column: 1, endLine: 1, endColumn: 7, definition: 'T:Geometry.Circle', projectKey: key });
+    return { symbol: sym, items: searched.map(rowOf), searched, notSearched: p.scope.slice(n).map((key) => ({ key, reason: 'deadline' })) };
+  }
   if (mode === 'partial') return { symbol: sym, items: [], searched: [p.scope[0]], notSearched: p.scope.slice(1).map((key) => ({ key, reason: 'memoryCap' })) };
   return { symbol: sym, items: [{ path: 'src/App/Program.cs', line: 9, column: 45, endLine: 9, endColumn: 51, definition: 'T:Geometry.Circle' }], searched: p.scope || [], notSearched: [] };
 });
@@ -326,12 +336,62 @@ describe('roslyn: provider logic against a scripted fake host', function () {
     setMode('slowquery');
     await refs(); // the host is started and the projects handed over
     fs.rmSync(path.join(dir, 'events'), { force: true });
-    const a = await registry.request('references', 'csharp', { path: 'src/Geometry/Circle.cs', line: 3, column: 21, includeDeclaration: false }, { deadlineMs: 1_200, waitForReadyMs: 5_000 });
+    // Another search than the first (with the declaration): the first one's rows are kept and would answer at once.
+    const a = await registry.request('references', 'csharp', { path: 'src/Geometry/Circle.cs', line: 3, column: 21, includeDeclaration: true }, { deadlineMs: 1_200, waitForReadyMs: 5_000 });
     assert.notEqual(a.mode, 'precise');
     const events = () => (fs.existsSync(path.join(dir, 'events')) ? fs.readFileSync(path.join(dir, 'events'), 'utf8').trim() : '');
     for (let i = 0; i < 160 && !events(); i++) await new Promise((r) => setTimeout(r, 50));
     assert.equal(events(), 'finished');
     assert.equal(provider.host.status().generation, 1, 'the host was restarted');
+  });
+
+  const events = () => (fs.existsSync(path.join(dir, 'events')) ? fs.readFileSync(path.join(dir, 'events'), 'utf8').trim().split('\n') : []);
+  const refScopes = () => events().filter((e) => e.startsWith('references ')).map((e) => e.slice('references '.length).split(','));
+  const until = async (what: () => boolean, ms = 10_000) => {
+    for (const t = Date.now(); !what() && Date.now() - t < ms; ) await new Promise((r) => setTimeout(r, 25));
+    return what();
+  };
+  const uses = (rows: { path: string }[] | undefined) => (rows ?? []).map((r) => r.path).sort();
+  const ALL_USES = ['src/App/Uses.cs', 'src/Geometry/Uses.cs', 'tests/Geometry.Tests/Uses.cs'];
+
+  it('a references search cut at its deadline, asked again, searches only the projects not searched yet; the first ask\'s rows are kept', async () => {
+    setMode('half');
+    const a = await refs();
+    assert.equal(a.mode, 'precise_partial');
+    assert.equal(a.value!.length, 2, JSON.stringify(a.value));
+    const b = await refs();
+    const scopes = refScopes();
+    assert.equal(scopes[0]!.length, 3, scopes.join(' | '));
+    const first = new Set(scopes[0]!.slice(0, 2));
+    // Every later search (the second ask's, or the background continuation's) asks only for the rest.
+    for (const s of scopes.slice(1)) for (const k of s) assert.ok(!first.has(k), `${k} searched again: ${scopes.join(' | ')}`);
+    assert.equal(b.mode, 'precise', `${b.reason} ${b.gaps}`);
+    assert.deepEqual(uses(b.value), ALL_USES);
+  });
+
+  it('between questions the cut search goes on by itself; the next ask is answered from what it found, without a search', async () => {
+    setMode('half');
+    const a = await refs();
+    assert.equal(a.mode, 'precise_partial');
+    assert.ok(await until(() => provider.stats.continuationSteps >= 1 && !provider.continuationRunning()), `no continuation: ${JSON.stringify(provider.stats)}`);
+    const searches = refScopes().length;
+    assert.equal(searches, 2, refScopes().join(' | '));
+    assert.equal(refScopes()[1]!.length, 1, 'the continuation asked for the project not searched');
+    const b = await refs();
+    assert.equal(b.mode, 'precise', `${b.reason} ${b.gaps}`);
+    assert.deepEqual(uses(b.value), ALL_USES);
+    assert.equal(refScopes().length, searches, 'the complete search was not sent again');
+  });
+
+  it('the answer of a search the engine stopped waiting for is kept when it comes late', async () => {
+    setMode('slowrefs');
+    const a = await registry.request('references', 'csharp', { path: 'src/Geometry/Circle.cs', line: 3, column: 21, includeDeclaration: false }, { deadlineMs: 1_000, waitForReadyMs: 5_000 });
+    assert.notEqual(a.mode, 'precise');
+    assert.ok(await until(() => provider.stats.lateAnswersKept >= 1), 'the late answer was not kept');
+    const b = await refs();
+    assert.equal(b.mode, 'precise', `${b.reason} ${b.gaps}`);
+    assert.deepEqual(uses(b.value), ALL_USES);
+    assert.equal(refScopes().length, 1, `searched again: ${refScopes().join(' | ')}`);
   });
 
   it('a file in no C# project is a labelled refusal; the host is not even started', async () => {

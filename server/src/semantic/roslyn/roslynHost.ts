@@ -229,9 +229,10 @@ export class RoslynHost {
   /**
    * Sends a request. Rejects with HostExitedError when the process dies first, HostDeadlineError
    * when `deadline` passes (the request is cancelled; a host that still has not answered
-   * ROSLYN_HOST_HANG_GRACE_MS later is killed as hung).
+   * ROSLYN_HOST_HANG_GRACE_MS later is killed as hung). With `continueAfterDeadline` the host is
+   * not told to cancel, and `onLate` gets its answer when it comes after all (undefined when none comes).
    */
-  async request<R>(method: string, params: unknown, o: { signal: AbortSignal; deadline: number; generation?: number; continueAfterDeadline?: boolean }): Promise<R> {
+  async request<R>(method: string, params: unknown, o: { signal: AbortSignal; deadline: number; generation?: number; continueAfterDeadline?: boolean; onLate?: (result: R | undefined) => void }): Promise<R> {
     const connection = this.connection;
     const child = this.child;
     if (!connection || this.state !== 'ready') throw new HostExitedError(`the Roslyn host is not running (${this.detail})`);
@@ -265,7 +266,12 @@ export class RoslynHost {
     try {
       return await Promise.race([sent, exited, deadline]);
     } catch (e) {
-      if (e instanceof HostDeadlineError) this.watchHang(sent, child, method);
+      if (e instanceof HostDeadlineError) {
+        this.watchHang(sent, child, method);
+        // The host went on with it (or answers a cancel with an error): a late answer is the
+        // caller's; undefined when it fails after all.
+        if (o.onLate) void sent.then(o.onLate, () => o.onLate!(undefined));
+      }
       throw e;
     } finally {
       clearTimeout(timer);

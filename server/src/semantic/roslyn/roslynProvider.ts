@@ -30,6 +30,9 @@ import {
   ROSLYN_PREWARM_STEP_TIMEOUT_MS,
   ROSLYN_UNRESOLVED_NOTE_MAX_NAMES,
   XML_DOC_INHERIT_DEPTH,
+  ROSLYN_CONTINUE_QUIET_MS,
+  ROSLYN_CONTINUE_STEP_MS,
+  ROSLYN_CONTINUE_STEP_PROJECTS,
 } from '../../core/limits';
 import { log } from '../../core/log';
 import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
@@ -57,6 +60,7 @@ import {
 } from './hostProtocol';
 import { splitKey, type ProjectDescriber } from './projectDescriptions';
 import { HostDeadlineError, HostExitedError, RoslynHost, type HostCommand, type HostStatus } from './roslynHost';
+import { resumable, SearchCache, type SearchOwner, type SearchProgress } from './searchProgress';
 import { rpcErrorCode } from '../lsp/rpcChannel';
 
 export const ROSLYN_PROVIDER_ID = 'roslyn';
@@ -145,7 +149,15 @@ export class RoslynProvider implements SemanticProvider {
   /** The background request in flight, aborted when a question starts. */
   private readonly background = new Set<AbortController>();
   /** Per-question counts, for doctor and tests. */
-  readonly stats = { questions: 0, ensured: 0, lastScope: 0, lastSearched: 0 };
+  readonly stats = { questions: 0, ensured: 0, lastScope: 0, lastSearched: 0, continuationSteps: 0, continuedProjects: 0, lateAnswersKept: 0 };
+  /** References searches so far, per searched project (asked again: only the rest is searched). */
+  private readonly searches = new SearchCache();
+  /** The background continuation of searches cut at their deadline, while it runs. */
+  private continuing: Promise<void> | undefined;
+  /** When the last question ended (the continuation waits for a quiet moment). */
+  private lastQuestionEnd = 0;
+  /** Aborted when the provider is disposed (stops the continuation). */
+  private readonly life = new AbortController();
 
   constructor(private readonly options: RoslynProviderOptions) {
     this.host = new RoslynHost({
@@ -216,20 +228,26 @@ export class RoslynProvider implements SemanticProvider {
     // a background request the host is running is cancelled (it is sent again after the question).
     this.inFlight++;
     for (const c of this.background) c.abort(new Error('a question goes first'));
+    const t0 = Date.now();
     try {
       const acquired = await this.host.acquire(ctx.waitForReadyMs, ctx.signal);
       if (!acquired.ok) return { kind: 'unavailable', state: acquired.state, reason: acquired.reason };
+      const tAcquired = Date.now();
       this.stats.questions++;
       if (!this.syncGeneration(acquired.generation)) await this.flushChanges(ctx);
       const bindKey = bind[0]!;
       const bindScope = this.closure(describer, [bindKey]);
       const failedBind = await this.ensure(describer, bindScope.keys, ctx, acquired.generation);
       if (failedBind.has(bindKey)) return { kind: 'unavailable', state: 'failed', reason: `${splitKey(bindKey).project} could not be loaded: ${failedBind.get(bindKey)}` };
-      return (await this.dispatch(op, a, bindKey, describer, ctx, acquired.generation)) as ProviderOutcome<OpResult<K>>;
+      const tEnsured = Date.now();
+      const out = (await this.dispatch(op, a, bindKey, describer, ctx, acquired.generation)) as ProviderOutcome<OpResult<K>>;
+      log.debug('roslyn: question', { op, acquireMs: tAcquired - t0, ensureMs: tEnsured - tAcquired, closure: bindScope.keys.length, answerMs: Date.now() - tEnsured, outcome: out.kind });
+      return out;
     } catch (e) {
       return this.failure(e, op, ctx);
     } finally {
       this.inFlight--;
+      this.lastQuestionEnd = Date.now();
     }
   }
 
@@ -255,7 +273,7 @@ export class RoslynProvider implements SemanticProvider {
      */
     const step = async <T>(run: (c: CallContext) => Promise<T>): Promise<T | undefined> => {
       for (;;) {
-        await this.idle(o.signal);
+        await this.prewarmIdle(o.signal);
         if (o.signal.aborted) return undefined;
         if (this.host.status().generation !== generation) throw new Error('the host restarted during the background start');
         const c = new AbortController();
@@ -275,7 +293,7 @@ export class RoslynProvider implements SemanticProvider {
       }
     };
     try {
-      await this.idle(o.signal);
+      await this.prewarmIdle(o.signal);
       this.syncGeneration(generation);
       const byDegree = o.order ? o.order(describer) : [];
       const all = await this.closureYielding(describer, byDegree, o.signal);
@@ -284,11 +302,11 @@ export class RoslynProvider implements SemanticProvider {
       const before = this.ensured.size;
       for (let i = 0; i < all.length; i += ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS) {
         if (o.signal.aborted) return { ...result, state: 'cancelled', ms: Date.now() - started };
-        await this.idle(o.signal);
+        await this.prewarmIdle(o.signal);
         const keys = all.slice(i, i + ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS);
         // Describing evaluates each project again (a few ms each): in slices, yielding between them.
         for (let j = 0; j < keys.length; j += ROSLYN_PREWARM_DESCRIBE_SLICE) {
-          await this.idle(o.signal);
+          await this.prewarmIdle(o.signal);
           for (const k of keys.slice(j, j + ROSLYN_PREWARM_DESCRIBE_SLICE)) describer.describe(k);
           await new Promise((r) => setImmediate(r));
         }
@@ -302,7 +320,7 @@ export class RoslynProvider implements SemanticProvider {
       // Compile the most depended-on projects (every question near them needs their compilation).
       for (const k of byDegree.slice(0, ROSLYN_PREWARM_COMPILE_PROJECTS)) {
         if (o.signal.aborted) return { ...result, state: 'cancelled', ms: Date.now() - started };
-        await this.idle(o.signal);
+        await this.prewarmIdle(o.signal);
         if (this.host.status().generation !== generation) break;
         const d = describer.describe(k);
         const doc = d.ok ? d.description.documents.find((x) => !x.generated) : undefined;
@@ -346,6 +364,77 @@ export class RoslynProvider implements SemanticProvider {
     while (this.inFlight > 0 && !signal.aborted) await new Promise((r) => setTimeout(r, ROSLYN_PREWARM_IDLE_POLL_MS));
   }
 
+  /** The background start waits for questions and for the continuation of their searches too. */
+  private async prewarmIdle(signal: AbortSignal): Promise<void> {
+    while ((this.inFlight > 0 || this.continuing) && !signal.aborted) await new Promise((r) => setTimeout(r, ROSLYN_PREWARM_IDLE_POLL_MS));
+  }
+
+  /**
+   * Starts the background continuation unless it runs: between questions (after
+   * ROSLYN_CONTINUE_QUIET_MS without one), the most recently asked references search that is not
+   * complete goes on, ROSLYN_CONTINUE_STEP_PROJECTS projects per host request; a question cancels
+   * the step (its projects are searched again by the next step). Never throws.
+   */
+  private continueSearches(): void {
+    if (this.continuing || this.life.signal.aborted) return;
+    this.continuing = this.runContinuation()
+      .catch((e: unknown) => log.warn('roslyn: search continuation failed', { error: e instanceof Error ? e.message : String(e) }))
+      .finally(() => {
+        this.continuing = undefined;
+      });
+  }
+
+  /** Whether the background continuation is running (tests, doctor). */
+  continuationRunning(): boolean {
+    return this.continuing !== undefined;
+  }
+
+  private async runContinuation(): Promise<void> {
+    const signal = this.life.signal;
+    for (;;) {
+      // A quiet moment: no question in flight, none ended in the last ROSLYN_CONTINUE_QUIET_MS.
+      for (;;) {
+        await this.idle(signal);
+        const wait = this.lastQuestionEnd + ROSLYN_CONTINUE_QUIET_MS - Date.now();
+        if (wait <= 0 || signal.aborted) break;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+      if (signal.aborted) return;
+      const st = this.host.status();
+      if (st.state !== 'ready') return;
+      const owner = this.searchOwner(st.generation);
+      const search: SearchProgress | undefined = owner ? this.searches.nextIncomplete(owner) : undefined;
+      if (!owner || !search) return;
+      const rest = search.pending().slice(0, ROSLYN_CONTINUE_STEP_PROJECTS);
+      const c = new AbortController();
+      const onLife = () => c.abort(signal.reason);
+      signal.addEventListener('abort', onLife, { once: true });
+      this.background.add(c);
+      try {
+        const options = { ...search.params.options, deadlineMs: ROSLYN_CONTINUE_STEP_MS };
+        const r = await this.host.request<QueryResult<ReferenceRow>>(HostMethods.query, { ...search.params, scope: rest, options }, { signal: c.signal, deadline: Date.now() + 2 * ROSLYN_CONTINUE_STEP_MS, generation: owner.generation });
+        if (!this.searches.has(search, owner)) continue;
+        const before = search.searched.size;
+        search.add(r ?? { items: [], searched: [], notSearched: [] });
+        this.stats.continuationSteps++;
+        this.stats.continuedProjects += search.searched.size - before;
+        log.debug('roslyn: search continued', { searched: search.searched.size - before, left: search.pending().length });
+        // A step that reached no project (a machine too busy to compile one batch in the step's
+        // time): a few in a row and the search waits for the next question.
+        search.stalls = search.searched.size === before ? search.stalls + 1 : 0;
+      } catch (e) {
+        if (c.signal.aborted && !signal.aborted) continue; // a question came: this step again after it
+        if (signal.aborted) return;
+        // A search that fails in the background is left to the next question (which reports why).
+        this.searches.drop(search);
+        log.debug('roslyn: search continuation step failed', { error: e instanceof Error ? e.message : String(e) });
+      } finally {
+        this.background.delete(c);
+        signal.removeEventListener('abort', onLife);
+      }
+    }
+  }
+
   /** A new host process has an empty workspace: everything is ensured again. */
   private syncGeneration(generation: number): boolean {
     if (generation === this.ensuredGeneration) return false;
@@ -356,6 +445,7 @@ export class RoslynProvider implements SemanticProvider {
   }
 
   async dispose(): Promise<void> {
+    this.life.abort(new Error('disposed'));
     await this.host.stop('engine shutting down').catch(() => this.host.kill());
   }
 
@@ -830,7 +920,7 @@ export class RoslynProvider implements SemanticProvider {
         if (described >= ROSLYN_PREWARM_DESCRIBE_SLICE) {
           described = 0;
           await new Promise((r) => setImmediate(r));
-          await this.idle(signal);
+          await this.prewarmIdle(signal);
           if (signal.aborted) return out;
         }
         const top = stack[stack.length - 1]!;
@@ -953,9 +1043,64 @@ export class RoslynProvider implements SemanticProvider {
   }
 
   private async query<Row>(params: QueryParams, ctx: CallContext, generation: number): Promise<QueryResult<Row>> {
+    if (resumable(params)) {
+      const owner = this.searchOwner(generation);
+      if (owner) return (await this.resumableQuery(params, owner, ctx)) as QueryResult<Row>;
+    }
+    return this.hostQuery<Row>(params, ctx, generation);
+  }
+
+  private searchOwner(generation: number): SearchOwner | undefined {
+    const describer = this.options.model.describer();
+    return describer ? { generation, describer } : undefined;
+  }
+
+  /**
+   * A references search asked again searches only the projects no earlier ask (or the background
+   * continuation, or a late answer) has searched; the rows of those come from what is kept.
+   */
+  private async resumableQuery(params: QueryParams, owner: SearchOwner, ctx: CallContext): Promise<QueryResult<ReferenceRow>> {
+    const scope = params.scope!;
+    const search = this.searches.get(params, owner);
+    search.scope = scope;
+    search.params = params;
+    search.stalls = 0;
+    const rest = search.remaining(scope);
+    if (rest.length === 0) return search.resultFor(scope);
+    const keep = (r: QueryResult<ReferenceRow> | undefined) => {
+      if (r && this.searches.has(search, owner)) search.add(r);
+    };
+    // While the host still works on this search for a question (also past the question's wait),
+    // the background continuation leaves it alone.
+    search.running++;
+    let late = false;
+    try {
+      const r = await this.hostQuery<ReferenceRow>({ ...params, scope: rest }, ctx, owner.generation, (answer) => {
+        search.running--;
+        if (answer) {
+          this.stats.lateAnswersKept++;
+          log.debug('roslyn: late answer kept', { searched: answer.searched?.length, items: answer.items?.length });
+        }
+        keep(answer);
+        if (!search.complete()) this.continueSearches();
+      });
+      keep(r);
+      return search.resultFor(scope, r.notSearched);
+    } catch (e) {
+      late = e instanceof HostDeadlineError; // onLate follows (the answer, or undefined)
+      throw e;
+    } finally {
+      if (!late) search.running--;
+      if (!search.complete()) this.continueSearches();
+    }
+  }
+
+  private async hostQuery<Row>(params: QueryParams, ctx: CallContext, generation: number, onLate?: (r: QueryResult<Row> | undefined) => void): Promise<QueryResult<Row>> {
     // Past the question's deadline the host goes on (what it compiles is kept for the next ones);
     // a background request is cancelled through its signal instead (a question goes first).
-    const r = await this.host.request<QueryResult<Row>>(HostMethods.query, params, { signal: ctx.signal, deadline: ctx.deadline, generation, continueAfterDeadline: !this.isBackground(ctx.signal) });
+    const t = Date.now();
+    const r = await this.host.request<QueryResult<Row>>(HostMethods.query, params, { signal: ctx.signal, deadline: ctx.deadline, generation, continueAfterDeadline: !this.isBackground(ctx.signal), ...(onLate ? { onLate } : {}) });
+    log.debug('roslyn: query', { op: params.op, ms: Date.now() - t, scope: params.scope?.length, items: r?.items?.length, searched: r?.searched?.length, notSearched: r?.notSearched?.length, stats: r?.stats });
     return { ...r, items: r?.items ?? [], searched: r?.searched ?? [], notSearched: r?.notSearched ?? [], symbol: r?.symbol ?? null };
   }
 
@@ -965,6 +1110,7 @@ export class RoslynProvider implements SemanticProvider {
     if (this.changed.size === 0) return;
     const paths = [...this.changed];
     this.changed.clear();
+    this.searches.clear(); // a kept search may have rows of the old text
     const changes = paths.map((p) => ({ path: p, kind: fs.existsSync(path.join(this.options.root, p)) ? ('changed' as const) : ('deleted' as const) }));
     await this.host.request(HostMethods.documentsChanged, { changes }, { signal: ctx.signal, deadline: ctx.deadline });
   }
