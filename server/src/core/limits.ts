@@ -532,6 +532,18 @@ export const CSHARP_DEPS_USES_PER_ROW = 12;
 export const RECENT_CHANGES_GIT_TIMEOUT_MS = 6_000;
 /** recent_changes: stdout kept from one git command (a -U0 diff of ~10k changed files); past it the answer says narrow the scope. */
 export const RECENT_CHANGES_GIT_MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
+/**
+ * recent_changes: below this many indexed files untracked files come from git's own walk (exact,
+ * cheap on a small tree); from it on, from the index's files minus git's tracked ones (git's walk
+ * of a 43k-file tree costs ~0.3 s idle, seconds on a loaded machine).
+ */
+export const RECENT_CHANGES_UNTRACKED_GIT_WALK_MAX_FILES = 5_000;
+/**
+ * recent_changes: the hunk / status / unstaged diffs name the files that differ from the base as
+ * literal pathspecs up to this many (so they do not stat the whole tree again); more (a mass
+ * change) and they walk the tree (a command line of ~1k paths stays far below ARG_MAX).
+ */
+export const RECENT_CHANGES_PATHSPEC_MAX_FILES = 1_000;
 /** recent_changes: commits walked for a `since` range (bounded history: a `since` years back stops here and says capped). */
 export const RECENT_CHANGES_MAX_COMMITS = 1_000;
 /** recent_changes: commits listed in the answer (the rest are counted). */

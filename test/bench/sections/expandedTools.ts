@@ -2,7 +2,8 @@
  * Issue 13 part 1 on the generated workspace: latency p50/p95 and answer bytes of recent_changes,
  * search_symbol attribute / docs and generated_for, through the same in-process tool path as
  * MCP (callTool: validation, deadline, byte budget).
- * - recent_changes: the clean tree (git diff/ls-files cost over the whole repository), then with
+ * - recent_changes: the clean tree (git diff/ls-files cost over the whole repository; untracked
+ *   files from the index's walk against git's own walk, both in-process, same run), then with
  *   20 production and 5 test files edited in place (a line appended to a method body) — the edits
  *   are undone (content and mtime) before the section returns;
  * - search_symbol attribute: [Fact], [Theory] (xunit test methods), [Fact] + a name query;
@@ -15,6 +16,7 @@ import * as path from 'node:path';
 import { callTool } from '../../../server/src/mcp/server';
 import { ALL_TOOLS } from '../../../server/src/mcp/tools';
 import type { Engine } from '../../../server/src/nav/engine';
+import { recentChanges } from '../../../server/src/nav/expanded/recentChanges';
 import { median, p95 } from '../stats';
 import type { BenchSection, Metric } from '../types';
 
@@ -48,6 +50,21 @@ export const section: BenchSection = {
       return last;
     };
     await measure('recent_changes clean tree', 'recent_changes', {});
+    // The engine part (no MCP shaping): the two-phase diffs with untracked files from the index (the
+    // default on a big tree) against the earlier way, same run — every diff and git's untracked walk over the whole tree.
+    const direct = async (label: string, untracked: 'git' | 'index') => {
+      const ms: number[] = [];
+      let n = 0;
+      for (let i = 0; i < reps; i++) {
+        const t0 = performance.now();
+        n = (await recentChanges(e, { deadlineAt: Date.now() + 10_000, untracked, ...(untracked === 'git' ? { diffPasses: 'full' as const } : {}) })).files.length;
+        ms.push(performance.now() - t0);
+      }
+      table.push([label, String(Math.round(median(ms)!)), String(Math.round(p95(ms)!)), '', String(n), untracked === 'git' ? '4 tree-wide diffs + ls-files --others, in parallel' : '1 tree-wide diff, the rest on differing files; untracked: index − ls-files --cached, check-ignore']);
+      metrics.push({ name: `${label} p50`, value: median(ms), unit: 'ms', detail: `${reps} calls; ${n} files` });
+    };
+    await direct('recent_changes clean tree (engine)', 'index');
+    await direct('baseline: recent_changes clean tree (engine), tree-wide diffs', 'git');
     // Edit 20 production and 5 test C# files in place, measure, then undo (content and mtime).
     const files = e.catalog().all().filter((f) => f.language === 'csharp');
     const prod = files.filter((f) => f.fileClass === 'source').filter((_, i) => i % 97 === 0).slice(0, 20);
@@ -64,6 +81,8 @@ export const section: BenchSection = {
         fs.writeFileSync(abs, lines.join('\n'));
       }
       await measure('recent_changes 25 edited files', 'recent_changes', {});
+      await direct('recent_changes 25 edited files (engine)', 'index');
+      await direct('baseline: recent_changes 25 edited files (engine), tree-wide diffs', 'git');
       await measure('recent_changes 25 edited files, limit 200', 'recent_changes', { limit: 200, maxBytes: 65536 });
     } finally {
       for (const s of saved) {

@@ -89,6 +89,7 @@ export const recentChangesTool = defineTool({
     if (!r.git) notes.push(`no git (${r.reason}): files changed on disk since they were indexed`);
     if (r.commitsCapped) notes.push(`history walk stopped at ${r.commitCount} commits`);
     if (r.unmapped) notes.push(`${r.unmapped} file(s) not mapped to declarations`);
+    if (r.untrackedFromIndex) notes.push('untracked files looked for among indexed ones (folders the index excludes not scanned)');
     const partial = [r.filesCapped ? `${r.filesCapped} more changed files not listed (narrow with scope)` : '', r.deadline ? 'mapping stopped at the deadline' : ''].filter(Boolean).join('; ');
     return {
       summary: `${r.files.length} changed file${r.files.length === 1 ? '' : 's'} in ${byProject.size} project group${byProject.size === 1 ? '' : 's'}${r.git ? ` (working tree${range})` : ''}${notes.length ? '; ' + notes.join('; ') : ''}.`,

@@ -1,6 +1,6 @@
 /**
  * Read-only git for recent_changes: every command is a reader (rev-parse, log, diff, ls-files,
- * merge-base), runs with GIT_OPTIONAL_LOCKS=0, `--no-optional-locks` and
+ * merge-base, check-ignore), runs with GIT_OPTIONAL_LOCKS=0, `--no-optional-locks` and
  * `diff.autoRefreshIndex=false` (git 2.39's porcelain `git diff` rewrites .git/index to refresh
  * stat data even under --no-optional-locks; with the setting off it does not, and stat-only
  * changes are told apart by --numstat, which compares content), no pager, no external diff or
@@ -12,12 +12,16 @@ import { RECENT_CHANGES_GIT_MAX_OUTPUT_BYTES, RECENT_CHANGES_GIT_TIMEOUT_MS } fr
 export type GitRun = { ok: true; out: string } | { ok: false; error: string; missing?: boolean; tooLarge?: boolean };
 
 /** The only subcommands this module runs (each reads; none writes a ref, the index or the tree). */
-const READERS = new Set(['rev-parse', 'log', 'diff', 'ls-files', 'merge-base']);
+const READERS = new Set(['rev-parse', 'log', 'diff', 'ls-files', 'merge-base', 'check-ignore']);
 
-export function git(cwd: string, args: string[]): Promise<GitRun> {
+/**
+ * Runs one reader. `input` goes to its stdin (check-ignore --stdin). `okCodes`: exit codes that
+ * are answers, not failures (check-ignore exits 1 when no path is ignored).
+ */
+export function git(cwd: string, args: string[], o: { input?: string; okCodes?: number[] } = {}): Promise<GitRun> {
   if (!READERS.has(args[0]!)) throw new Error(`git ${args[0]} is not a read-only command this module runs`);
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       'git',
       ['--no-optional-locks', '-c', 'core.quotePath=false', '-c', 'diff.autoRefreshIndex=false', '--no-pager', ...args],
       {
@@ -30,11 +34,16 @@ export function git(cwd: string, args: string[]): Promise<GitRun> {
       (error, stdout, stderr) => {
         if (!error) return resolve({ ok: true, out: stdout });
         const e = error as NodeJS.ErrnoException & { code?: unknown };
+        if (typeof e.code === 'number' && o.okCodes?.includes(e.code)) return resolve({ ok: true, out: stdout });
         if (e.code === 'ENOENT') return resolve({ ok: false, error: 'git is not installed', missing: true });
         if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return resolve({ ok: false, error: 'git output over the bound', tooLarge: true });
         resolve({ ok: false, error: (String(stderr || '').trim().split('\n')[0] || e.message).slice(0, 300) });
       },
     );
+    if (o.input !== undefined) {
+      child.stdin?.on('error', () => undefined); // git exited early: its own error is the answer
+      child.stdin?.end(o.input);
+    } else child.stdin?.end();
   });
 }
 

@@ -63,12 +63,22 @@ export interface RecentChanges {
   /** Files whose declarations were not mapped (unsupported language, too large, deadline). */
   unmapped: number;
   deadline?: boolean;
+  /**
+   * Untracked files were found among the files the index walk knows (a big tree; see
+   * untrackedFiles): folders the index excludes (bin/, obj/, node_modules/…) and files over its
+   * size cap were not looked at.
+   */
+  untrackedFromIndex?: boolean;
 }
 
 export interface RecentChangesQuery {
   scope?: string | undefined;
   since?: string | undefined;
   deadlineAt: number;
+  /** How untracked files are found: `auto` (default) by the tree's size, `git` git's own walk, `index` the index's files (bench). */
+  untracked?: 'auto' | 'git' | 'index';
+  /** `full`: every diff walks the whole tree, as before the two phases (the bench's baseline). */
+  diffPasses?: 'changed' | 'full';
 }
 
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -156,16 +166,32 @@ export async function recentChanges(engine: Engine, q: RecentChangesQuery): Prom
   const pathspec = scope.rel ? ['--', `:(literal)${scope.rel}`] : [];
   const diffArgs = ['--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--relative'];
   const none = Promise.resolve({ ok: true as const, out: '' });
-  const [diff, numAll, nameAll, staged, unstaged, untracked, committed] = await Promise.all([
-    git(engine.root, ['diff', '-U0', ...diffArgs, base, ...pathspec]),
+  const perFile = (only: string[]) =>
+    Promise.all([
+      git(engine.root, ['diff', '-U0', ...diffArgs, base, ...only]),
+      git(engine.root, ['diff', '--name-status', '-z', ...diffArgs, base, ...only]),
+      git(engine.root, ['diff', '--numstat', '-z', ...diffArgs, ...only]),
+    ]);
+  // The bench's baseline: every diff over the whole tree at once, as before the two phases.
+  const early = q.diffPasses === 'full' ? perFile(pathspec) : undefined;
+  // Phase 1: which files differ from the base (the one pass that stats the whole tree; --numstat
+  // compares content), what is staged (index vs HEAD: no tree walk), untracked files, commits.
+  const [numAll, staged, untracked, committed] = await Promise.all([
     git(engine.root, ['diff', '--numstat', '-z', ...diffArgs, base, ...pathspec]),
-    git(engine.root, ['diff', '--name-status', '-z', ...diffArgs, base, ...pathspec]),
     head ? git(engine.root, ['diff', '--cached', '--numstat', '-z', ...diffArgs, ...pathspec]) : git(engine.root, ['ls-files', '-z', '--cached', ...pathspec]),
-    git(engine.root, ['diff', '--numstat', '-z', ...diffArgs, ...pathspec]),
-    git(engine.root, ['ls-files', '-z', '--others', '--exclude-standard', ...pathspec]),
+    untrackedFiles(engine, scope.rel, pathspec, q.untracked ?? 'auto'),
     since !== undefined && base !== head ? git(engine.root, ['diff', '--numstat', '-z', ...diffArgs, base, 'HEAD', ...pathspec]) : none,
   ]);
-  for (const r of [diff, numAll, nameAll]) {
+  if (!numAll.ok) throw new ToolError('INTERNAL', `git diff failed: ${numAll.error}`, numAll.tooLarge ? 'narrow with scope or a later since' : 'run git status in the workspace to see what git says');
+  // Phase 2: hunks, statuses and unstaged changes of just those files (each would stat the whole
+  // tree again: four passes over a 43k-file tree cost ~1 s on a loaded machine, one ~0.2 s).
+  const differing = [...parseNumstat(numAll.out).keys()];
+  const [diff, nameAll, unstaged] = early
+    ? await early
+    : differing.length === 0
+      ? [await none, await none, await none]
+      : await perFile(differing.length > L.RECENT_CHANGES_PATHSPEC_MAX_FILES ? pathspec : ['--', ...differing.map((p) => `:(literal)${p}`)]);
+  for (const r of [diff, nameAll]) {
     if (!r.ok) throw new ToolError('INTERNAL', `git diff failed: ${r.error}`, r.tooLarge ? 'narrow with scope or a later since' : 'run git status in the workspace to see what git says');
   }
   // --numstat compares content: a file whose stat changed but whose content did not is not listed.
@@ -179,6 +205,7 @@ export async function recentChanges(engine: Engine, q: RecentChangesQuery): Prom
     unstaged: keys(unstaged),
   };
   const untrackedSet = nameSet(untracked);
+  const fromIndex = untracked.ok && untracked.fromIndex;
   const paths = new Set<string>([...counts.keys(), ...untrackedSet]);
   const indexDir = indexDirRel(engine);
   const rows: Omit<ChangedFile, 'project' | 'test'>[] = [];
@@ -202,8 +229,50 @@ export async function recentChanges(engine: Engine, q: RecentChangesQuery): Prom
     commits,
     commitCount,
     ...(commitsCapped ? { commitsCapped } : {}),
+    ...(fromIndex ? { untrackedFromIndex: true } : {}),
   });
 }
+
+/**
+ * Untracked, not ignored files (NUL-separated, as `git ls-files -z` prints). On a small tree git's
+ * own walk (`ls-files --others --exclude-standard`). On a big one that walk is the slowest git
+ * command of the answer (the whole tree read again, ~0.3 s idle and seconds on a loaded machine at
+ * 43k files), so the walk the engine already did is used: the files it knows (and the watcher's
+ * changed paths still on disk) minus git's tracked files (`ls-files --cached`, the index alone),
+ * then `check-ignore --stdin` on just those. Folders the index excludes are not looked at; the
+ * answer says so (`fromIndex`).
+ */
+async function untrackedFiles(engine: Engine, scopeRel: string, pathspec: string[], how: 'auto' | 'git' | 'index'): Promise<GitRunOk | { ok: false; error: string }> {
+  const known = engine.catalog().all();
+  const walk = () => git(engine.root, ['ls-files', '-z', '--others', '--exclude-standard', ...pathspec]);
+  if (how === 'git' || (how === 'auto' && known.length < L.RECENT_CHANGES_UNTRACKED_GIT_WALK_MAX_FILES)) return walk();
+  const tracked = await git(engine.root, ['ls-files', '-z', '--cached', ...pathspec]);
+  if (!tracked.ok) return walk();
+  const inTracked = nameSet(tracked);
+  const under = scopeRel ? `${scopeRel}/` : '';
+  const inScope = (p: string) => !scopeRel || p === scopeRel || p.startsWith(under);
+  const candidates = new Set<string>();
+  for (const f of known) if (inScope(f.path) && !inTracked.has(f.path)) candidates.add(f.path);
+  for (const p of engine.pendingPaths()) if (inScope(p) && !inTracked.has(p) && fs.existsSync(path.join(engine.root, p))) candidates.add(p);
+  // Files of a nested repository or submodule are not the outer index's (git's walk stops at them).
+  const nested = new Map<string, boolean>();
+  const inNested = (p: string): boolean => {
+    for (let d = path.posix.dirname(p); d !== '.' && d !== ''; d = path.posix.dirname(d)) {
+      let v = nested.get(d);
+      if (v === undefined) nested.set(d, (v = fs.existsSync(path.join(engine.root, d, '.git'))));
+      if (v) return true;
+    }
+    return false;
+  };
+  const list = [...candidates].filter((p) => !inNested(p));
+  if (list.length === 0) return { ok: true, out: '', fromIndex: true };
+  const ignored = await git(engine.root, ['check-ignore', '-z', '--stdin'], { input: list.join('\0') + '\0', okCodes: [1] });
+  if (!ignored.ok) return walk();
+  const out = nameSet(ignored);
+  return { ok: true, out: list.filter((p) => !out.has(p)).join('\0'), fromIndex: true };
+}
+
+type GitRunOk = { ok: true; out: string; fromIndex?: boolean };
 
 function nameSet(r: { ok: boolean; out?: string }): Set<string> {
   return new Set(r.ok && r.out ? r.out.split('\0').filter(Boolean) : []);
