@@ -76,6 +76,16 @@ export const WATCH_DEBOUNCE_MS = 30;
  */
 export const WATCH_NEW_FOLDERS_MAX_DIRS = 20_000;
 /**
+ * The watcher's catch-up sweep (workspace/watcher.ts) once the native walk is done: folders listed
+ * at once (libuv's 4 threads do the I/O; the event loop only takes the callbacks).
+ */
+export const WATCH_CATCH_UP_PARALLEL_READS = 8;
+/**
+ * A path whose mtime or ctime is at most this much older than the engine's last walk still counts
+ * as changed in the catch-up sweep (file-system timestamps are coarser than the clock on some file systems).
+ */
+export const WATCH_CATCH_UP_SLACK_MS = 2_000;
+/**
  * After a watcher-driven refresh the database is written to disk once nothing changed for this
  * long (and at close): persisting tens of MB with fsync blocks answers for 0.1–0.5 s per save.
  * A stop in between loses nothing: the next start re-indexes files whose size or mtime differ.

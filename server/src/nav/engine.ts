@@ -103,6 +103,8 @@ export class Engine {
   private gitOwed = false;
   private readonly pending = new Set<string>();
   private watcher: WorkspaceWatcher | undefined;
+  /** When the last refresh that walked the workspace started (the watcher's catch-up sweeps from it). */
+  private walkStartedMs: number | undefined;
   private readonly changeListeners: ((rel: string) => void)[] = [];
   private watchTimer: NodeJS.Timeout | undefined;
   private hooks: IndexHook[];
@@ -199,6 +201,7 @@ export class Engine {
       // A child process: runs while the workspace is walked. After a save it is read once the
       // workspace is quiet instead (spawning from this large process blocks it for ~50-100 ms).
       const git = known ? undefined : readGitState(this.root);
+      if (!known) this.walkStartedMs = Date.now();
       const stats = await refreshIndex(this.store, this.dict, this.root, opts);
       this.commitsInRefresh = 0; // the final commit is the new generation's snapshot
       this.markCatalog();
@@ -298,6 +301,7 @@ export class Engine {
       ...(this.opts.exclude ? { exclude: this.opts.exclude } : {}),
       ...(this.opts.include ? { include: this.opts.include } : {}),
       skipDirs,
+      catchUpSinceMs: this.walkStartedMs ?? Date.now(),
       ...(backend ? { backend } : {}),
     });
     // The first saved file is parsed in this thread (one file is not worth a worker): load the

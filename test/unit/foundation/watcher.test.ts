@@ -129,6 +129,33 @@ describe('workspace watcher: real filesystem', function () {
     }
   });
 
+  it('catch-up: once ready, paths changed since the last walk and before the watch covered them are reported', async () => {
+    const dir = tempDir('watch-catchup');
+    try {
+      writeTree(dir, { 'a/Old.cs': '// old\n', 'a/b/Changed.cs': '// v1\n', 'obj/Gen.cs': '// gen\n', 'c/Unrelated.cs': '// old\n' });
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      for (const f of ['a/Old.cs', 'a/b/Changed.cs', 'obj/Gen.cs', 'c/Unrelated.cs']) fs.utimesSync(path.join(dir, f), hourAgo, hourAgo);
+      for (const d of ['a', 'a/b', 'c', 'obj']) fs.utimesSync(path.join(dir, d), hourAgo, hourAgo);
+      // ctime cannot be set back: wait until it is older than the sweep's floor (its slack included).
+      await new Promise((r) => setTimeout(r, 2_500));
+      const since = Date.now();
+      fs.writeFileSync(path.join(dir, 'a/b/Changed.cs'), '// v2, written before the watcher existed\n');
+      fs.writeFileSync(path.join(dir, 'obj/Gen.cs'), '// regenerated\n');
+      const got: string[] = [];
+      const w = new WorkspaceWatcher(dir, (rels) => got.push(...rels), { catchUpSinceMs: since });
+      try {
+        await w.ready;
+        assert.ok(got.includes('a/b/Changed.cs'), got.join(', '));
+        assert.ok(!got.includes('a/Old.cs') && !got.includes('c/Unrelated.cs'), got.join(', '));
+        assert.deepEqual(got.filter((p) => p.startsWith('obj')), []);
+      } finally {
+        await w.close();
+      }
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('close() leaves no handle open: a process that watched and closed exits by itself', async () => {
     const script = [
       "const { Engine } = require('./server/src/nav/engine');",
