@@ -36,10 +36,25 @@ public sealed class RpcTarget
         finally { if (gate) h.Gate.Release(); }
     }
 
+    /// Debugging aid: SEXTANT_ROSLYN_TRACE=<file outside the workspace> appends every request
+    /// (method, arrival time, params) as one JSON line, so a session can be replayed on a fresh host.
+    static readonly string? TraceFile = Environment.GetEnvironmentVariable("SEXTANT_ROSLYN_TRACE");
+    static readonly object traceLock = new();
+    static void Trace(string method, object? p)
+    {
+        if (string.IsNullOrEmpty(TraceFile)) return;
+        try
+        {
+            var line = JsonSerializer.Serialize(new { method, at = DateTime.UtcNow.ToString("HH:mm:ss.fff"), @params = p }, Program.JsonOptions());
+            lock (traceLock) File.AppendAllText(TraceFile, line + "\n");
+        }
+        catch (Exception e) { HostState.Log($"trace: {e.Message}"); }
+    }
+
     static LocalRpcException Rpc(HostError e) => new(e.Message) { ErrorCode = e.Code, ErrorData = e.Data2 };
 
     [JsonRpcMethod("initialize", UseSingleObjectParameterDeserialization = true)]
-    public Task<object> Initialize(InitializeParams p, CancellationToken ct) => Guard<object>(() =>
+    public Task<object> Initialize(InitializeParams p, CancellationToken ct) { Trace("initialize", p); return Guard<object>(() =>
     {
         if (string.IsNullOrEmpty(p.WorkspaceRoot) || !Path.IsPathRooted(p.WorkspaceRoot))
             throw new HostError(-32602, "Error [BAD_PARAMS]: initialize.workspaceRoot must be an absolute path. Hint: pass the workspace folder.");
@@ -53,7 +68,7 @@ public sealed class RpcTarget
         HostState.Log($"initialized: root {h.Root}, cap {h.MemoryCapMb} MB, dotnet {h.Resolver.DotnetRoot}, packs {string.Join(", ", h.Resolver.Packs.Select(x => x.Name + " " + x.Version))}");
         return Task.FromResult<object>(new
         {
-            protocolVersion = 3,
+            protocolVersion = 4,
             hostVersion = typeof(RpcTarget).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "0",
             roslynVersion = typeof(Workspace).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion?.Split('+')[0],
             runtimeVersion = Environment.Version.ToString(),
@@ -62,17 +77,17 @@ public sealed class RpcTarget
             referencePacks = h.Resolver.Packs,
             memoryCapMb = h.MemoryCapMb,
         });
-    }, ct, needInit: false);
+    }, ct, needInit: false); }
 
     [JsonRpcMethod("projects/ensure", UseSingleObjectParameterDeserialization = true)]
-    public Task<object> Ensure(EnsureParams p, CancellationToken ct) => Guard<object>(() =>
+    public Task<object> Ensure(EnsureParams p, CancellationToken ct) { Trace("projects/ensure", p); return Guard<object>(() =>
     {
         var sw = Stopwatch.StartNew();
         var results = h.Ensure(p.Projects ?? new(), out var loaded);
         var evicted = h.EvictIfNeeded(new HashSet<string>());
         HostState.Log($"ensure: {p.Projects?.Count ?? 0} descriptions, {loaded} added/replaced in {sw.ElapsedMilliseconds} ms");
         return Task.FromResult<object>(new { results, evicted = Array.Empty<string>(), stats = new Stats { LoadMs = sw.ElapsedMilliseconds, ProjectsLoaded = loaded, ProjectsEvicted = evicted, WorkingSetMb = HostState.WorkingSetMb(), GcHeapMb = HostState.GcHeapMb() } });
-    }, ct);
+    }, ct); }
 
     [JsonRpcMethod("projects/evict", UseSingleObjectParameterDeserialization = true)]
     public Task<object> Evict(EvictParams p, CancellationToken ct) => Guard<object>(() =>
@@ -85,14 +100,14 @@ public sealed class RpcTarget
     }, ct);
 
     [JsonRpcMethod("documents/changed", UseSingleObjectParameterDeserialization = true)]
-    public Task<object> DocumentsChanged(DocumentsChangedParams p, CancellationToken ct) => Guard<object>(() =>
+    public Task<object> DocumentsChanged(DocumentsChangedParams p, CancellationToken ct) { Trace("documents/changed", p); return Guard<object>(() =>
     {
         var (u, r) = h.DocumentsChanged(p.Changes ?? new());
         return Task.FromResult<object>(new { updated = u, removed = r });
-    }, ct);
+    }, ct); }
 
     [JsonRpcMethod("query", UseSingleObjectParameterDeserialization = true)]
-    public Task<QueryResult> Query(QueryParams p, CancellationToken ct) { Warmup.Stop(); return Guard(() => queries.Run(p, ct), ct); }
+    public Task<QueryResult> Query(QueryParams p, CancellationToken ct) { Trace("query", p); Warmup.Stop(); return Guard(() => queries.Run(p, ct), ct); }
 
     [JsonRpcMethod("status", UseSingleObjectParameterDeserialization = true)]
     public Task<object> Status(JsonElement? p, CancellationToken ct) => Guard<object>(() =>
@@ -138,7 +153,7 @@ public static class Program
         {
             if (args[i] == "--parent-pid" && i + 1 < args.Length && int.TryParse(args[i + 1], out var pp)) { parentPid = pp; i++; }
             else if (args[i] == "--selftest" && i + 1 < args.Length) { selftest = args[++i]; }
-            else if (args[i] == "--version") { Console.WriteLine("Sextant.RoslynHost protocol 3"); return 0; }
+            else if (args[i] == "--version") { Console.WriteLine("Sextant.RoslynHost protocol 4"); return 0; }
         }
         if (selftest != null) return await SelfTest.Run(selftest);
 

@@ -230,4 +230,6 @@ public sealed class QueryResult
     public List<SymbolRef>? Dispatchers { get; set; }
     /// callers: known projects the host added to the scope for calls through them
     public List<string>? DispatchScope { get; set; }
+    /// diagnostics of one document cut by the deadline: only its syntax diagnostics (protocol 4)
+    public bool? SyntaxOnly { get; set; }
 }

@@ -230,9 +230,22 @@ public sealed class Queries
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
         if (q.Options?.DeadlineMs is int ms && ms > 0) deadline.CancelAfter(ms);
 
-        if (q.Op == "diagnostics") { await Diagnostics(q, res, maxItems, ct); Finish(res, sw, 0); return res; }
+        if (q.Op == "diagnostics") { await Diagnostics(q, res, maxItems, deadline.Token, ct); Finish(res, sw, 0); return res; }
 
-        var t = await ResolveTarget(q, ct);
+        // A search under a deadline answers by it even when the symbol's own project is not compiled
+        // yet (a cold framework variant of a big dependency): every scope project not searched, and
+        // that compilation goes on off the request queue (the abandoned resolution keeps building it).
+        var searchOp = q.Op is "references" or "callers" or "implementations" or "typeHierarchy";
+        var resolving = searchOp && q.Options?.DeadlineMs is > 0 ? Task.Run(() => ResolveTarget(q, ct)) : ResolveTarget(q, ct);
+        if (searchOp && !await ByDeadline(resolving, deadline.Token, ct))
+        {
+            res.Reason = "deadline: the symbol's project was not compiled by the deadline";
+            foreach (var k in ScopeKeys(q, res)) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline", Detail = "the symbol was not resolved by the deadline" });
+            HostState.Log($"{q.Op}: symbol not resolved within {q.Options?.DeadlineMs} ms; answered with nothing searched");
+            Finish(res, sw, sw.ElapsedMilliseconds);
+            return res;
+        }
+        var t = await resolving;
         var loadMs = sw.ElapsedMilliseconds;
         if (t.Symbol == null) { res.Reason = t.Reason; Finish(res, sw, loadMs); return res; }
         var sol = h.Workspace.CurrentSolution;
@@ -309,6 +322,43 @@ public sealed class Queries
 
     // ---------- references / callers, streamed in batches ----------
 
+    /// Awaits `work` but no longer than the deadline: true when it completed (its exceptions, the
+    /// deadline's cancellation included, come out here); false when the deadline came first — Roslyn
+    /// does not observe cancellation everywhere (a metadata-only emit of a dependency, a compilation
+    /// being built), so the answer goes out at the deadline and the abandoned work is left to stop.
+    /// `work` is started with Task.Run by the callers: Roslyn may run a long way synchronously
+    /// before its first await, and the deadline must already be watched then.
+    static async Task<bool> ByDeadline(Task work, CancellationToken deadline, CancellationToken ct)
+    {
+        if (!deadline.CanBeCanceled || work.IsCompleted) { await work; return true; }
+        var first = await Task.WhenAny(work, Task.Delay(Timeout.Infinite, deadline).ContinueWith(_ => { }, TaskScheduler.Default));
+        if (first == work) { await work; return true; }
+        _ = work.ContinueWith(t => _ = t.Exception, TaskScheduler.Default); // observed: never an unobserved fault
+        ct.ThrowIfCancellationRequested();
+        return false;
+    }
+
+    /// Rows one search unit found, merged into the answer only when the unit completed.
+    sealed class UnitRows
+    {
+        public readonly List<Loc> Refs = new();
+        public readonly HashSet<string> Seen = new();
+        public readonly Dictionary<string, CallRow> Calls = new();
+    }
+
+    void Merge(UnitRows u, QueryResult res, HashSet<string> seen, Dictionary<string, CallRow> callerRows)
+    {
+        foreach (var l in u.Refs) if (seen.Add(LocKey(l) + "|" + l.Definition)) res.Items.Add(l);
+        foreach (var (k, row) in u.Calls)
+        {
+            if (!callerRows.TryGetValue(k, out var have)) { callerRows[k] = row; continue; }
+            foreach (var site in row.Sites) if (!have.Sites.Any(x => LocKey(x) == LocKey(site))) have.Sites.Add(site);
+        }
+    }
+
+    /// Most documents whose text is read to pick the likely ones of a members search under a deadline.
+    const int LikelyScanMaxDocuments = 4000;
+
     async Task Streamed(QueryParams q, Target t, QueryResult res, CancellationToken deadline, CancellationToken ct)
     {
         var includeRelated = q.Options?.IncludeRelated ?? true;
@@ -320,12 +370,15 @@ public sealed class Queries
         var pinnedBase = defKey != null ? h.Closure(new[] { defKey }) : new HashSet<string>();
         // a local / parameter / local function: only its own document can reference it
         var localOnly = DocId(sym) == null && t.Document != null;
+        var dispatchers = new List<(ISymbol s, string? via)>();
         if (localOnly) scope = scope.Where(k => k == t.ProjectKey).ToList();
         else if (q.Op == "callers" && (q.Options?.WidenDispatch ?? true))
         {
-            var dispatchers = await Dispatchers(sym, symSol, ct);
+            dispatchers = await Dispatchers(sym, symSol, ct);
             res.Dispatchers = dispatchers.Where(d => d.via != null).Select(d => Ref(d.s, symSol, withLocations: false)).ToList();
-            var added = WidenForDispatch(dispatchers.Where(d => d.via != null).Select(d => d.s).ToList(), symSol, sym.Name, scope);
+            var wsw = Stopwatch.StartNew();
+            var added = WidenForDispatch(dispatchers.Where(d => d.via != null).Select(d => d.s).ToList(), symSol, sym.Name, scope, res, deadline);
+            HostState.Log($"callers {sym.Name}: {dispatchers.Count(d => d.via != null)} dispatchers, scope {scope.Count} + {added.Count} for dispatch in {wsw.ElapsedMilliseconds} ms");
             if (added.Count > 0)
             {
                 res.DispatchScope = added;
@@ -340,15 +393,76 @@ public sealed class Queries
         if (onlyDocs != null && res.DispatchScope != null) foreach (var k in res.DispatchScope) onlyDocs.UnionWith(h.Known[k].Desc.Documents.Select(d => h.Abs(d.Path)));
         var seen = new HashSet<string>();
         var callerRows = new Dictionary<string, CallRow>();
-        var sw = Stopwatch.StartNew();
         var batchSize = BatchSizeOf(q);
+        bool Candidate(Document d) => onlyDocs == null || (d.FilePath != null && onlyDocs.Contains(d.FilePath));
+        // Each unit searches a solution narrowed to its projects' reference closure (plus the
+        // symbol's own project): Roslyn's cascade (the interface members, overrides and sibling
+        // implementations of the symbol, looked for in every project depending on their declaring
+        // one) then reads only projects those documents can see, with the same rows.
+        async Task Search(ISymbol s, Solution sol, IEnumerable<string> unitKeys, IEnumerable<Document> docs0, UnitRows u)
+        {
+            var keys = unitKeys.ToList();
+            if (defKey != null) keys.Add(defKey);
+            var narrow = Narrow(sol, keys);
+            var s2 = await Rebind(s, sol, narrow, ct) ?? s;
+            var docs = docs0.Select(d => narrow.GetDocument(d.Id)).Where(d => d != null).Select(d => d!).ToImmutableHashSet();
+            if (q.Op == "references") await ReferencesBatch(s2, narrow, docs, includeRelated, includeDecl, u, deadline);
+            else await CallersBatch(s2, narrow, docs, u, deadline);
+        }
+
+        // Under a deadline, a member's likely documents go first: those whose text also names its
+        // type or a type it dispatches through (a call `factory.Send(…)` has the receiver's type in
+        // sight far more often than not). Each project's likely ones are one unit, so the rows found
+        // before the deadline are in the answer; the projects still count as searched only once all
+        // their candidate documents were (the batches below, which skip the documents done here).
+        var done = new HashSet<DocumentId>();
+        if (deadline.CanBeCanceled && !localOnly && sym is not INamedTypeSymbol && scope.Count > 1 && sym.ContainingType != null)
+        {
+            var names = new HashSet<string>(StringComparer.Ordinal) { sym.ContainingType.Name };
+            foreach (var (d, via) in dispatchers) if (via != null && d.ContainingType != null) names.Add(d.ContainingType.Name);
+            if (q.Op == "references") foreach (var r in InterfaceMembersImplemented(sym).Concat(OverriddenChain(sym))) if (r.ContainingType != null) names.Add(r.ContainingType.Name);
+            names.RemoveWhere(string.IsNullOrEmpty);
+            var lsw = Stopwatch.StartNew();
+            var scanned = 0;
+            var units = 0;
+            foreach (var k in scope)
+            {
+                if (deadline.IsCancellationRequested || scanned >= LikelyScanMaxDocuments) break;
+                var sol = h.Workspace.CurrentSolution;
+                if (sol.GetProject(h.Known[k].Id) is not Project proj) continue;
+                var likely = new List<Document>();
+                foreach (var d in proj.Documents)
+                {
+                    if (!Candidate(d) || d.FilePath == null || h.Known[k].GeneratedPaths.Contains(d.FilePath)) continue;
+                    if (scanned++ >= LikelyScanMaxDocuments || ((scanned & 31) == 0 && deadline.IsCancellationRequested)) break;
+                    if (MentionsAny(d.FilePath, names)) likely.Add(d);
+                }
+                if (deadline.IsCancellationRequested) break;
+                if (likely.Count == 0) continue;
+                var cur = await Rebind(sym, symSol, sol, ct);
+                if (cur == null) break;
+                sym = cur; symSol = sol;
+                var u = new UnitRows();
+                var usw = Stopwatch.StartNew();
+                try
+                {
+                    if (!await ByDeadline(Task.Run(() => Search(sym, sol, new[] { k }, likely, u)), deadline, ct)) { HostState.Log($"  likely unit {k} ({likely.Count} documents) cut at {usw.ElapsedMilliseconds} ms"); break; }
+                }
+                catch (OperationCanceledException) when (!ct.IsCancellationRequested) { HostState.Log($"  likely unit {k} ({likely.Count} documents) cancelled at {usw.ElapsedMilliseconds} ms"); break; }
+                Merge(u, res, seen, callerRows);
+                foreach (var d in likely) done.Add(d.Id);
+                units++;
+            }
+            HostState.Log($"{q.Op} {sym.Name}: likely documents first ({string.Join(", ", names)}): {done.Count} in {units} projects, {scanned} read, {lsw.ElapsedMilliseconds} ms");
+        }
+
         for (var i = 0; i < scope.Count; i += batchSize)
         {
             var batch = scope.Skip(i).Take(batchSize).ToList();
             if (deadline.IsCancellationRequested && !ct.IsCancellationRequested)
             {
                 foreach (var k in scope.Skip(i)) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline" });
-                h.CompileInBackground(h.Workspace.CurrentSolution, scope.Skip(i).Take(batchSize * 2).ToList());
+                h.CompileInBackground(h.Workspace.CurrentSolution, scope.Skip(i).Take(batchSize).ToList());
                 break;
             }
             var sol = h.Workspace.CurrentSolution;
@@ -358,21 +472,26 @@ public sealed class Queries
             var docs = localOnly
                 ? ImmutableHashSet.Create(sol.GetDocument(t.Document!.Id)!)
                 : batch.Select(k => sol.GetProject(h.Known[k].Id)).Where(p => p != null).SelectMany(p => p!.Documents)
-                    .Where(d => onlyDocs == null || (d.FilePath != null && onlyDocs.Contains(d.FilePath))).ToImmutableHashSet();
+                    .Where(d => Candidate(d) && !done.Contains(d.Id)).ToImmutableHashSet();
+            var bsw = Stopwatch.StartNew();
+            var u = new UnitRows();
+            var completed = false;
             try
             {
-                if (q.Op == "references") await ReferencesBatch(sym, sol, docs, includeRelated, includeDecl, res, seen, deadline);
-                else await CallersBatch(sym, sol, docs, callerRows, deadline);
-                res.Searched.AddRange(batch);
+                completed = await ByDeadline(Task.Run(() => Search(sym, sol, localOnly ? new[] { t.ProjectKey! } : batch, docs, u)), deadline, ct);
             }
-            catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+            catch (OperationCanceledException) when (!ct.IsCancellationRequested) { }
+            if (!completed)
             {
                 foreach (var k in scope.Skip(i)) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline" });
                 // the partial answer goes out now; the compilations it was building are finished
                 // in the background, so the question asked again (or the next one near it) is warm
-                h.CompileInBackground(sol, scope.Skip(i).Take(batchSize * 2).ToList());
+                h.CompileInBackground(sol, scope.Skip(i).Take(batchSize).ToList());
                 break;
             }
+            Merge(u, res, seen, callerRows);
+            res.Searched.AddRange(batch);
+            HostState.Log($"{q.Op} {sym.Name}: batch {i / batchSize + 1} of {(scope.Count + batchSize - 1) / batchSize} ({batch.Count} projects, {docs.Count} documents) in {bsw.ElapsedMilliseconds} ms");
             h.Touch(h.Closure(batch));
             var pinned = new HashSet<string>(pinnedBase);
             var next = scope.Skip(i + batchSize).Take(batchSize).ToList();
@@ -382,12 +501,22 @@ public sealed class Queries
         if (q.Op == "callers") foreach (var r in callerRows.Values) res.Items.Add(r);
     }
 
+    /// The solution with only the projects of `keys` and their reference closure (compiled state
+    /// of the kept projects carried over: none of them references a dropped one).
+    Solution Narrow(Solution sol, IEnumerable<string> keys)
+    {
+        var keep = new HashSet<ProjectId>(h.Closure(keys).Select(k => h.Known[k].Id));
+        var drop = sol.ProjectIds.Where(id => !keep.Contains(id)).ToList();
+        if (drop.Count == 0) return sol;
+        return BatchAdd.TryRemove(sol, drop) ?? drop.Aggregate(sol, (x, id) => x.RemoveProject(id));
+    }
+
     /// Most projects a callers question adds to its scope for calls through interface / base members.
     const int DispatchWidenMaxProjects = 512;
 
     /// Known projects outside the scope that can call `sym` through one of its dispatchers: they are
     /// (or reference) a dispatcher's declaring project and one of their documents mentions the name.
-    List<string> WidenForDispatch(List<ISymbol> dispatchers, Solution sol, string name, List<string> scope)
+    List<string> WidenForDispatch(List<ISymbol> dispatchers, Solution sol, string name, List<string> scope, QueryResult res, CancellationToken deadline)
     {
         var added = new List<string>();
         if (dispatchers.Count == 0 || string.IsNullOrEmpty(name)) return added;
@@ -408,14 +537,26 @@ public sealed class Queries
             if (dependents.TryGetValue(stack.Pop(), out var ds))
                 foreach (var d in ds) if (reach.Add(d)) stack.Push(d);
         var filesRead = 0;
-        foreach (var k in h.TopoOrder())
+        var order = h.TopoOrder();
+        for (var oi = 0; oi < order.Count; oi++)
         {
+            var k = order[oi];
             if (inScope.Contains(k) || !reach.Contains(k)) continue;
             var hit = false;
+            var cut = deadline.IsCancellationRequested;
             foreach (var doc in h.Known[k].Desc.Documents)
             {
+                if (cut) break;
                 if (filesRead++ >= DispatchWidenMaxFiles) { HostState.Log($"callers: dispatch widening stopped after {DispatchWidenMaxFiles} files"); return added; }
                 if (Mentions(h.Abs(doc.Path), name)) { hit = true; break; }
+                if ((filesRead & 63) == 0) cut = deadline.IsCancellationRequested;
+            }
+            if (cut)
+            {
+                // not read by the deadline: whether they call through a dispatcher is not known
+                foreach (var r in order.Skip(oi).Where(x => !inScope.Contains(x) && reach.Contains(x)))
+                    res.NotSearched.Add(new NotSearched { Key = r, Reason = "deadline", Detail = "not checked for calls through an interface or base member" });
+                return added;
             }
             if (!hit) continue;
             added.Add(k);
@@ -446,6 +587,35 @@ public sealed class Queries
         catch { return false; }
     }
 
+    /// Whether the file names any of `names` (read once for all of them; cached like Mentions).
+    bool MentionsAny(string absPath, IReadOnlyCollection<string> names)
+    {
+        try
+        {
+            if (h.Buffers.TryGetValue(absPath, out var buf)) return names.Any(n => MentionsIn(buf, n));
+            var fi = new FileInfo(absPath);
+            if (!fi.Exists) return false;
+            var missing = false;
+            foreach (var n in names)
+            {
+                if (!mentionCache.TryGetValue((absPath, n), out var c) || c.len != fi.Length || c.mtime != fi.LastWriteTimeUtc) { missing = true; continue; }
+                if (c.hit) return true;
+            }
+            if (!missing) return false;
+            var text = File.ReadAllText(absPath);
+            if (mentionCache.Count > 200_000) mentionCache.Clear();
+            var any = false;
+            foreach (var n in names)
+            {
+                var hit = MentionsIn(text, n);
+                mentionCache[(absPath, n)] = (fi.Length, fi.LastWriteTimeUtc, hit);
+                any |= hit;
+            }
+            return any;
+        }
+        catch { return false; }
+    }
+
     static bool MentionsIn(string text, string name)
     {
         for (var i = text.IndexOf(name, StringComparison.Ordinal); i >= 0; i = text.IndexOf(name, i + 1, StringComparison.Ordinal))
@@ -459,8 +629,10 @@ public sealed class Queries
 
     static string LocKey(Loc l) => $"{l.Path}:{l.Line}:{l.Column}:{l.EndLine}:{l.EndColumn}";
 
-    async Task ReferencesBatch(ISymbol sym, Solution sol, IImmutableSet<Document> docs, bool includeRelated, bool includeDecl, QueryResult res, HashSet<string> seen, CancellationToken ct)
+    async Task ReferencesBatch(ISymbol sym, Solution sol, IImmutableSet<Document> docs, bool includeRelated, bool includeDecl, UnitRows u, CancellationToken ct)
     {
+        var seen = u.Seen;
+        if (docs.Count == 0) return;
         var found = await SymbolFinder.FindReferencesAsync(sym, sol, docs, ct);
         var implemented = InterfaceMembersImplemented(sym);
         var overridden = OverriddenChain(sym);
@@ -480,7 +652,7 @@ public sealed class Queries
                 loc.IsImplicit = rl.IsImplicit ? true : null;
                 loc.IsCandidate = rl.IsCandidateLocation ? true : null;
                 loc.ProjectKey = h.KeyOf(rl.Document.Project.Id);
-                if (seen.Add(LocKey(loc) + "|" + defId)) res.Items.Add(loc);
+                if (seen.Add(LocKey(loc) + "|" + defId)) u.Refs.Add(loc);
             }
             if (includeDecl)
                 foreach (var dl in def.Locations.Where(l => l.IsInSource && l.SourceTree != null))
@@ -489,7 +661,7 @@ public sealed class Queries
                     if (did == null || !docs.Any(d => d.Id == did)) continue;
                     var loc = ToLoc(dl, sol);
                     loc.Definition = defId; loc.IsDeclaration = true; loc.Related = own ? null : true; loc.Relation = relation; loc.ProjectKey = h.KeyOf(did.ProjectId);
-                    if (seen.Add(LocKey(loc) + "|" + defId)) res.Items.Add(loc);
+                    if (seen.Add(LocKey(loc) + "|" + defId)) u.Refs.Add(loc);
                 }
         }
     }
@@ -572,11 +744,20 @@ public sealed class Queries
         return outList;
     }
 
-    async Task CallersBatch(ISymbol sym, Solution sol, IImmutableSet<Document> docs, Dictionary<string, CallRow> rows, CancellationToken ct)
+    async Task CallersBatch(ISymbol sym, Solution sol, IImmutableSet<Document> docs, UnitRows u, CancellationToken ct)
     {
+        var rows = u.Calls;
+        if (docs.Count == 0) return;
+        var closures = new Dictionary<ProjectId, HashSet<string>>();
+        HashSet<string> ClosureOf(ProjectId id) =>
+            closures.TryGetValue(id, out var c) ? c : closures[id] = h.KeyOf(id) is string k ? h.Closure(new[] { k }) : new HashSet<string>();
         foreach (var (target, via) in await Dispatchers(sym, sol, ct))
         {
-            var callers = await SymbolFinder.FindCallersAsync(target, sol, docs, ct);
+            // only documents whose project sees the target's declaring project can call it
+            var declKey = target.Locations.FirstOrDefault(l => l.IsInSource)?.SourceTree is SyntaxTree tt && sol.GetDocumentId(tt) is DocumentId tdid ? h.KeyOf(tdid.ProjectId) : null;
+            var seeing = declKey == null ? docs : docs.Where(d => ClosureOf(d.Project.Id).Contains(declKey)).ToImmutableHashSet();
+            if (seeing.Count == 0) continue;
+            var callers = await SymbolFinder.FindCallersAsync(target, sol, seeing, ct);
             foreach (var c in callers)
             {
                 // FindCallers cascades (IsDirect false for calls bound to a related member); the
@@ -630,13 +811,17 @@ public sealed class Queries
         var transitive = q.Options?.Transitive ?? true;
         var sym = t.Symbol!;
         var seen = new HashSet<string>();
+        var items = new List<object>();
         void Add(ISymbol s, string relation, string? direction, int? depth)
         {
             var r = Ref(s, sol);
             r.Relation = relation; r.Direction = direction; r.Depth = depth;
-            if (seen.Add((r.DocId ?? r.Display) + "|" + string.Join(",", r.Locations.Select(LocKey)) + "|" + direction)) res.Items.Add(r);
+            if (seen.Add((r.DocId ?? r.Display) + "|" + string.Join(",", r.Locations.Select(LocKey)) + "|" + direction)) items.Add(r);
         }
-        try
+        // rows and the symbol are kept apart until the search completed (an abandoned one writes nowhere)
+        SymbolRef? typeSymbol = null;
+        string? reason = null;
+        async Task Body()
         {
             if (q.Op == "implementations")
             {
@@ -661,8 +846,8 @@ public sealed class Queries
             else
             {
                 var type = sym as INamedTypeSymbol ?? sym.ContainingType;
-                if (type == null) { res.Reason = "not a type or a member of one"; return; }
-                if (!ReferenceEquals(type, sym)) res.Symbol = Ref(type, sol);
+                if (type == null) { reason = "not a type or a member of one"; return; }
+                if (!ReferenceEquals(type, sym)) typeSymbol = Ref(type, sol);
                 var dir = q.Options?.Direction ?? "both";
                 if (dir is "supertypes" or "both")
                 {
@@ -698,12 +883,18 @@ public sealed class Queries
                     }
                 }
             }
+        }
+        var completed = false;
+        try { completed = await ByDeadline(Task.Run(Body), deadline, ct); }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested) { }
+        if (completed)
+        {
+            res.Items.AddRange(items);
+            if (typeSymbol != null) res.Symbol = typeSymbol;
+            if (reason != null) { res.Reason = reason; return; }
             res.Searched.AddRange(scope);
         }
-        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
-        {
-            foreach (var k in scope) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline" });
-        }
+        else foreach (var k in scope) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline" });
         h.Touch(h.Closure(scope));
         res.Stats.ProjectsEvicted += h.EvictIfNeeded(res.Symbol?.ProjectKey != null ? h.Closure(new[] { res.Symbol.ProjectKey }) : new HashSet<string>());
     }
@@ -977,10 +1168,13 @@ public sealed class Queries
 
     // ---------- diagnostics ----------
 
-    async Task Diagnostics(QueryParams q, QueryResult res, int maxItems, CancellationToken ct)
+    /// Compiler diagnostics of one document (`position`) or of whole projects (`scope`, dependencies
+    /// first). `deadline` (options.deadlineMs) cuts it: the projects compiled by then answer, the rest
+    /// are `notSearched` (reason "deadline") and are compiled off the request queue for the next ask;
+    /// a document cut before its semantic diagnostics still gets its syntax diagnostics (`syntaxOnly`).
+    async Task Diagnostics(QueryParams q, QueryResult res, int maxItems, CancellationToken deadline, CancellationToken ct)
     {
         var sol = h.Workspace.CurrentSolution;
-        IEnumerable<Diagnostic> diags;
         var outList = new List<(Diagnostic d, string? key)>();
         if (q.Position != null)
         {
@@ -990,21 +1184,44 @@ public sealed class Queries
             var key = q.Position.ProjectKey ?? keys[0];
             var doc = sol.GetProject(h.Known[key].Id)?.Documents.FirstOrDefault(d => d.FilePath == abs);
             if (doc == null || (!File.Exists(abs) && !h.Buffers.ContainsKey(abs))) throw new HostError(-32011, $"Error [DOCUMENT_MISSING]: {q.Position.Path} is not on disk. Hint: send documents/changed.", new { path = q.Position.Path });
-            var model = await doc.GetSemanticModelAsync(ct);
-            diags = model!.GetDiagnostics(cancellationToken: ct);
-            outList.AddRange(diags.Select(d => (d, (string?)key)));
-            res.Searched.Add(key);
             h.Touch(h.Closure(new[] { key }));
+            try
+            {
+                var model = await doc.GetSemanticModelAsync(deadline);
+                outList.AddRange(model!.GetDiagnostics(cancellationToken: deadline).Select(d => (d, (string?)key)));
+                res.Searched.Add(key);
+            }
+            catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+            {
+                // the parse is cheap and already there: its errors are still facts
+                var tree = await doc.GetSyntaxTreeAsync(ct);
+                if (tree != null) outList.AddRange(tree.GetDiagnostics(ct).Select(d => (d, (string?)key)));
+                res.SyntaxOnly = true;
+                res.NotSearched.Add(new NotSearched { Key = key, Reason = "deadline", Detail = "semantic diagnostics not computed by the deadline; syntax diagnostics only" });
+                h.CompileInBackground(sol, new List<string> { key });
+            }
         }
         else
         {
-            foreach (var key in ScopeKeys(q, res))
+            var keys = ScopeKeys(q, res);
+            for (var i = 0; i < keys.Count; i++)
             {
-                var comp = await sol.GetProject(h.Known[key].Id)!.GetCompilationAsync(ct);
-                if (comp == null) continue;
-                outList.AddRange(comp.GetDiagnostics(ct).Select(d => (d, (string?)key)));
-                res.Searched.Add(key);
-                h.Touch(h.Closure(new[] { key }));
+                var key = keys[i];
+                try
+                {
+                    var comp = await sol.GetProject(h.Known[key].Id)!.GetCompilationAsync(deadline);
+                    if (comp == null) { res.NotSearched.Add(new NotSearched { Key = key, Reason = "error", Detail = "no compilation" }); continue; }
+                    outList.AddRange(comp.GetDiagnostics(deadline).Select(d => (d, (string?)key)));
+                    res.Searched.Add(key);
+                    h.Touch(h.Closure(new[] { key }));
+                }
+                catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+                {
+                    var left = keys.Skip(i).ToList();
+                    foreach (var k in left) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline" });
+                    h.CompileInBackground(sol, left);
+                    break;
+                }
                 if (outList.Count > maxItems) break;
             }
         }

@@ -108,6 +108,16 @@ describe('roslyn host: protocol behaviour on hand-written projects', function ()
     const docs = await query({ op: 'callers', position: { path: 'Net/Remote.cs', line: 4, column: 26 }, scope: [key('Net'), key('App')], options: { documents: ['App/Program.cs'] } });
     assert.deepEqual(docs.items.map((c) => `${c.from!.name}|${c.via ?? ''}`).sort(), ['ThroughBase|base', 'ThroughInterface|interface']);
     assert.deepEqual(docs.searched.sort(), [key('App'), key('Core'), key('Net')].sort());
+    // Under a deadline the likely documents (naming Remote, IRepo or RepoBase) go first, one unit per
+    // project, and the batches skip them: given the time, the same rows and coverage as one pass.
+    for (const op of ['callers', 'references'] as const) {
+      const ask = (options?: object) => query({ op, position: { path: 'Net/Remote.cs', line: 4, column: 26 }, scope: [key('Net'), key('App')], ...(options ? { options } : {}) });
+      const rowsOf = (a: Answer) => a.items.map((c) => (c.from ? `${c.from.name}|${c.via ?? ''}|${c.sites?.length}` : `${c.path}:${c.line}`)).sort();
+      const [plain, timed] = [await ask(), await ask({ deadlineMs: 120_000 })];
+      assert.ok(plain.items.length > 0, op);
+      assert.deepEqual(rowsOf(timed), rowsOf(plain), op);
+      assert.deepEqual(timed.searched.sort(), plain.searched.sort(), op);
+    }
     // Without widening only the given scope is searched.
     const narrow = await query({ op: 'callers', position: { path: 'Net/Remote.cs', line: 4, column: 26 }, scope: [key('Net'), key('App')], options: { widenDispatch: false } });
     assert.deepEqual(
@@ -202,6 +212,34 @@ describe('roslyn host: protocol behaviour on hand-written projects', function ()
       [`CS0103|${key('Core')}`],
     );
     assert.deepEqual(perProject.searched.sort(), [key('App'), key('Core')].sort());
+  });
+
+  it('diagnostics answer by their deadline: projects not compiled by then are listed, a document keeps its syntax errors', async () => {
+    // Fresh projects (never compiled) of 150 documents each: no 1 ms deadline can be met by them.
+    const filler = (ns: string) =>
+      Array.from({ length: 150 }, (_, i) => {
+        write(`${ns}/F${i}.cs`, `namespace ${ns};\npublic class F${i}\n{\n${Array.from({ length: 20 }, (_, j) => `    public int M${j}(int a) { var b = a * ${j}; return b + M${(j + 1) % 20}(a - 1); }\n`).join('')}}\n`);
+        return `${ns}/F${i}.cs`;
+      });
+    write('Diag1/Bad.cs', 'namespace Diag1;\npublic class Bad\n{\n    public void M() { Missing(); int x = 1 }\n}\n');
+    write('Diag2/Other.cs', 'namespace Diag2;\npublic class Other { public void N() { AlsoMissing(); } }\n');
+    write('Diag3/Third.cs', 'namespace Diag3;\npublic class Third { }\n');
+    await req(HostMethods.ensure, { projects: [describeProject('Diag1', [], ['Diag1/Bad.cs', ...filler('Diag1')]), describeProject('Diag2', [], ['Diag2/Other.cs', ...filler('Diag2')]), describeProject('Diag3', [], ['Diag3/Third.cs', ...filler('Diag3')])] });
+    type DiagAnswer = { items: { id: string; projectKey: string; severity: string }[]; searched: string[]; notSearched: { key: string; reason: string }[]; syntaxOnly?: boolean };
+    const doc = (await query({ op: 'diagnostics', position: { path: 'Diag1/Bad.cs', line: 1, column: 1 }, options: { deadlineMs: 1 } })) as unknown as DiagAnswer;
+    assert.equal(doc.syntaxOnly, true);
+    assert.deepEqual(doc.items.filter((d) => d.severity === 'error').map((d) => d.id), ['CS1002']); // "; expected" (the parse), not CS0103 (binding)
+    assert.deepEqual(doc.notSearched.map((n) => `${n.key}|${n.reason}`), [`${key('Diag1')}|deadline`]);
+    // (Diag1 is now compiling off the queue; Diag2 and Diag3 were never touched)
+    const scope = (await query({ op: 'diagnostics', scope: [key('Diag2'), key('Diag3')], options: { deadlineMs: 1 } })) as unknown as DiagAnswer;
+    assert.deepEqual(scope.searched, []);
+    assert.deepEqual(scope.notSearched.map((n) => `${n.key}|${n.reason}`).sort(), [`${key('Diag2')}|deadline`, `${key('Diag3')}|deadline`]);
+    assert.deepEqual(scope.items, []);
+    // Without a deadline: everything, as before.
+    const full = (await query({ op: 'diagnostics', scope: [key('Diag1'), key('Diag2')] })) as unknown as DiagAnswer;
+    assert.deepEqual(full.items.filter((d) => d.severity === 'error').map((d) => d.id).sort(), ['CS0103', 'CS0103', 'CS1002']);
+    assert.equal(full.notSearched.length, 0);
+    assert.equal(full.syntaxOnly, undefined);
   });
 
   it('a references search cut at its deadline answers partial and compiles the projects it did not reach in the background', async () => {

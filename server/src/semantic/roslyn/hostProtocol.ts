@@ -251,6 +251,11 @@ export interface QueryResult<Row = unknown> extends Coverage {
   dispatchers?: SymbolRef[];
   /** callers (protocol 2): known projects the host added to the scope for them. */
   dispatchScope?: string[];
+  /**
+   * diagnostics of one document cut by `deadlineMs` (protocol 4): its syntax (parse) diagnostics
+   * only; its project is in `notSearched` with reason "deadline".
+   */
+  syntaxOnly?: boolean;
 }
 
 export interface StatusResult {
