@@ -595,8 +595,14 @@ export const DIAGNOSTICS_LSP_MAX_FILES = 40;
 export const DIAGNOSTICS_LSP_PARALLEL = 8;
 /** diagnostics: a file's published diagnostics are taken once the server published nothing for any file for this long (tsserver publishes syntax, then semantic, then suggestion results; typescript-language-server re-asks 200 ms after a change). */
 export const DIAGNOSTICS_PUBLISH_QUIET_MS = 500;
-/** diagnostics: no further C# project is compiled this close to the deadline (a cold compile is 0.2-3 s; past the deadline the whole answer would be lost). */
-export const DIAGNOSTICS_ROSLYN_DEADLINE_MARGIN_MS = 2_500;
+/**
+ * diagnostics: the Roslyn host's own deadline for a project's diagnostics (protocol 4: it stops and
+ * names the project not done) is this long before the provider's, for its reply to arrive (past
+ * the provider's deadline the registry drops the whole answer).
+ */
+export const DIAGNOSTICS_ROSLYN_DEADLINE_MARGIN_MS = 700;
+/** diagnostics: no C# project is asked with less host time than this left (a cut answer would bring nothing of it). */
+export const DIAGNOSTICS_ROSLYN_MIN_QUERY_MS = 300;
 /** diagnostics: C# projects the Roslyn host compiles per call (a cold compile is 0.2-3 s each). */
 export const DIAGNOSTICS_ROSLYN_MAX_PROJECTS = 24;
 /** diagnostics: rows kept per call (the host's own cap per query is 5,000; an agent reads the first page). */

@@ -206,6 +206,12 @@ c.onRequest('query', async (p, token) => {
     if (cancelled) throw new rpc.ResponseError(-32800, 'cancelled');
     return { symbol: null, items: [], searched: p.scope, notSearched: [] };
   }
+  // cutdiag: the host's deadline (protocol 4) cut every diagnostics query: a document keeps its parse errors.
+  if (mode === 'cutdiag' && p.op === 'diagnostics') {
+    note('diagnostics deadlineMs=' + (p.options && p.options.deadlineMs));
+    if (p.position) return { symbol: null, items: [{ path: p.position.path, line: 2, column: 5, endLine: 2, endColumn: 6, id: 'CS1002', severity: 'error', message: '; expected', projectKey: p.position.projectKey }], searched: [], notSearched: [{ key: p.position.projectKey, reason: 'deadline' }], syntaxOnly: true };
+    return { symbol: null, items: [], searched: [], notSearched: p.scope.map((key) => ({ key, reason: 'deadline' })) };
+  }
   await busy;
   if (mode === 'slowdiag') note('query ' + p.op);
   if (mode === 'slowquery' && p.op === 'references') {
@@ -293,6 +299,23 @@ describe('roslyn: provider logic against a scripted fake host', function () {
     assert.equal(a.mode, 'precise_partial');
     assert.deepEqual(a.value, []);
     assert.match(a.gaps[0]!, /^none found in the 1 project\(s\) searched \(2 not searched\)/);
+  });
+
+  it('diagnostics cut at the host\'s deadline: a document keeps its parse errors (labelled), a project not compiled is named and its files unchecked', async () => {
+    setMode('cutdiag');
+    const a = await registry.request('diagnostics', 'csharp', { paths: ['src/App/Program.cs', 'src/App/ReportBuilder.cs', 'src/Geometry/Circle.cs'] }, { deadlineMs: 5_000, waitForReadyMs: 5_000, preciseOnly: true });
+    console.log(`      ${a.mode}: ${JSON.stringify(a.value)} ${a.gaps.join(' | ')}`);
+    assert.equal(a.mode, 'precise_partial');
+    assert.deepEqual(a.value!.rows.map((d) => `${d.severity} ${d.code} ${d.path}:${d.line}:${d.column}`), ['error CS1002 src/Geometry/Circle.cs:2:5']);
+    assert.deepEqual(a.value!.unchecked, ['src/App/Program.cs', 'src/App/ReportBuilder.cs']);
+    assert.deepEqual(a.gaps, [
+      'src/Geometry/Circle.cs: parse diagnostics only (src/Geometry/Geometry.csproj was not compiled by the deadline; the host keeps compiling it, ask again)',
+      '1 of 2 C# project(s) not compiled by the deadline (the host keeps compiling them; ask again): src/App/App.csproj',
+    ]);
+    // Each query carried the host's own deadline, before the provider's.
+    const sent = fs.readFileSync(path.join(dir, 'events'), 'utf8').trim().split('\n').map((e) => Number(/deadlineMs=(\d+)/.exec(e)?.[1]));
+    assert.equal(sent.length, 2);
+    for (const ms of sent) assert.ok(ms >= 300 && ms <= 5_000 - 700, String(ms));
   });
 
   it('a host stuck past its deadline is killed and restarted with backoff; the next question works', async () => {

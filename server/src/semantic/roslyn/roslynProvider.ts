@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import {
   DIAGNOSTICS_MAX_ROWS,
   DIAGNOSTICS_ROSLYN_DEADLINE_MARGIN_MS,
+  DIAGNOSTICS_ROSLYN_MIN_QUERY_MS,
   DIAGNOSTICS_ROSLYN_MAX_PROJECTS,
   ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS,
   ROSLYN_ENSURE_BATCH_PROJECTS,
@@ -478,32 +479,45 @@ export class RoslynProvider implements SemanticProvider {
       const failed = await this.ensure(describer, this.closure(describer, asked).keys, ctx, acquired.generation);
       const rows: DiagnosticRow[] = [];
       const unchecked = [...unmapped, ...keys.slice(asked.length).flatMap((k) => byKey.get(k)!)];
+      /** Projects not compiled by the deadline (not started, or cut by the host). */
+      const late: ProjectKey[] = [];
       for (const k of asked) {
         if (failed.has(k)) {
           gaps.push(`${splitKey(k).project} could not be loaded: ${failed.get(k)}`);
           unchecked.push(...byKey.get(k)!);
           continue;
         }
-        // A cold compile can take seconds: none is started this close to the deadline (the registry
-        // would drop the whole answer at it); its files are unchecked and the engine parse-checks them.
-        if (ctx.signal.aborted || Date.now() > ctx.deadline - DIAGNOSTICS_ROSLYN_DEADLINE_MARGIN_MS) {
-          gaps.push(`${splitKey(k).project} not compiled (deadline)`);
+        // The host stops at `deadlineMs` (protocol 4), the margin before ours kept for its reply, and
+        // names the projects it did not finish; none is asked with less than that left.
+        const hostMs = ctx.deadline - Date.now() - DIAGNOSTICS_ROSLYN_DEADLINE_MARGIN_MS;
+        if (ctx.signal.aborted || hostMs < DIAGNOSTICS_ROSLYN_MIN_QUERY_MS) {
+          late.push(k);
           unchecked.push(...byKey.get(k)!);
           continue;
         }
         const files = byKey.get(k)!;
         const want = new Set(files);
+        const options = { maxItems: DIAGNOSTICS_MAX_ROWS, deadlineMs: Math.round(hostMs) };
         const r = await this.query<HostDiagnostic>(
-          files.length === 1 ? { op: 'diagnostics', position: { path: files[0]!, line: 1, column: 1, projectKey: k }, scope: [k], options: { maxItems: DIAGNOSTICS_MAX_ROWS } } : { op: 'diagnostics', scope: [k], options: { maxItems: DIAGNOSTICS_MAX_ROWS } },
+          files.length === 1 ? { op: 'diagnostics', position: { path: files[0]!, line: 1, column: 1, projectKey: k }, scope: [k], options } : { op: 'diagnostics', scope: [k], options },
           ctx,
           acquired.generation,
         );
+        const syntaxOnly = (r as { syntaxOnly?: boolean }).syntaxOnly === true;
+        if (!syntaxOnly && r.notSearched.some((n) => n.key === k && n.reason === 'deadline')) {
+          // Cut before its compilation was done: nothing of it is in the answer (the host keeps compiling).
+          late.push(k);
+          unchecked.push(...files);
+          continue;
+        }
+        if (syntaxOnly) gaps.push(`${files[0]}: parse diagnostics only (${splitKey(k).project} was not compiled by the deadline; the host keeps compiling it, ask again)`);
         if (r.truncated) gaps.push(`${splitKey(k).project}: the host cut its diagnostics at ${DIAGNOSTICS_MAX_ROWS}`);
         for (const d of r.items) {
           if (!d.path || !want.has(d.path) || d.severity === 'hidden') continue;
           rows.push({ path: d.path, line: d.line, column: d.column, endLine: d.endLine, endColumn: d.endColumn, severity: d.severity, message: d.message, code: d.id, source: 'compiler' });
         }
       }
+      if (late.length) gaps.push(`${late.length} of ${asked.length} C# project(s) not compiled by the deadline (the host keeps compiling them; ask again): ${late.slice(0, 5).map((k) => splitKey(k).project).join(', ')}${late.length > 5 ? ', …' : ''}`);
       return { kind: 'ok', value: { rows, ...(unchecked.length ? { unchecked } : {}) }, ...(gaps.length ? { gaps } : {}) };
     } catch (e) {
       return this.failure(e, 'diagnostics', ctx);
