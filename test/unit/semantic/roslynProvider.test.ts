@@ -309,8 +309,8 @@ describe('roslyn: provider logic against a scripted fake host', function () {
     assert.deepEqual(a.value!.rows.map((d) => `${d.severity} ${d.code} ${d.path}:${d.line}:${d.column}`), ['error CS1002 src/Geometry/Circle.cs:2:5']);
     assert.deepEqual(a.value!.unchecked, ['src/App/Program.cs', 'src/App/ReportBuilder.cs']);
     assert.deepEqual(a.gaps, [
-      'src/Geometry/Circle.cs: parse diagnostics only (src/Geometry/Geometry.csproj was not compiled by the deadline; the host keeps compiling it, ask again)',
-      '1 of 2 C# project(s) not compiled by the deadline (the host keeps compiling them; ask again): src/App/App.csproj',
+      'src/Geometry/Circle.cs: parse diagnostics only (src/Geometry/Geometry.csproj was not compiled by the deadline: ask again)',
+      '1 of 2 C# project(s) not compiled by the deadline (compiled ones are kept: ask again): src/App/App.csproj',
     ]);
     // Each query carried the host's own deadline, before the provider's.
     const sent = fs.readFileSync(path.join(dir, 'events'), 'utf8').trim().split('\n').map((e) => Number(/deadlineMs=(\d+)/.exec(e)?.[1]));

@@ -476,7 +476,15 @@ export class RoslynProvider implements SemanticProvider {
       const gaps: string[] = [];
       if (keys.length > asked.length) gaps.push(`${keys.length - asked.length} of ${keys.length} C# projects not compiled (at most ${DIAGNOSTICS_ROSLYN_MAX_PROJECTS} per call): ${keys.slice(asked.length, asked.length + 3).map((k) => splitKey(k).project).join(', ')}`);
       if (unmapped.length) gaps.push(`${unmapped.length} file(s) compiled by no C# project: ${unmapped.slice(0, 3).join(', ')}`);
-      const failed = await this.ensure(describer, this.closure(describer, asked).keys, ctx, acquired.generation);
+      const closure = this.closure(describer, asked).keys;
+      let failed: Map<ProjectKey, string>;
+      try {
+        failed = await this.ensure(describer, closure, ctx, acquired.generation);
+      } catch (e) {
+        // A cold host still loading the projects at the deadline: said so (it is asked again next time).
+        if (!(e instanceof HostDeadlineError)) throw e;
+        return { kind: 'unavailable', state: 'loading', reason: `the Roslyn host was still loading the ${closure.length} C# project(s) when the deadline came; ask again` };
+      }
       const rows: DiagnosticRow[] = [];
       const unchecked = [...unmapped, ...keys.slice(asked.length).flatMap((k) => byKey.get(k)!)];
       /** Projects not compiled by the deadline (not started, or cut by the host). */
@@ -510,14 +518,14 @@ export class RoslynProvider implements SemanticProvider {
           unchecked.push(...files);
           continue;
         }
-        if (syntaxOnly) gaps.push(`${files[0]}: parse diagnostics only (${splitKey(k).project} was not compiled by the deadline; the host keeps compiling it, ask again)`);
+        if (syntaxOnly) gaps.push(`${files[0]}: parse diagnostics only (${splitKey(k).project} was not compiled by the deadline: ask again)`);
         if (r.truncated) gaps.push(`${splitKey(k).project}: the host cut its diagnostics at ${DIAGNOSTICS_MAX_ROWS}`);
         for (const d of r.items) {
           if (!d.path || !want.has(d.path) || d.severity === 'hidden') continue;
           rows.push({ path: d.path, line: d.line, column: d.column, endLine: d.endLine, endColumn: d.endColumn, severity: d.severity, message: d.message, code: d.id, source: 'compiler' });
         }
       }
-      if (late.length) gaps.push(`${late.length} of ${asked.length} C# project(s) not compiled by the deadline (the host keeps compiling them; ask again): ${late.slice(0, 5).map((k) => splitKey(k).project).join(', ')}${late.length > 5 ? ', …' : ''}`);
+      if (late.length) gaps.push(`${late.length} of ${asked.length} C# project(s) not compiled by the deadline (compiled ones are kept: ask again): ${late.slice(0, 5).map((k) => splitKey(k).project).join(', ')}${late.length > 5 ? ', …' : ''}`);
       return { kind: 'ok', value: { rows, ...(unchecked.length ? { unchecked } : {}) }, ...(gaps.length ? { gaps } : {}) };
     } catch (e) {
       return this.failure(e, 'diagnostics', ctx);
