@@ -6,7 +6,7 @@
 //
 //   csharp-ls   the C# language server, pinned in .config/dotnet-tools.json, installed with
 //               `dotnet tool install --tool-path .tools/csharp-ls` (the engine looks there first).
-//   roslyn-host Sextant's own Roslyn host, `dotnet build -c Release` of roslyn/ into roslyn/out/host/
+//   roslyn-host Sextant's own Roslyn host, `dotnet publish -c Release` (ReadyToRun, framework-dependent; else `dotnet build`) of roslyn/ into roslyn/out/host/
 //               (scripts/build-roslyn-host.mjs).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
