@@ -8,7 +8,8 @@
  * Prints one JSON line: openMs, refreshMs, watchCallMs (the watch() call itself), watchBlockMs (longest
  * event-loop block from the watch() call until the watcher is ready + 3 s), startBlockMs (longest block
  * over the whole start), answerAfterWatchMs (a question sent with watch() → answered), startToAnswerMs
- * (process's engine open → that answer), watchReadyMs, backend, rssMiB.
+ * (process's engine open → that answer), watchReadyMs, backend, rssMiB, topBlocks ([ms after watch(), length]
+ * of the three longest blocks over 100 ms in the window).
  */
 import { performance } from 'node:perf_hooks';
 import { callTool } from '../../server/src/mcp/server';
@@ -22,12 +23,20 @@ let last = performance.now();
 let maxGap = 0;
 let windowGap = 0;
 let inWindow = false;
+let windowStart = 0;
+/** The longest blocks in the window: [ms after watch() when the block began, its length]. */
+const top: [number, number][] = [];
 const probe = setInterval(() => {
   const now = performance.now();
   const gap = now - last - PROBE_MS;
-  last = now;
   if (gap > maxGap) maxGap = gap;
   if (inWindow && gap > windowGap) windowGap = gap;
+  if (inWindow && gap > 100) {
+    top.push([Math.round(last - windowStart), Math.round(gap)]);
+    top.sort((a, b) => b[1] - a[1]);
+    top.length = Math.min(top.length, 3);
+  }
+  last = now;
 }, PROBE_MS);
 
 async function main(): Promise<void> {
@@ -40,6 +49,7 @@ async function main(): Promise<void> {
   inWindow = true;
   last = performance.now(); // gaps before the window do not count in it
   const tWatch = performance.now();
+  windowStart = tWatch;
   let answered = 0;
   const question = new Promise<void>((resolve) =>
     setImmediate(() => {
@@ -68,6 +78,8 @@ async function main(): Promise<void> {
     startToAnswerMs: Math.round(answered - t0),
     watchReadyMs: Math.round(ready - tWatch),
     rssMiB: Math.round(process.memoryUsage().rss / 1048576),
+    answeredAtMs: Math.round(answered - tWatch),
+    topBlocks: top,
   };
   await e.close();
   clearInterval(probe);

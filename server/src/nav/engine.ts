@@ -302,6 +302,10 @@ export class Engine {
       ...(this.opts.include ? { include: this.opts.include } : {}),
       skipDirs,
       catchUpSinceMs: this.walkStartedMs ?? Date.now(),
+      onEventsLost: () => {
+        if (this.disposed) return;
+        void this.refresh().catch((e) => log.error('refresh after lost watcher events failed', { error: (e as Error).message }));
+      },
       ...(backend ? { backend } : {}),
     });
     // The first saved file is parsed in this thread (one file is not worth a worker): load the

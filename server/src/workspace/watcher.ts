@@ -50,6 +50,11 @@ export interface WorkspaceWatcherOptions extends IgnoreOptions {
   backend?: 'native' | 'fs.watch';
   /** Once watching covers the tree, report what changed since this time (ms since the epoch) and was not seen. */
   catchUpSinceMs?: number;
+  /**
+   * The native backend reported an error while running (a dropped event queue, a folder it could
+   * not follow): events may be missing, so the caller walks the workspace again. Watching goes on.
+   */
+  onEventsLost?: (why: string) => void;
   /** Called when the status changes (ready, fallen back, stopped). */
   onStatus?: (s: WatchStatus) => void;
 }
@@ -221,7 +226,7 @@ export class WorkspaceWatcher {
       .subscribe(
         this.root,
         (err, events) => {
-          if (err) return this.fail(err);
+          if (err) return this.lost(err);
           this.report(
             events.map((e) => e.path),
             false,
@@ -328,6 +333,14 @@ export class WorkspaceWatcher {
         this.added.delete(k);
       }
     }
+  }
+
+  /** Events may be missing (the backend said so); watching goes on and the caller walks again. */
+  private lost(e: Error): void {
+    if (this.closed) return;
+    log.warn(`workspace watcher: events may have been lost (${e.message}); the workspace is walked again`);
+    if (this.opts.onEventsLost) this.opts.onEventsLost(e.message);
+    else this.fail(e);
   }
 
   /** A backend failed (inotify limit, root removed, …): watching stops, and the status says so. */
