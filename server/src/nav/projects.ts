@@ -10,6 +10,13 @@ import { PACKAGE_ID_PREFIX, type ProjectEdge, type ProjectGraph, type ProjectNod
 import { deserializeProjectGraph } from '../projects/serializeProjectGraph';
 import type { Engine } from './engine';
 
+/**
+ * A project's status as tools show it: a project whose file exists in a folder the index leaves out
+ * is `not_indexed` (the graph's `failed` + `notIndexed`; the VS Code view's "not indexed"), not a failure.
+ */
+export type ShownStatus = ProjectNode['status'] | 'not_indexed';
+export const shownStatus = (p: Pick<ProjectNode, 'status' | 'notIndexed'>): ShownStatus => (p.notIndexed ? 'not_indexed' : p.status);
+
 /** A project as tools show it: compact, with the reasons when it is not complete. */
 export interface ProjectRow {
   id: string;
@@ -17,7 +24,7 @@ export interface ProjectRow {
   kind: ProjectNode['kind'];
   isTest: boolean;
   targetFrameworks: string[];
-  status: ProjectNode['status'];
+  status: ShownStatus;
   reasons?: string[];
   assemblyName?: string;
   rootNamespace?: string;
@@ -48,7 +55,7 @@ export function requireGraph(engine: Engine): ProjectGraph {
 }
 
 export function projectRow(p: ProjectNode, maxReasons = 3): ProjectRow {
-  const row: ProjectRow = { id: p.id, name: p.name, kind: p.kind, isTest: p.isTest, targetFrameworks: p.targetFrameworks, status: p.status, files: p.fileCount };
+  const row: ProjectRow = { id: p.id, name: p.name, kind: p.kind, isTest: p.isTest, targetFrameworks: p.targetFrameworks, status: shownStatus(p), files: p.fileCount };
   if (p.reasons.length > 0) row.reasons = p.reasons.slice(0, maxReasons);
   if (p.assemblyName !== undefined && p.assemblyName !== p.name) row.assemblyName = p.assemblyName;
   if (p.rootNamespace !== undefined && p.rootNamespace !== p.name) row.rootNamespace = p.rootNamespace;
@@ -109,14 +116,14 @@ export interface ContainingRow {
   isTest: boolean;
   targetFrameworks: string[];
   link?: string;
-  status: ProjectNode['status'];
+  status: ShownStatus;
 }
 
 /** Every project that compiles, links or contains the file. */
 export function containing(engine: Engine, path: string): ContainingRow[] {
   const g = requireGraph(engine);
   return projectsContaining(g, path).map((c) => {
-    const row: ContainingRow = { project: c.project.id, name: c.project.name, kind: c.project.kind, isTest: c.project.isTest, targetFrameworks: c.targetFrameworks, status: c.project.status };
+    const row: ContainingRow = { project: c.project.id, name: c.project.name, kind: c.project.kind, isTest: c.project.isTest, targetFrameworks: c.targetFrameworks, status: shownStatus(c.project) };
     if (c.link) row.link = c.link;
     return row;
   });
@@ -189,7 +196,7 @@ export interface ProjectsOverview {
   byKind: Record<string, { production: number; test: number }>;
   readiness: { complete: number; partial: number; failed: number };
   /** Up to five projects that are not complete, with their first reason. */
-  notComplete: { id: string; status: ProjectNode['status']; reason: string }[];
+  notComplete: { id: string; status: ShownStatus; reason: string }[];
   /** The first solutions (see solutionCount for all). */
   solutions: { path: string; kind: string; projects: number; status: string }[];
   solutionCount: number;
@@ -210,7 +217,7 @@ export function projectsOverview(engine: Engine, maxSolutions = 10): ProjectsOve
     if (p.isTest) k.test++;
     else k.production++;
     readiness[p.status]++;
-    if (p.status !== 'complete' && notComplete.length < 5) notComplete.push({ id: p.id, status: p.status, reason: p.reasons[0] ?? '' });
+    if (p.status !== 'complete' && notComplete.length < 5) notComplete.push({ id: p.id, status: shownStatus(p), reason: p.reasons[0] ?? '' });
     for (const t of p.targetFrameworks) tfms[t] = (tfms[t] ?? 0) + 1;
   }
   const packages = new Set(g.edges.filter((e: ProjectEdge) => e.kind === 'packageReference').map((e) => e.to.slice(PACKAGE_ID_PREFIX.length))).size;

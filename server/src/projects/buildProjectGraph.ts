@@ -9,6 +9,7 @@ import { MAX_PROJECT_FILE_BYTES } from '../core/limits';
 import { PathPolicy, toPosix } from '../core/paths';
 import { isToolError } from '../core/errors';
 import { PACKAGE_ID_PREFIX, type ProjectEdge, type ProjectFileEntry, type ProjectGraph, type ProjectNode, type SolutionNode } from './ProjectGraph';
+import { DEFAULT_EXCLUDED_DIRS } from '../workspace/ignoreRules';
 import { WorkspaceFiles } from './WorkspaceFiles';
 import type { EvaluatedItem } from './msbuild/evaluateProject';
 import { blankMsbuildProject, msbuildKind, readMsbuildProject, type MsbuildProject } from './msbuild/readMsbuildProject';
@@ -163,7 +164,7 @@ function* graphSteps(input: ProjectGraphInput): Generator<void, ProjectGraph> {
       if (r.targetFrameworks.length > 0) edge.targetFrameworks = r.targetFrameworks;
       if (!exists) {
         edge.missing = true;
-        addReason(node, onDisk(r.target) ? `references ${r.target}, which exists but is not indexed (ignored, or in a folder excluded by default); not read` : `references missing project ${r.target}`);
+        addReason(node, onDisk(r.target) ? `references ${r.target}, which exists but is not indexed (excluded by ${excludedBy(r.target)}); not read` : `references missing project ${r.target}`);
         const by = missing.get(r.target) ?? [];
         by.push(p.path);
         missing.set(r.target, by);
@@ -255,7 +256,7 @@ function* graphSteps(input: ProjectGraphInput): Generator<void, ProjectGraph> {
       const edge: ProjectEdge = { kind: 'solutionMembership', from: rel, to: m.path, folder: m.folder };
       if (!files.has(m.path)) {
         edge.missing = true;
-        sol.reasons.push(onDisk(m.path) ? `lists ${m.path}, which exists but is not indexed (ignored, or in a folder excluded by default)` : `lists missing project ${m.path}`);
+        sol.reasons.push(onDisk(m.path) ? `lists ${m.path}, which exists but is not indexed (excluded by ${excludedBy(m.path)})` : `lists missing project ${m.path}`);
         const by = missing.get(m.path) ?? [];
         by.push(rel);
         missing.set(m.path, by);
@@ -273,13 +274,20 @@ function* graphSteps(input: ProjectGraphInput): Generator<void, ProjectGraph> {
     if (projects.has(rel)) continue;
     const kind = msbuildKind(rel) ?? (path.posix.basename(rel) === 'package.json' ? 'node' : rel.endsWith('.json') ? 'tsconfig' : 'csharp');
     const refs = `referenced by ${by.slice(0, 3).join(', ')}${by.length > 3 ? ` and ${by.length - 3} more` : ''}`;
-    const why = onDisk(rel) ? `the file exists but is not indexed: ignored, or in a folder excluded by default (${refs})` : `the file does not exist (${refs})`;
+    const why = onDisk(rel) ? `the file exists but is not indexed (excluded by ${excludedBy(rel)}; ${refs})` : `the file does not exist (${refs})`;
     projects.set(rel, { ...failedNode(rel, kind, why), ...(onDisk(rel) ? { notIndexed: true as const } : {}) });
   }
 
   markCycles(projects, edges);
 
   return { root, projects: [...projects.values()], edges, solutions, files: fileMap, buildMs: Math.round(performance.now() - started) };
+}
+
+/** Why discovery left a path out: a folder name excluded by default on its way, else an ignore rule. */
+function excludedBy(rel: string): string {
+  const dirs = rel.split('/').slice(0, -1);
+  const hit = dirs.find((d) => DEFAULT_EXCLUDED_DIRS.some((x) => x.toLowerCase() === d.toLowerCase()));
+  return hit ? `default: ${hit}/ folders are not indexed unless the workspace re-admits them` : '.gitignore or the exclude setting';
 }
 
 function emptyMsbuild(rel: string): MsbuildProject {

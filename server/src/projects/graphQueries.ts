@@ -33,6 +33,8 @@ export interface GraphNodeRef {
   distance: number;
   isTest?: boolean;
   status?: ProjectNode['status'];
+  /** The project file exists in a folder the index leaves out (ProjectNode.notIndexed). */
+  notIndexed?: true;
 }
 
 export interface GraphAround {
@@ -208,7 +210,7 @@ export function graphAround(g: ProjectGraph, starts: string[], opts: GraphAround
     if (ix.isPackage[k]) return { id, kind: 'package', name: id.slice(PACKAGE_ID_PREFIX.length), distance: dist[k]! };
     const p = ix.byId.get(id);
     return p
-      ? { id, kind: p.kind, name: p.name, distance: dist[k]!, isTest: p.isTest, status: p.status }
+      ? { id, kind: p.kind, name: p.name, distance: dist[k]!, isTest: p.isTest, status: p.status, ...(p.notIndexed ? { notIndexed: true as const } : {}) }
       : { id, kind: 'csharp', name: id, distance: dist[k]!, status: 'failed' };
   });
   for (const s of unknownStarts) nodes.unshift({ id: s, kind: 'csharp', name: s, distance: 0, status: 'failed' });

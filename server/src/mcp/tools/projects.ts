@@ -7,12 +7,12 @@ import { ToolError } from '../../core/errors';
 import { DEFAULT_GRAPH_NODES, DEFAULT_RESPONSE_BYTES, MAX_DEPENDENCY_PATHS, MAX_GRAPH_NODES, MAX_QUERY_CHARS } from '../../core/limits';
 import { configLookup } from '../../nav/projectsConfig';
 import { namespaceLayout } from '../../nav/projectsNamespaces';
-import { containing, dependencyPath, graphQuery, projectRow, projectsOverview, under, type ProjectsOverview } from '../../nav/projects';
+import { containing, dependencyPath, graphQuery, projectRow, projectsOverview, shownStatus, under, type ProjectsOverview } from '../../nav/projects';
 import { pagingArgs, pathArg } from '../schemas';
 import { defineTool } from '../tool';
 
 const kindEnum = z.enum(['csharp', 'fsharp', 'vb', 'shared', 'node', 'tsconfig']);
-const statusEnum = z.enum(['complete', 'partial', 'failed']);
+const statusEnum = z.enum(['complete', 'partial', 'failed', 'not_indexed']);
 
 /** A project row; defaults are left out (name = file name without extension, kind csharp, not a test, no frameworks, status complete). */
 const projectRowSchema = z.object({
@@ -21,7 +21,7 @@ const projectRowSchema = z.object({
   kind: kindEnum.optional(),
   isTest: z.literal(true).optional(),
   targetFrameworks: z.array(z.string()).optional(),
-  status: statusEnum.optional().describe('partial (see reasons) | failed; omitted: complete'),
+  status: statusEnum.optional().describe('partial (see reasons) | failed | not_indexed (excluded folder); omitted: complete'),
   reasons: z.array(z.string()).optional(),
   assemblyName: z.string().optional(),
   rootNamespace: z.string().optional(),
@@ -146,7 +146,7 @@ export const projectGraphTool = defineTool({
       if (n.name !== derived && n.name !== n.id.slice(n.id.lastIndexOf('/') + 1)) row.name = n.name;
       if (n.kind !== KIND_DEFAULT) row.kind = n.kind;
       if (n.isTest) row.test = true;
-      if (n.status && n.status !== 'complete') row.status = n.status;
+      if (n.status && n.status !== 'complete') row.status = n.notIndexed ? 'not_indexed' : n.status;
       const es = (out.get(n.id) ?? []).sort((a, b) => a.to - b.to);
       if (es.length) row.to = es.map((e) => e.to);
       for (const e of es) if (e.attr) (row.via ??= {})[String(e.to)] = e.attr;
@@ -231,7 +231,7 @@ export const projectsUnderTool = defineTool({
     prefix: z.string().max(MAX_QUERY_CHARS),
     kinds: z.array(kindEnum).max(6).optional(),
     tests: z.enum(['include', 'only', 'exclude']).optional(),
-    status: z.array(statusEnum).max(3).optional(),
+    status: z.array(statusEnum).max(4).optional(),
     ...pagingArgs,
   }),
   item: projectRowSchema,
@@ -243,7 +243,7 @@ export const projectsUnderTool = defineTool({
     const statuses = args.status?.length ? new Set(args.status) : undefined;
     const tests = args.tests ?? 'include';
     const all = under(env.engine, args.prefix).filter(
-      (p) => (!kinds || kinds.has(p.kind)) && (!statuses || statuses.has(p.status)) && (tests === 'include' || (tests === 'only') === p.isTest),
+      (p) => (!kinds || kinds.has(p.kind)) && (!statuses || statuses.has(shownStatus(p))) && (tests === 'include' || (tests === 'only') === p.isTest),
     );
     const rows = all.slice(page.offset, page.offset + page.limit).map((p) => withoutDefaults(projectRow(p), p.id));
     const testCount = all.filter((p) => p.isTest).length;
