@@ -309,8 +309,12 @@ export const ROSLYN_PREWARM_COMPILE_PROJECTS = 32;
  * every compiled project; one call of all 3,000 took ~20 s, which a question would wait behind).
  */
 export const ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS = 48;
-/** Projects described between two yields to the event loop (each is an MSBuild evaluation of a few ms). */
-export const ROSLYN_PREWARM_DESCRIBE_SLICE = 25;
+/**
+ * Background describing between two yields to the event loop, in ms (each description is an MSBuild
+ * evaluation: a few ms on an idle machine, 100 ms and more at load 20, so a count of projects per
+ * slice held a question for seconds): a question arriving meanwhile waits at most about this long.
+ */
+export const ROSLYN_PREWARM_DESCRIBE_SLICE_MS = 20;
 /** How often background work checks whether a question is still in flight. */
 export const ROSLYN_PREWARM_IDLE_POLL_MS = 100;
 /** One background step (the one-call ensure of every description; one compile) may take this long. */
@@ -333,6 +337,14 @@ export const ROSLYN_CONTINUE_QUIET_MS = 500;
 export const ROSLYN_CONTINUE_STEP_PROJECTS = 32;
 /** A continuation step's host deadline (it answers with the projects it reached, kept). */
 export const ROSLYN_CONTINUE_STEP_MS = 8_000;
+/**
+ * A multi-targeting declaring project is asked once per framework its dependents bind to; a later
+ * framework's compilation (cold: seconds) is not asked with less than this left of the question's
+ * time (its projects are reported not searched; a references search goes on in the background)...
+ */
+export const ROSLYN_VARIANT_MIN_LEFT_MS = 1_000;
+/** ...and a later framework's wait ends this long before the question's, so the frameworks that answered make the answer. */
+export const ROSLYN_VARIANT_ANSWER_MARGIN_MS = 300;
 /** Continuation steps in a row that reach no project before a search waits for its next question (the host compiles on meanwhile). */
 export const ROSLYN_CONTINUE_MAX_STALLS = 3;
 /** Implementations of a type: rounds of adding dependents that mention a derived type found (a deeper hierarchy level each). */

@@ -231,6 +231,13 @@ c.onRequest('query', async (p, token) => {
     const rowOf = (key) => ({ path: key.split('|')[0].replace(/[^/]+$/, 'Uses.cs'), line: 1, column: 1, endLine: 1, endColumn: 7, definition: 'T:Geometry.Circle', projectKey: key });
     return { symbol: sym, items: searched.map(rowOf), searched, notSearched: p.scope.slice(n).map((key) => ({ key, reason: 'deadline' })) };
   }
+  // slowvariant: the net8.0 compilation of the declaring project answers 3 s late (a cold second framework).
+  if (p.op === 'references' && mode === 'slowvariant') {
+    note('references ' + p.symbol.projectKey + ' ' + p.scope.join(','));
+    if (p.symbol.projectKey.endsWith('|net8.0')) await new Promise((r) => setTimeout(r, 3000));
+    const rowOf = (key) => ({ path: key.split('|')[0].replace(/[^/]+$/, 'Uses.cs'), line: 1, column: 1, endLine: 1, endColumn: 7, definition: 'T:Geometry.Circle', projectKey: key });
+    return { symbol: sym, items: p.scope.map(rowOf), searched: p.scope, notSearched: [] };
+  }
   if (mode === 'partial') return { symbol: sym, items: [], searched: [p.scope[0]], notSearched: p.scope.slice(1).map((key) => ({ key, reason: 'memoryCap' })) };
   return { symbol: sym, items: [{ path: 'src/App/Program.cs', line: 9, column: 45, endLine: 9, endColumn: 51, definition: 'T:Geometry.Circle' }], searched: p.scope || [], notSearched: [] };
 });
@@ -415,6 +422,47 @@ describe('roslyn: provider logic against a scripted fake host', function () {
     assert.equal(b.mode, 'precise', `${b.reason} ${b.gaps}`);
     assert.deepEqual(uses(b.value), ALL_USES);
     assert.equal(refScopes().length, 1, `searched again: ${refScopes().join(' | ')}`);
+  });
+
+  it('a later framework variant that does not answer in time leaves the variants that did: partial, then complete in the background', async () => {
+    // Geometry targets net10.0 and net8.0; App (net8.0) binds to the net8.0 compilation, whose search is slow.
+    const copy = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-variants-')));
+    fs.cpSync(FIXTURE, copy, { recursive: true });
+    const geo = path.join(copy, 'src/Geometry/Geometry.csproj');
+    fs.writeFileSync(geo, fs.readFileSync(geo, 'utf8').replace('<ItemGroup>', '<PropertyGroup><TargetFramework></TargetFramework><TargetFrameworks>net10.0;net8.0</TargetFrameworks></PropertyGroup>\n  <ItemGroup>'));
+    const app = path.join(copy, 'src/App/App.csproj');
+    fs.writeFileSync(app, fs.readFileSync(app, 'utf8').replace('<OutputType>Exe</OutputType>', '<OutputType>Exe</OutputType><TargetFramework>net8.0</TargetFramework>'));
+    setMode('slowvariant');
+    const describer = describerFor(copy);
+    const p = new RoslynProvider({
+      root: copy,
+      command: { argv: [process.execPath, fakeHost(dir)] },
+      model: {
+        describer: () => describer,
+        dependents: (id) => new Set(id === 'src/Geometry/Geometry.csproj' ? ['src/App/App.csproj', 'tests/Geometry.Tests/Geometry.Tests.csproj'] : []),
+        projectsMentioning: () => new Set(['src/App/App.csproj', 'tests/Geometry.Tests/Geometry.Tests.csproj', 'src/Geometry/Geometry.csproj']),
+      },
+    });
+    const reg = new SemanticRegistry();
+    reg.register(p, 'lsp');
+    try {
+      const ask = (ms: number) => reg.request('references', 'csharp', { path: 'src/Geometry/Circle.cs', line: 3, column: 21, includeDeclaration: false }, { deadlineMs: ms, waitForReadyMs: 5_000 });
+      assert.equal((await ask(8_000)).mode, 'precise'); // host started, descriptions handed over (both variants answer within 8 s)
+      fs.rmSync(path.join(dir, 'events'), { force: true });
+      const q = (ms: number) => reg.request('references', 'csharp', { path: 'src/Geometry/Circle.cs', line: 3, column: 21, includeDeclaration: true }, { deadlineMs: ms, waitForReadyMs: 5_000 });
+      const a = await q(1_500);
+      assert.equal(a.mode, 'precise_partial', `${a.mode}: ${a.reason ?? ''}`);
+      assert.deepEqual(uses(a.value), ['src/Geometry/Uses.cs', 'tests/Geometry.Tests/Uses.cs']);
+      assert.match(a.gaps.join(' '), /src\/App\/App\.csproj \(deadline: the net8\.0 compilation of the declaring project was not searched in time\)/);
+      // The net8.0 search answers late (kept) or goes on between questions: asked again, complete.
+      assert.ok(await until(() => !p.continuationRunning() && events().filter((e) => e.includes('|net8.0 ')).length >= 1 && p.stats.lateAnswersKept >= 1, 10_000), events().join(' | '));
+      const b = await q(5_000);
+      assert.equal(b.mode, 'precise', `${b.reason ?? ''} ${b.gaps.join('; ')}`);
+      assert.deepEqual(uses(b.value), ALL_USES);
+    } finally {
+      await reg.dispose();
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it('a file in no C# project is a labelled refusal; the host is not even started', async () => {

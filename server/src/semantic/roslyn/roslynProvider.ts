@@ -25,7 +25,7 @@ import {
   ROSLYN_OVERRIDE_CHAIN_MAX_DEPTH,
   ROSLYN_OVERRIDE_WALK_MAX_MEMBERS,
   ROSLYN_PREWARM_COMPILE_PROJECTS,
-  ROSLYN_PREWARM_DESCRIBE_SLICE,
+  ROSLYN_PREWARM_DESCRIBE_SLICE_MS,
   ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS,
   ROSLYN_PREWARM_IDLE_POLL_MS,
   ROSLYN_PREWARM_STEP_TIMEOUT_MS,
@@ -34,6 +34,8 @@ import {
   ROSLYN_CONTINUE_QUIET_MS,
   ROSLYN_CONTINUE_STEP_MS,
   ROSLYN_CONTINUE_STEP_PROJECTS,
+  ROSLYN_VARIANT_ANSWER_MARGIN_MS,
+  ROSLYN_VARIANT_MIN_LEFT_MS,
 } from '../../core/limits';
 import { log } from '../../core/log';
 import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
@@ -261,8 +263,20 @@ export class RoslynProvider implements SemanticProvider {
    * is not queued behind it; describing yields to the event loop between slices. Never throws.
    */
   async prewarm(o: { signal: AbortSignal; order?: (describer: ProjectDescriber) => ProjectKey[] }): Promise<PrewarmResult> {
-    const started = Date.now();
     const result: PrewarmResult = { state: 'skipped', described: 0, ensured: 0, compiled: 0, ms: 0 };
+    this.prewarming = result;
+    try {
+      return await this.runPrewarm(o, result);
+    } finally {
+      this.prewarming = undefined;
+    }
+  }
+
+  /** The background start while it runs (its counts grow in place), for tests and doctor. */
+  prewarming: PrewarmResult | undefined;
+
+  private async runPrewarm(o: { signal: AbortSignal; order?: (describer: ProjectDescriber) => ProjectKey[] }, result: PrewarmResult): Promise<PrewarmResult> {
+    const started = Date.now();
     const describer = this.options.model.describer();
     if (!describer) return { ...result, detail: 'no project model yet' };
     const acquired = await this.host.acquire(ROSLYN_HOST_INITIALIZE_TIMEOUT_MS, o.signal);
@@ -305,11 +319,16 @@ export class RoslynProvider implements SemanticProvider {
         if (o.signal.aborted) return { ...result, state: 'cancelled', ms: Date.now() - started };
         await this.prewarmIdle(o.signal);
         const keys = all.slice(i, i + ROSLYN_PREWARM_ENSURE_BATCH_PROJECTS);
-        // Describing evaluates each project again (a few ms each): in slices, yielding between them.
-        for (let j = 0; j < keys.length; j += ROSLYN_PREWARM_DESCRIBE_SLICE) {
-          await this.prewarmIdle(o.signal);
-          for (const k of keys.slice(j, j + ROSLYN_PREWARM_DESCRIBE_SLICE)) describer.describe(k);
-          await new Promise((r) => setImmediate(r));
+        // Describing evaluates each project again (a few ms each, far more on a busy machine): in
+        // slices of ROSLYN_PREWARM_DESCRIBE_SLICE_MS, yielding between them.
+        let slice = Date.now();
+        for (const k of keys) {
+          if (Date.now() - slice >= ROSLYN_PREWARM_DESCRIBE_SLICE_MS) {
+            await new Promise((r) => setImmediate(r));
+            await this.prewarmIdle(o.signal);
+            slice = Date.now();
+          }
+          describer.describe(k);
         }
         result.described += keys.length;
         const t = Date.now();
@@ -927,23 +946,24 @@ export class RoslynProvider implements SemanticProvider {
   private async closureYielding(describer: ProjectDescriber, start: readonly ProjectKey[], signal: AbortSignal): Promise<ProjectKey[]> {
     const out: ProjectKey[] = [];
     const state = new Map<ProjectKey, 1 | 2>();
-    let described = 0;
+    let slice = Date.now();
     for (const root of start) {
       if (state.has(root)) continue;
       const stack: { key: ProjectKey; i: number; refs: ProjectKey[] }[] = [];
       const push = (k: ProjectKey) => {
         state.set(k, 1);
         const d = describer.describe(k);
-        described++;
         stack.push({ key: k, i: 0, refs: d.ok ? d.description.projectReferences : [] });
       };
       push(root);
       while (stack.length) {
-        if (described >= ROSLYN_PREWARM_DESCRIBE_SLICE) {
-          described = 0;
+        // A question waits at most one slice of describing (time-bounded: an evaluation that takes
+        // 3 ms on an idle machine takes 100 ms and more at load 20).
+        if (Date.now() - slice >= ROSLYN_PREWARM_DESCRIBE_SLICE_MS) {
           await new Promise((r) => setImmediate(r));
           await this.prewarmIdle(signal);
           if (signal.aborted) return out;
+          slice = Date.now();
         }
         const top = stack[stack.length - 1]!;
         if (top.i < top.refs.length) {
@@ -1033,14 +1053,39 @@ export class RoslynProvider implements SemanticProvider {
     let merged: QueryResult<Row> | undefined;
     const seen = new Set<string>();
     const searched = new Set<ProjectKey>();
+    /** A later variant not searched now: its projects are not searched; a references search goes on in the background. */
+    const skip = (p: QueryParams) => {
+      const missing = new Set(merged!.notSearched.map((n) => n.key));
+      for (const k of p.scope ?? []) if (!missing.has(k)) merged!.notSearched.push({ key: k, reason: 'deadline', detail: `the ${splitKey(p.symbol!.projectKey).tfm} compilation of the declaring project was not searched in time` });
+      const owner = this.searchOwner(generation);
+      if (owner && resumable(p)) {
+        const search = this.searches.get(p, owner);
+        search.scope = p.scope!;
+        search.params = p;
+        this.continueSearches();
+      }
+    };
     for (const v of variants) {
       let r: QueryResult<Row>;
+      const options = params.options?.deadlineMs !== undefined ? { ...params.options, deadlineMs: Math.round(Math.max(300, ctx.deadline - Date.now() - 400)) } : params.options;
+      const vParams: QueryParams = { ...params, symbol: { docId, projectKey: v }, scope: scopeOf(v), ...(options ? { options } : {}) };
+      // A later framework variant is another compilation of the declaring project (cold: seconds):
+      // with too little time left it is not asked now, and a later variant's wait ends before the
+      // question's, so the variants that answered still make the (partial) answer.
+      if (merged && ctx.deadline - Date.now() < ROSLYN_VARIANT_MIN_LEFT_MS) {
+        skip(vParams);
+        continue;
+      }
       try {
-        const options = params.options?.deadlineMs !== undefined ? { ...params.options, deadlineMs: Math.round(Math.max(300, ctx.deadline - Date.now() - 400)) } : params.options;
-        r = await this.query<Row>({ ...params, symbol: { docId, projectKey: v }, scope: scopeOf(v), ...(options ? { options } : {}) }, ctx, generation);
+        const vctx = merged ? { ...ctx, deadline: ctx.deadline - ROSLYN_VARIANT_ANSWER_MARGIN_MS } : ctx;
+        r = await this.query<Row>(vParams, vctx, generation);
       } catch (e) {
         // The symbol may not exist in another framework's compilation (#if): that variant adds nothing.
         if (rpcErrorCode(e) === HostErrorCodes.symbolNotFound && merged) continue;
+        if (merged && e instanceof HostDeadlineError && !ctx.signal.aborted) {
+          skip(vParams);
+          continue;
+        }
         throw e;
       }
       for (const k of r.searched) searched.add(k);
