@@ -19,7 +19,9 @@
  * A run whose answers never name the Roslyn provider says so (host not built / not in this build).
  */
 import { spawnSync } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -266,15 +268,26 @@ export const section: BenchSection = {
     // The oracle's own copy (it may write obj/); the engine reads `root`.
     const oracleCopy = path.join(ctx.scratch, 'oracle-ws');
     ctx.progress(`oracle: sampling ${QUESTIONS} questions${wholeOracle ? ' and ground truth' : ' (questions only)'} on a copy…`);
-    fs.cpSync(root, oracleCopy, { recursive: true, filter: (s) => path.basename(s) !== '.git' });
+    // Questions only (no scores) on a big workspace: the sample is the same for the same workspace
+    // and seed, and the oracle's MSBuildWorkspace load of it takes ~13 min, so it is kept in the temp dir.
+    const generator = ctx.target.manifest ? JSON.stringify(ctx.target.manifest.generator) : path.resolve(root);
+    const sampleFile = path.join(os.tmpdir(), 'sextant-bench', 'csharp-questions', `${crypto.createHash('sha1').update(JSON.stringify([generator, projects.length, QUESTIONS, SAMPLE_PROJECTS, 1])).digest('hex').slice(0, 16)}.json`);
+    if (wholeOracle || !fs.existsSync(sampleFile)) fs.cpSync(root, oracleCopy, { recursive: true, filter: (s) => path.basename(s) !== '.git' });
     let oracle: OracleResult;
     const t0 = Date.now();
     try {
       if (wholeOracle) oracle = runOracle({ root: oracleCopy, solution: sln, sample: { count: QUESTIONS, seed: 1 } });
       else {
-        let seed = 1;
-        const pick = [...projects].sort(() => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5).slice(0, SAMPLE_PROJECTS);
-        oracle = runOracle({ root: oracleCopy, projects: pick, sample: { count: QUESTIONS, seed: 1 } });
+        if (fs.existsSync(sampleFile)) {
+          oracle = JSON.parse(fs.readFileSync(sampleFile, 'utf8')) as OracleResult;
+          notes.push(`questions reused from ${sampleFile} (the same workspace and seed)`);
+        } else {
+          let seed = 1;
+          const pick = [...projects].sort(() => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5).slice(0, SAMPLE_PROJECTS);
+          oracle = runOracle({ root: oracleCopy, projects: pick, sample: { count: QUESTIONS, seed: 1 } });
+          fs.mkdirSync(path.dirname(sampleFile), { recursive: true });
+          fs.writeFileSync(sampleFile, JSON.stringify({ ...oracle, answers: [] }));
+        }
         notes.push(`${projects.length} projects > ${ORACLE_MAX_PROJECTS}: questions sampled over ${SAMPLE_PROJECTS} projects and their closure; no oracle scores`);
       }
     } finally {
