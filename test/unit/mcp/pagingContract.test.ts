@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { buildServer } from '../../../server/src/mcp/server';
 import { ResultCache, resultCacheOf } from '../../../server/src/mcp/resultCache';
-import { defineTool } from '../../../server/src/mcp/tool';
+import { defineTool, type PageRequest, type ToolEnv, type ToolResult } from '../../../server/src/mcp/tool';
 import { pagingArgs } from '../../../server/src/mcp/schemas';
 import { Engine } from '../../../server/src/nav/engine';
 import { removeDir, tempDir, writeTree } from '../../helpers/workspace';
@@ -39,69 +39,41 @@ function shuffled(): Row[] {
 const input = z.strictObject({ q: z.string().optional(), ...pagingArgs });
 const item = z.object({ id: z.number(), text: z.string() });
 
+type Handle = (env: ToolEnv, args: z.infer<typeof input>, page: PageRequest) => Promise<ToolResult>;
+
+/** A paged test tool over Row items. */
+function rowsTool(name: string, description: string, handle: Handle) {
+  return defineTool({ name, title: name, description, input, item, paged: true, row: (r: Row) => `${r.id} ${r.text.length}`, handle });
+}
+
+/** The page `page` asks for of `rows`, with their total. */
+const pageOf = (rows: Row[], page: { offset: number; limit: number }) => ({ items: rows.slice(page.offset, page.offset + page.limit), total: rows.length, offset: page.offset });
+
 /** A provider that answers in another order every time, kept through env.once (sorted by the nav layer's total order). */
-const kept = defineTool({
-  name: 'kept_rows',
-  title: 'Kept rows',
-  description: 'rows from a provider, computed once per answer',
-  input,
-  item,
-  paged: true,
-  row: (r: Row) => `${r.id} ${r.text.length}`,
-  async handle(env, _args, page) {
-    const rows = await env.once('rows', () => {
-      computeCount++;
-      return shuffled();
-    });
-    return { summary: `${rows.length} rows`, items: rows.slice(page.offset, page.offset + page.limit), total: rows.length, offset: page.offset };
-  },
+const kept = rowsTool('kept_rows', 'rows from a provider, computed once per answer', async (env, _args, page) => {
+  const rows = await env.once('rows', () => {
+    computeCount++;
+    return shuffled();
+  });
+  return { summary: `${rows.length} rows`, ...pageOf(rows, page) };
 });
 
 /** The same provider without env.once: page 2 re-asks it and gets another order. */
-const reordering = defineTool({
-  name: 'reordering_rows',
-  title: 'Reordering rows',
-  description: 'rows in another order on every call',
-  input,
-  item,
-  paged: true,
-  row: (r: Row) => String(r.id),
-  async handle(_env, _args, page) {
-    const rows = shuffled();
-    return { summary: `${rows.length} rows`, items: rows.slice(page.offset, page.offset + page.limit), total: rows.length, offset: page.offset };
-  },
+const reordering = rowsTool('reordering_rows', 'rows in another order on every call', async (_env, _args, page) => {
+  const rows = shuffled();
+  return { summary: `${rows.length} rows`, ...pageOf(rows, page) };
 });
 
 /** Returns every row whatever limit says (the layer cuts it to the limit). */
-const greedy = defineTool({
-  name: 'greedy_rows',
-  title: 'Greedy rows',
-  description: 'ignores limit',
-  input,
-  item,
-  paged: true,
-  row: (r: Row) => String(r.id),
-  async handle(_env, _args, page) {
-    return { summary: 'all', items: ROWS.slice(page.offset), total: ROWS.length, offset: page.offset };
-  },
-});
+const greedy = rowsTool('greedy_rows', 'ignores limit', async (_env, _args, page) => ({ summary: 'all', items: ROWS.slice(page.offset), total: ROWS.length, offset: page.offset }));
 
 /**
  * A provider whose whole result is capped (as callers/type_hierarchy are at their edge cap): the
  * rows in hand still page; `cap` says what no cursor can bring.
  */
-const capped = defineTool({
-  name: 'capped_rows',
-  title: 'Capped rows',
-  description: 'a capped result, paged',
-  input,
-  item,
-  paged: true,
-  row: (r: Row) => String(r.id),
-  async handle(env, _args, page) {
-    const rows = await env.once('rows', () => ROWS.slice(0, 50));
-    return { summary: `${rows.length} rows (capped)`, items: rows.slice(page.offset, page.offset + page.limit), total: rows.length, offset: page.offset, truncated: 'cap' };
-  },
+const capped = rowsTool('capped_rows', 'a capped result, paged', async (env, _args, page) => {
+  const rows = await env.once('rows', () => ROWS.slice(0, 50));
+  return { summary: `${rows.length} rows (capped)`, ...pageOf(rows, page), truncated: 'cap' };
 });
 
 describe('the paging contract (mcp/answer.ts, cursor.ts, resultCache.ts)', function () {
