@@ -235,12 +235,17 @@ public sealed class Queries
         // A search under a deadline answers by it even when the symbol's own project is not compiled
         // yet (a cold framework variant of a big dependency): every scope project not searched, and
         // that compilation goes on off the request queue (the abandoned resolution keeps building it).
-        var searchOp = q.Op is "references" or "callers" or "implementations" or "typeHierarchy";
-        var resolving = searchOp && q.Options?.DeadlineMs is > 0 ? Task.Run(() => ResolveTarget(q, ct)) : ResolveTarget(q, ct);
-        if (searchOp && !await ByDeadline(resolving, deadline.Token, ct))
+        // Any op with deadlineMs (protocol 4): a definition / symbolInfo / documentation / callees
+        // whose project is still compiling answers by the deadline too, so the request queue is free
+        // for the next question while that compilation goes on.
+        var timed = q.Options?.DeadlineMs is > 0;
+        var resolving = timed ? Task.Run(() => ResolveTarget(q, ct)) : ResolveTarget(q, ct);
+        if (timed && !await ByDeadline(resolving, deadline.Token, ct))
         {
             res.Reason = "deadline: the symbol's project was not compiled by the deadline";
-            foreach (var k in ScopeKeys(q, res)) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline", Detail = "the symbol was not resolved by the deadline" });
+            var left = q.Op is "references" or "callers" or "implementations" or "typeHierarchy" ? ScopeKeys(q, res)
+                : q.Position?.ProjectKey is string pk ? new List<string> { pk } : q.Symbol != null ? new List<string> { q.Symbol.ProjectKey } : q.Position != null ? h.KeysForPath(h.Abs(q.Position.Path)).Take(1).ToList() : new List<string>();
+            foreach (var k in left) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline", Detail = "the symbol was not resolved by the deadline" });
             HostState.Log($"{q.Op}: symbol not resolved within {q.Options?.DeadlineMs} ms; answered with nothing searched");
             Finish(res, sw, sw.ElapsedMilliseconds);
             return res;

@@ -214,7 +214,7 @@ describe('roslyn host: protocol behaviour on hand-written projects', function ()
     assert.deepEqual(perProject.searched.sort(), [key('App'), key('Core')].sort());
   });
 
-  it('diagnostics answer by their deadline: projects not compiled by then are listed, a document keeps its syntax errors', async () => {
+  it('diagnostics and a definition answer by their deadline: projects not compiled by then are listed, a document keeps its syntax errors', async () => {
     // Fresh projects (never compiled) of 150 documents each: no 1 ms deadline can be met by them.
     const filler = (ns: string) =>
       Array.from({ length: 150 }, (_, i) => {
@@ -235,6 +235,17 @@ describe('roslyn host: protocol behaviour on hand-written projects', function ()
     assert.deepEqual(scope.searched, []);
     assert.deepEqual(scope.notSearched.map((n) => `${n.key}|${n.reason}`).sort(), [`${key('Diag2')}|deadline`, `${key('Diag3')}|deadline`]);
     assert.deepEqual(scope.items, []);
+    // A definition on a project still cold answers by its deadline (unanswered, not "no symbol"), then works.
+    type DefAnswer = { symbol: { name: string } | null; reason?: string; notSearched: { key: string; reason: string }[]; items: unknown[] };
+    write('Diag4/Use.cs', 'namespace Diag4;\npublic class Use { public int M() => new F1().M0(1); }\n');
+    await req(HostMethods.ensure, { projects: [describeProject('Diag4', [], ['Diag4/Use.cs', ...filler('Diag4')])] });
+    const cold = (await query({ op: 'definition', position: { path: 'Diag4/Use.cs', line: 2, column: 47 }, options: { deadlineMs: 1 } })) as unknown as DefAnswer;
+    assert.equal(cold.symbol ?? null, null);
+    assert.match(String(cold.reason), /^deadline: /);
+    assert.deepEqual(cold.notSearched.map((n) => `${n.key}|${n.reason}`), [`${key('Diag4')}|deadline`]);
+    const warm = (await query({ op: 'definition', position: { path: 'Diag4/Use.cs', line: 2, column: 47 } })) as unknown as DefAnswer;
+    assert.equal(warm.symbol?.name, 'M0');
+    assert.equal(warm.items.length, 1);
     // Without a deadline: everything, as before.
     const full = (await query({ op: 'diagnostics', scope: [key('Diag1'), key('Diag2')] })) as unknown as DiagAnswer;
     assert.deepEqual(full.items.filter((d) => d.severity === 'error').map((d) => d.id).sort(), ['CS0103', 'CS0103', 'CS1002']);
