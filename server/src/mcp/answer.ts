@@ -133,6 +133,7 @@ function render(tool: AnyTool, s: Record<string, unknown>, items: unknown[]): st
   notes.push(`index ${idx.version} ${idx.status}${idx.dirty ? `, ${idx.dirty} changed since indexing` : ''}`);
   if (idx.symbolsPending) notes.push(`symbols of ${idx.symbolsPending} file(s) not indexed yet`);
   if (idx.recovered) notes.push(idx.recovered);
+  if (idx.watch) notes.push(idx.watch);
   lines.push(`_${notes.join(' · ')}_`);
   return lines.join('\n');
 }

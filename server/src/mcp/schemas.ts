@@ -41,6 +41,7 @@ export const indexMetaSchema = z.object({
   gitDirty: z.number().int().describe('Files git reports as changed (-1: git unavailable)'),
   recovered: z.string().optional(),
   symbolsPending: z.number().int().optional().describe('Files whose outline/symbols are not indexed yet (text search is complete; symbol answers are partial)'),
+  watch: z.string().optional(),
 });
 
 export const completenessSchema = z.object({

@@ -40,6 +40,8 @@ export interface IndexMeta {
    * committed first, outlines and symbols follow; symbol answers are partial until this is gone.
    */
   symbolsPending?: number;
+  /** Set only while a change on disk may go unseen: the watcher is still covering the tree, or watching stopped. */
+  watch?: string;
 }
 
 export interface EngineOptions extends DiscoveryOptions {
@@ -103,6 +105,8 @@ export class Engine {
   private gitOwed = false;
   private readonly pending = new Set<string>();
   private watcher: WorkspaceWatcher | undefined;
+  /** The watcher covers the whole tree and its catch-up sweep is done (until then a change may go unseen). */
+  private watchCovered = false;
   /** When the last refresh that walked the workspace started (the watcher's catch-up sweeps from it). */
   private walkStartedMs: number | undefined;
   private readonly changeListeners: ((rel: string) => void)[] = [];
@@ -284,6 +288,9 @@ export class Engine {
       gitDirty: this.git.available ? this.git.dirtyFiles.length : -1,
     };
     if (this.recoveryNote) m.recovered = this.recoveryNote;
+    const w = this.watcher?.status;
+    if (w && w.backend === 'off') m.watch = `not watching${w.note ? ` (${w.note})` : ''}: files changed on disk show after the next refresh`;
+    else if (w && !this.watchCovered) m.watch = 'the watcher is still covering the tree: a file changed on disk since start may not show yet';
     const pendingSymbols = this.symbolsPending();
     if (pendingSymbols > 0) m.symbolsPending = pendingSymbols;
     return m;
@@ -302,11 +309,18 @@ export class Engine {
       ...(this.opts.include ? { include: this.opts.include } : {}),
       skipDirs,
       catchUpSinceMs: this.walkStartedMs ?? Date.now(),
+      indexedAs: (rel, size, mtimeMs) => {
+        const row = this.catalog().byRelPath(rel);
+        return row !== undefined && row.size === size && row.mtimeMs === Math.floor(mtimeMs);
+      },
       onEventsLost: () => {
         if (this.disposed) return;
         void this.refresh().catch((e) => log.error('refresh after lost watcher events failed', { error: (e as Error).message }));
       },
       ...(backend ? { backend } : {}),
+    });
+    void this.watcher.ready.then(() => {
+      this.watchCovered = true;
     });
     // The first saved file is parsed in this thread (one file is not worth a worker): load the
     // grammars now, while nothing is asked, instead of on the first change (~1 s on a busy machine).

@@ -51,6 +51,11 @@ export interface WorkspaceWatcherOptions extends IgnoreOptions {
   /** Once watching covers the tree, report what changed since this time (ms since the epoch) and was not seen. */
   catchUpSinceMs?: number;
   /**
+   * True when the index holds this file with exactly this size and mtime: the catch-up sweep does
+   * not report it (a file written just before the walk, inside the timestamp slack, is not a change).
+   */
+  indexedAs?: (rel: string, size: number, mtimeMs: number) => boolean;
+  /**
    * The native backend reported an error while running (a dropped event queue, a folder it could
    * not follow): events may be missing, so the caller walks the workspace again. Watching goes on.
    */
@@ -155,7 +160,10 @@ export class WorkspaceWatcher {
         } catch {
           continue;
         }
-        if (Math.max(st.mtimeMs, st.ctimeMs) >= floor) changed.push(rel);
+        // A folder's own time moves when an entry is added or removed: only after the walk began
+        // (the files added are found one by one; a removal shows only here).
+        const recent = Math.max(st.mtimeMs, st.ctimeMs) >= (e.isDirectory() ? since : floor);
+        if (recent && !(e.isFile() && this.opts.indexedAs?.(rel, st.size, st.mtimeMs))) changed.push(rel);
         if (e.isDirectory() && d.depth < MAX_WALK_DEPTH) dirs.push({ rel, depth: d.depth + 1 });
       }
     };
