@@ -9,12 +9,14 @@
  * - search_symbol attribute: [Fact], [Theory] (xunit test methods), [Fact] + a name query;
  *   baseline: search_text for "[Fact]" (lines, not declarations) in the same run;
  * - search_symbol docs: the same name query with and without docs (the doc comments' cost);
- * - generated_for: a production type (the workspace was never built: coverage says so).
+ * - generated_for: a production type (the workspace was never built: coverage says so);
+ * - xml_doc: the same type and a production method, by symbolId (the syntax layer's doc comment).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { callTool } from '../../../server/src/mcp/server';
 import { ALL_TOOLS } from '../../../server/src/mcp/tools';
+import { symbolRowNames } from '../../../server/src/mcp/tools/syntax';
 import type { Engine } from '../../../server/src/nav/engine';
 import { recentChanges } from '../../../server/src/nav/expanded/recentChanges';
 import { median, p95 } from '../stats';
@@ -31,7 +33,7 @@ async function timed(e: Engine, name: string, args: Record<string, unknown>): Pr
 export const section: BenchSection = {
   name: 'expanded tools',
   order: 54,
-  description: 'recent_changes (clean and 25 edited files), search_symbol attribute/docs, generated_for: latency p50/p95 and answer bytes; search_text baseline for attributes',
+  description: 'recent_changes (clean and 25 edited files), search_symbol attribute/docs, generated_for, xml_doc: latency p50/p95 and answer bytes; search_text baseline for attributes',
   async run(ctx) {
     const e = await ctx.engine();
     const reps = ctx.options.quick ? 3 : 9;
@@ -92,15 +94,20 @@ export const section: BenchSection = {
     }
     const fact = await measure('search_symbol attribute Fact', 'search_symbol', { attribute: 'Fact' });
     await measure('search_symbol attribute Theory, scope test', 'search_symbol', { attribute: 'Theory', scope: 'test' });
-    const name = fact?.sc?.items?.[0]?.name as string | undefined;
+    // Rows leave out name/qualifiedName when the symbol id spells them (symbolRowNames derives them).
+    const name = fact?.sc?.items?.[0] ? symbolRowNames(fact.sc.items[0]).name : undefined;
     if (name) await measure('search_symbol attribute Fact + query', 'search_symbol', { attribute: 'Fact', query: name.slice(0, 6) });
     await measure('baseline: search_text "[Fact]"', 'search_text', { query: '[Fact]', mode: 'literal' });
     const svc = await timed(e, 'search_symbol', { query: 'Service', match: 'substring', kinds: ['class'], limit: 1 });
-    const typeName = svc.sc?.items?.[0]?.name as string | undefined;
+    const typeRow = svc.sc?.items?.[0];
+    const typeName = typeRow ? symbolRowNames(typeRow).name : undefined;
     if (typeName) {
       await measure('search_symbol name', 'search_symbol', { query: typeName });
       await measure('search_symbol name + docs', 'search_symbol', { query: typeName, docs: true });
-      await measure('generated_for production type (never built)', 'generated_for', { target: { qualifiedName: svc.sc.items[0].qualifiedName } });
+      await measure('generated_for production type (never built)', 'generated_for', { target: { qualifiedName: symbolRowNames(typeRow).qualifiedName } });
+      await measure('xml_doc type', 'xml_doc', { target: { symbolId: typeRow.symbolId } });
+      const member = (await timed(e, 'search_symbol', { query: 'Get', match: 'prefix', kinds: ['method'], scope: 'production', limit: 1 })).sc?.items?.[0];
+      if (member) await measure('xml_doc method', 'xml_doc', { target: { symbolId: member.symbolId } });
     }
     return { metrics, table, notes: [`${saved.length} files edited for recent_changes and restored`] };
   },
