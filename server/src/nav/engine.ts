@@ -309,6 +309,11 @@ export class Engine {
       ...(this.opts.include ? { include: this.opts.include } : {}),
       skipDirs,
       catchUpSinceMs: this.walkStartedMs ?? Date.now(),
+      // Generator output under obj/ is not indexed, but the semantic backends compile it.
+      onGenerated: (rels) => {
+        if (this.disposed) return;
+        for (const rel of rels) for (const l of this.changeListeners) l(rel);
+      },
       indexedAs: (rel, size, mtimeMs) => {
         const row = this.catalog().byRelPath(rel);
         return row !== undefined && row.size === size && row.mtimeMs === Math.floor(mtimeMs);

@@ -33,6 +33,9 @@ import { MAX_WALK_DEPTH, WATCH_CATCH_UP_PARALLEL_READS, WATCH_CATCH_UP_SLACK_MS,
 import { log } from '../core/log';
 import { DEFAULT_EXCLUDED_DIRS, IgnoreRules, type IgnoreOptions } from './ignoreRules';
 
+/** The intermediate-output folder whose C# sources (generator output) `onGenerated` reports. */
+const GENERATED_DIR = 'obj';
+
 export type WatchBackend = 'native' | 'fs.watch' | 'off';
 
 export interface WatchStatus {
@@ -60,6 +63,12 @@ export interface WorkspaceWatcherOptions extends IgnoreOptions {
    * not follow): events may be missing, so the caller walks the workspace again. Watching goes on.
    */
   onEventsLost?: (why: string) => void;
+  /**
+   * With it, C# sources under `obj/` folders (generator output, `*.g.cs`, AssemblyInfo) are
+   * watched too and reported here, apart from `onPaths`: they are not indexed, but the semantic
+   * backends compile them (a rebuild changes them). Without it, `obj/` is not entered.
+   */
+  onGenerated?: (rels: string[]) => void;
   /** Called when the status changes (ready, fallen back, stopped). */
   onStatus?: (s: WatchStatus) => void;
 }
@@ -200,7 +209,23 @@ export class WorkspaceWatcher {
 
   /** The folder names never entered: the index's default exclusions the workspace did not re-admit. */
   private excludedNames(): string[] {
-    return DEFAULT_EXCLUDED_DIRS.filter((n) => this.rules.excludesName(n));
+    return DEFAULT_EXCLUDED_DIRS.filter((n) => this.rules.excludesName(n) && !(n === GENERATED_DIR && this.opts.onGenerated));
+  }
+
+  /**
+   * A folder (`dir`) or a C# file under an `obj/` folder whose only excluded folder on the way is
+   * `obj` itself, when `onGenerated` asks for them.
+   */
+  private generated(rel: string, dir: boolean): boolean {
+    if (!this.opts.onGenerated || !rel || rel.startsWith('..')) return false;
+    if (!dir && !/\.cs$/i.test(rel)) return false;
+    const segs = rel.split('/');
+    let inObj = false;
+    for (let i = 0; i < (dir ? segs.length : segs.length - 1); i++) {
+      if (segs[i]!.toLowerCase() === GENERATED_DIR) inObj = true;
+      else if (this.rules.excludesName(segs[i]!)) return false;
+    }
+    return inObj && !this.skip.some((s) => rel === s || rel.startsWith(s + '/'));
   }
 
   /** True when a changed path is reported: no excluded folder on its way, not under a skipped folder, not matched by `exclude`. */
@@ -215,11 +240,14 @@ export class WorkspaceWatcher {
   private report(abs: Iterable<string>, relative: boolean): void {
     if (this.closed) return;
     const out: string[] = [];
+    const gen: string[] = [];
     for (const p of abs) {
       const rel = (relative ? p : path.relative(this.root, p)).split(path.sep).join('/');
       if (this.admits(rel)) out.push(rel);
+      else if (this.generated(rel, false)) gen.push(rel);
     }
     if (out.length > 0) this.onPaths(out);
+    if (gen.length > 0) this.opts.onGenerated?.(gen);
   }
 
   private async startNative(): Promise<void> {
@@ -282,7 +310,8 @@ export class WorkspaceWatcher {
    */
   private async coverIfFolder(abs: string): Promise<void> {
     const rel = path.relative(this.root, abs).split(path.sep).join('/');
-    if (this.closed || this.added.has(rel) || !this.admits(rel) || this.rules.excludesName(path.basename(rel))) return;
+    if (this.closed || this.added.has(rel)) return;
+    if (!this.generated(rel, true) && (!this.admits(rel) || this.rules.excludesName(path.basename(rel)))) return;
     let st: fs.Stats;
     try {
       st = await fs.promises.lstat(abs);
@@ -318,7 +347,7 @@ export class WorkspaceWatcher {
         for (const e of entries) {
           const childRel = `${d.rel}/${e.name}`;
           if (e.isDirectory()) {
-            if (!this.rules.excludesName(e.name) && this.admits(childRel)) stack.push({ rel: childRel, depth: d.depth + 1 });
+            if ((!this.rules.excludesName(e.name) && this.admits(childRel)) || this.generated(childRel, true)) stack.push({ rel: childRel, depth: d.depth + 1 });
           } else found.push(childRel);
         }
       } catch {

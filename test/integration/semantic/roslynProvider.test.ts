@@ -193,6 +193,36 @@ describe('semantic: Roslyn host provider (real host, real project model)', funct
     fs.writeFileSync(file, before);
   });
 
+  it('a rebuilt generator output under obj/ is reflected in the next answer (the watcher tells the host)', async () => {
+    engine.watch(50);
+    await engine.watchReady();
+    const gen = path.join(dir, 'src/Geometry/obj/Debug/net10.0/generated/Fake.Generator/Square.Generated.g.cs');
+    const use = path.join(dir, 'src/Geometry/UsesGenerated.cs');
+    const genBefore = fs.readFileSync(gen, 'utf8');
+    const usage = 'public static class UsesGenerated { public static double M(Square s) => s.Generated(); }';
+    const at = pos(`src/Geometry/UsesGenerated.cs:2:${usage.indexOf('Generated()') + 1}`);
+    const definitionOfUse = async (want: string): Promise<string[]> => {
+      let got: string[] = [];
+      for (let i = 0; i < 50 && got[0] !== want; i++) {
+        await waitFor(() => false, 100);
+        const a = await ask('definition', at);
+        got = a.mode === 'precise' ? ats(a.value!) : [];
+      }
+      return got;
+    };
+    const genPath = 'src/Geometry/obj/Debug/net10.0/generated/Fake.Generator/Square.Generated.g.cs';
+    try {
+      fs.writeFileSync(use, `namespace Geometry;\n${usage}\n`);
+      assert.deepEqual(await definitionOfUse(`${genPath}:5:19`), [`${genPath}:5:19`], 'the use resolves into the generated part');
+      // Only the generator output changes (a rebuild moves the member a line down).
+      fs.writeFileSync(gen, genBefore.replace('    public double Generated() => 1;\n', '    // regenerated\n    public double Generated() => 1;\n'));
+      assert.deepEqual(await definitionOfUse(`${genPath}:6:19`), [`${genPath}:6:19`]);
+    } finally {
+      fs.writeFileSync(gen, genBefore);
+      fs.rmSync(use, { force: true });
+    }
+  });
+
   it('a deleted document is a labelled answer, not a crash', async () => {
     const file = path.join(dir, 'src/Geometry/Resizer.cs');
     fs.rmSync(file);

@@ -102,16 +102,21 @@ describe('workspace watcher: real filesystem', function () {
     }
   });
 
-  it('a change under obj/ is not reported', async () => {
+  it('a change under obj/ is not indexed; a generated C# file there is told to the semantic listeners', async () => {
     const before = seen.length;
     fs.writeFileSync(path.join(ws, 'src/App/obj/Debug/net8.0/App.AssemblyInfo.cs'), '// generated again\n');
-    fs.mkdirSync(path.join(ws, 'src/App/obj/Debug/net9.0'), { recursive: true });
-    fs.writeFileSync(path.join(ws, 'src/App/obj/Debug/net9.0/New.g.cs'), '// generated\n');
+    fs.writeFileSync(path.join(ws, 'src/App/obj/Debug/net8.0/App.cache'), 'x\n');
+    // A folder tree created in one go, as a first build does (obj/…/generated/<generator>/…).
+    fs.mkdirSync(path.join(ws, 'src/App/obj/Debug/net9.0/generated/Gen/Gen.Tool'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'src/App/obj/Debug/net9.0/generated/Gen/Gen.Tool/New.g.cs'), '// generated\n');
     fs.writeFileSync(path.join(ws, 'src/App/App.deps.json'), '{}\n'); // a sibling outside obj/: reported
     await waitFor('the sibling reported', () => seen.slice(before).includes('src/App/App.deps.json'));
-    // Events arrive in order per watcher; give obj/ a further moment to (wrongly) show up.
+    await waitFor('the generated files told', () => ['src/App/obj/Debug/net8.0/App.AssemblyInfo.cs', 'src/App/obj/Debug/net9.0/generated/Gen/Gen.Tool/New.g.cs'].every((p) => seen.slice(before).includes(p)));
+    // Events arrive in order per watcher; give the rest of obj/ a further moment to (wrongly) show up.
     await new Promise((r) => setTimeout(r, 500));
-    assert.deepEqual(seen.slice(before).filter((p) => p.includes('/obj/') || p.endsWith('/obj')), []);
+    assert.deepEqual(seen.slice(before).filter((p) => p.includes('/obj/') && !p.endsWith('.cs')), [], 'only C# files of obj/');
+    assert.deepEqual([...e.pendingPaths()].filter((p) => p.includes('/obj/')), [], 'nothing under obj/ is owed to the index');
+    assert.equal(indexed('src/App/obj/Debug/net8.0/App.AssemblyInfo.cs'), false);
   });
 
   it('the fs.watch fallback reports changes through the same filter', async () => {
