@@ -713,3 +713,13 @@ export const IMPACT_DEPENDENTS_DEPTH = 4;
 export const BATCH_PARALLEL = 4;
 /** Batch references: locations listed per target without per_group, spread over its groups (a batch of 20 stays ~20 × 1.5 KB). */
 export const BATCH_REFERENCES_LOCATIONS = 4;
+
+// ---- precise facts: occurrence store, SCIP import/export (server/src/semantic/precise/) ----
+/** Decoded SCIP documents kept in memory (estimated bytes): a wide question reads thousands; the catalog itself is all that stays resident otherwise. */
+export const PRECISE_DECODED_CACHE_BYTES = 64 * 1024 * 1024;
+/** An imported document without Sextant's key is taken as current only when at least this share of its checkable occurrences spell their symbol's name at their range (an edit since shifts them). */
+export const PRECISE_FOREIGN_MATCH_MIN_RATIO = 0.9;
+/** Candidate documents one store answer reads at most; past it the question goes to the live providers (a name mentioned everywhere). */
+export const PRECISE_MAX_CANDIDATE_DOCUMENTS = 50_000;
+/** Changed or uncovered documents named in an answer's note. */
+export const PRECISE_NOTE_MAX_PATHS = 3;

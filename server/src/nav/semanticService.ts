@@ -33,6 +33,9 @@ import { TsProgramsProvider } from '../semantic/tsprograms/tsProgramsProvider';
 import { ProjectDescriber } from '../semantic/roslyn/projectDescriptions';
 import { RoslynProvider, type RoslynWorkspaceModel } from '../semantic/roslyn/roslynProvider';
 import { locateRoslynHost } from '../semantic/roslyn/roslynHost';
+import { PreciseFacts } from '../semantic/precise/preciseFacts';
+import { languageOfPath } from '../semantic/language';
+import type { PreciseEnv } from '../semantic/precise/preciseAnswers';
 import type { Engine } from './engine';
 import { projectGraph } from './projects';
 
@@ -69,6 +72,8 @@ export interface SemanticServiceOptions {
   roslynPrewarm?: boolean;
   /** TS/JS: build the tsconfig programs in the background once the project model is built (default true; SEXTANT_TS_NO_PREWARM=1 turns it off). */
   tsPrewarm?: boolean;
+  /** SCIP indexes to import (files or folders; CLI `--scip`, env SEXTANT_SCIP); default `<workspace>/.sextant/scip/`. */
+  scip?: string[];
 }
 
 export type CSharpProviderChoice = 'roslyn' | 'csharp-ls';
@@ -92,6 +97,8 @@ export class SemanticService {
   /** Why C# is served the way it is. */
   readonly csharpBackend: { choice: CSharpProviderChoice; why: string };
   readonly heuristic: HeuristicProvider;
+  /** Recorded precise facts (persisted layer, imported SCIP) answering before the providers. */
+  readonly precise: PreciseFacts;
   private describers = new WeakMap<ProjectGraph, ProjectDescriber>();
   private dependentsCache = new WeakMap<ProjectGraph, Map<string, Set<string>>>();
   /** The projects listed in csharp-ls's solution (undefined: it chose itself, or nothing chosen yet). */
@@ -131,6 +138,27 @@ export class SemanticService {
     }
     this.heuristic = new HeuristicProvider({ store: engine.store, root: engine.root });
     this.registry.register(this.heuristic, 'heuristic');
+    const scip = options.scip ?? (process.env.SEXTANT_SCIP ? process.env.SEXTANT_SCIP.split(path.delimiter).filter(Boolean) : []);
+    this.precise = new PreciseFacts({ workspaceRoot: engine.root, indexRoot: engine.indexRoot, scip, env: this.preciseEnv() });
+    this.registry.setPrecise(this.precise.answers);
+  }
+
+  /** What the occurrence store asks of the engine: indexed hashes, mentions, texts, languages. */
+  private preciseEnv(): PreciseEnv {
+    const engine = this.engine;
+    return {
+      currentHash: (p) => (engine.pendingPaths().has(p) ? undefined : engine.catalog().byRelPath(p)?.hash || undefined),
+      keyProblem: () => undefined,
+      filesMentioning: (name) => this.filesMentioning(name),
+      readText: (p) => {
+        try {
+          return engine.policy.readFile(p).bytes.toString('utf8');
+        } catch {
+          return undefined;
+        }
+      },
+      languageOf: (p) => languageOfPath(p),
+    };
   }
 
   /**

@@ -3,9 +3,16 @@
  * with how it was produced. Each attempt runs under its own deadline and abort signal, so a
  * provider that hangs, crashes or throws costs at most its share of the time and never breaks
  * the answer: the registry moves on and the mode says what happened.
+ *
+ * Before the providers, the occurrence store (semantic/precise/) answers definition, references and
+ * implementations from recorded facts (persisted, or imported SCIP) for every candidate document
+ * whose facts still hold; when some candidates changed, the providers are asked and their rows for
+ * those documents are merged in. The answer's `provider` and `provenance` say which parts came from
+ * where (`persisted`, `scip`, or the live provider).
  */
 import { log } from '../core/log';
-import { SEMANTIC_DEADLINE_MS, SEMANTIC_HEURISTIC_RESERVE_MS, SEMANTIC_WAIT_FOR_READY_MS } from '../core/limits';
+import { PRECISE_NOTE_MAX_PATHS, SEMANTIC_DEADLINE_MS, SEMANTIC_HEURISTIC_RESERVE_MS, SEMANTIC_WAIT_FOR_READY_MS } from '../core/limits';
+import { STORE_OPS, type PreciseAnswers, type StoreAnswer, type StoreOp } from './precise/preciseAnswers';
 import type {
   CallContext,
   NavigationMode,
@@ -58,6 +65,8 @@ export interface SemanticAnswer<T> {
   reason?: string;
   attempts: ProviderAttempt[];
   elapsedMs: number;
+  /** Rows by origin when the occurrence store took part (`persisted`, `scip`, `live`). */
+  provenance?: { persisted?: number; scip?: number; live?: number };
 }
 
 export interface RegisteredAvailability extends ProviderAvailability {
@@ -67,6 +76,12 @@ export interface RegisteredAvailability extends ProviderAvailability {
 
 export class SemanticRegistry {
   private readonly entries: { slot: ProviderSlot; provider: SemanticProvider }[] = [];
+  private precise: PreciseAnswers | undefined;
+
+  /** The occurrence store that answers before the providers (undefined: none). */
+  setPrecise(p: PreciseAnswers | undefined): void {
+    this.precise = p;
+  }
 
   /** Adds a provider in its slot; the returned function removes it again (editor disconnects). */
   register(provider: SemanticProvider, slot: ProviderSlot): () => void {
@@ -92,8 +107,68 @@ export class SemanticRegistry {
     }));
   }
 
-  /** Asks the providers in order and labels the first answer. Never throws for provider trouble. */
+  /**
+   * Answers from the occurrence store where its facts hold, then asks the providers in order for
+   * the rest and labels the answer. Never throws for provider trouble.
+   */
   async request<K extends SemanticOp>(
+    op: K,
+    language: string,
+    args: OpArgs<K>,
+    options: SemanticCallOptions = {},
+  ): Promise<SemanticAnswer<OpResult<K>>> {
+    const started = Date.now();
+    const stored = this.fromStore(op, language, args);
+    if (!stored) return this.requestLive(op, language, args, options);
+    const { coverage } = stored;
+    const from = (Object.keys(coverage.rows) as ('persisted' | 'scip')[]).filter((k) => coverage.rows[k] > 0 || coverage.documents > 0);
+    const origin = from.filter((k) => coverage.rows[k] > 0).join('+') || (this.precise!.store.listUnits()[0]?.provenance ?? 'persisted');
+    const factsNote = `${coverage.documents} document(s) answered from ${origin} facts (${coverage.producers.join(', ') || origin})`;
+    const provenance: NonNullable<SemanticAnswer<unknown>['provenance']> = {};
+    for (const k of from) if (coverage.rows[k] > 0) provenance[k] = coverage.rows[k];
+    const storeAttempt: ProviderAttempt = { provider: origin, outcome: 'ok', elapsedMs: Date.now() - started };
+    if (coverage.live.length === 0) {
+      return { mode: 'precise', value: stored.value as OpResult<K>, provider: origin, gaps: [], notes: [factsNote], attempts: [storeAttempt], elapsedMs: Date.now() - started, provenance };
+    }
+    // Some candidates changed since their facts were recorded (or never had any): resolved live.
+    const livePaths = new Set(coverage.live.map((l) => l.path));
+    const named = coverage.live.slice(0, PRECISE_NOTE_MAX_PATHS).map((l) => `${l.path} (${l.why})`).join(', ') + (coverage.live.length > PRECISE_NOTE_MAX_PATHS ? `, +${coverage.live.length - PRECISE_NOTE_MAX_PATHS} more` : '');
+    const remaining = options.deadlineMs !== undefined ? options.deadlineMs - (Date.now() - started) : undefined;
+    const live = await this.requestLive(op, language, args, { ...options, preciseOnly: true, ...(remaining !== undefined ? { deadlineMs: Math.max(200, remaining) } : {}) });
+    if (live.value !== undefined && (live.mode === 'precise' || live.mode === 'precise_partial')) {
+      const liveRows = (live.value as unknown as { path: string; line: number; column: number }[]).filter((r) => livePaths.has(r.path) || !this.precise!.heldNow(r.path));
+      const seen = new Set(stored.value.map((r) => `${r.path}:${r.line}:${r.column}`));
+      const merged = [...stored.value, ...liveRows.filter((r) => !seen.has(`${r.path}:${r.line}:${r.column}`))];
+      provenance.live = merged.length - stored.value.length;
+      return {
+        ...live,
+        value: merged as OpResult<K>,
+        provider: `${origin}+${live.provider ?? 'live'}`,
+        notes: [...(live.notes ?? []), factsNote, `${coverage.live.length} document(s) resolved live by ${live.provider}: ${named}`],
+        attempts: [storeAttempt, ...live.attempts],
+        elapsedMs: Date.now() - started,
+        provenance,
+      };
+    }
+    const gap = `${coverage.live.length} document(s) changed since their precise facts were recorded, or never resolved, could not be resolved live (${live.reason ?? live.mode}): ${named}`;
+    return { mode: 'precise_partial', value: stored.value as OpResult<K>, provider: origin, gaps: [gap], notes: [factsNote], attempts: [storeAttempt, ...live.attempts], elapsedMs: Date.now() - started, provenance };
+  }
+
+  /** The store's part of an answer, or undefined (not a stored op, no facts for the position, store trouble). */
+  private fromStore<K extends SemanticOp>(op: K, language: string, args: OpArgs<K>): StoreAnswer<{ path: string; line: number; column: number }[]> | undefined {
+    if (!this.precise || !STORE_OPS.has(op)) return undefined;
+    const a = args as { path?: string; line?: number; column?: number; external?: boolean; includeDeclaration?: boolean };
+    if (a.path === undefined || a.external || a.line === undefined || a.column === undefined) return undefined;
+    try {
+      return this.precise.answer(op as StoreOp, language, { path: a.path, line: a.line, column: a.column, ...(a.includeDeclaration !== undefined ? { includeDeclaration: a.includeDeclaration } : {}) });
+    } catch (e) {
+      log.warn('occurrence store failed; answering live', { op, error: e instanceof Error ? e.message : String(e) });
+      return undefined;
+    }
+  }
+
+  /** Asks the providers in order and labels the first answer. */
+  private async requestLive<K extends SemanticOp>(
     op: K,
     language: string,
     args: OpArgs<K>,

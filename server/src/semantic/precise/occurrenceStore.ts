@@ -1,0 +1,205 @@
+/**
+ * The occurrence store: precise facts per document (symbol, range, role, enclosing range, symbol
+ * information with relationships) from SCIP indexes on disk — Sextant's persisted layer
+ * (`<index-root>/precise/*.scip`, provenance `persisted`) and imported indexes (CI shards, another
+ * producer such as scip-typescript; provenance `scip`). One format for all of them.
+ *
+ * Memory: only a catalog entry per document stays resident (path, file, offset, length, key);
+ * a document's occurrences are read back from its file when a question needs them, and the last
+ * decoded ones are kept up to `PRECISE_DECODED_CACHE_BYTES`.
+ *
+ * Invariant: a unit (one index file) is taken whole or not at all — a corrupt or truncated file is
+ * refused with the reason and nothing already in the store changes.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PRECISE_DECODED_CACHE_BYTES } from '../../core/limits';
+import { decodeDocument, readDocumentBytes, readScipIndex, ScipFormatError, type DocumentKey, type ScipDocument, type ScipMetadata } from './scipCodec';
+
+export type Provenance = 'persisted' | 'scip';
+
+/** One index file in the store. */
+export interface PreciseUnit {
+  file: string;
+  provenance: Provenance;
+  /** The producer named by the index's metadata (`scip-typescript 0.4.0`, `sextant …`). */
+  producer: string;
+  documents: number;
+  bytes: number;
+}
+
+/** Where a unit's documents define symbols: hashes sorted, with the entry of each. */
+interface DefinedIndex {
+  hashes: Uint32Array;
+  entries: DocEntry[];
+}
+
+/** A document of a unit, as the catalog holds it (its occurrences stay on disk). */
+export interface DocEntry {
+  unit: PreciseUnit;
+  path: string;
+  language: string;
+  offset: number;
+  length: number;
+  /** Sextant's key; absent for other producers' documents (checked against the text instead). */
+  key?: DocumentKey;
+}
+
+export type AddUnitResult = { ok: true; unit: PreciseUnit; replaced: number } | { ok: false; file: string; reason: string };
+
+export class OccurrenceStore {
+  private readonly units = new Map<string, PreciseUnit>();
+  private readonly defined = new Map<PreciseUnit, DefinedIndex>();
+  private readonly byPath = new Map<string, DocEntry[]>();
+  private readonly decoded = new Map<DocEntry, { doc: ScipDocument; bytes: number }>();
+  private decodedBytes = 0;
+  /** Bumped whenever units change (callers key their caches on it). */
+  generation = 0;
+
+  /**
+   * Reads an index file (streamed) and adds its documents. A document path is made relative to
+   * the workspace root when the index's project root is inside it (`projectRoot` differs only by
+   * a folder). The file replaces a unit of the same path.
+   */
+  async addUnit(file: string, provenance: Provenance, workspaceRoot: string): Promise<AddUnitResult> {
+    const abs = path.resolve(file);
+    const entries: DocEntry[] = [];
+    const defs: { h: number; e: DocEntry }[] = [];
+    let meta: ScipMetadata | undefined;
+    const unit: PreciseUnit = { file: abs, provenance, producer: '', documents: 0, bytes: 0 };
+    let prefix = '';
+    try {
+      unit.bytes = fs.statSync(abs).size;
+      for await (const part of readScipIndex(abs)) {
+        if (part.kind === 'metadata') {
+          meta = part.metadata;
+          unit.producer = meta.toolInfo ? `${meta.toolInfo.name} ${meta.toolInfo.version}`.trim() : '';
+          prefix = projectPrefix(meta.projectRoot, workspaceRoot);
+          continue;
+        }
+        if (part.kind !== 'document') continue;
+        let head: ScipDocument;
+        try {
+          head = decodeDocument(part.bytes, true);
+        } catch (e) {
+          throw new ScipFormatError(`a document does not decode (${e instanceof Error ? e.message : String(e)})`, part.offset);
+        }
+        if (!head.relativePath || head.relativePath.startsWith('/') || head.relativePath.split('/').includes('..')) {
+          throw new ScipFormatError(`a document path '${head.relativePath}' that is not relative to the project root`, part.offset);
+        }
+        const rel = prefix ? `${prefix}/${head.relativePath}` : head.relativePath;
+        const entry: DocEntry = { unit, path: rel, language: head.language.toLowerCase(), offset: part.offset, length: part.bytes.length, ...(head.key ? { key: head.key } : {}) };
+        entries.push(entry);
+        for (const h of head.definedHashes ?? []) defs.push({ h, e: entry });
+      }
+    } catch (e) {
+      const reason = e instanceof ScipFormatError ? `${e.message} at byte ${e.offset}` : e instanceof Error ? e.message : String(e);
+      return { ok: false, file: abs, reason };
+    }
+    if (!meta) return { ok: false, file: abs, reason: 'no SCIP metadata (not a SCIP index, or empty)' };
+    const replaced = this.removeUnit(abs);
+    unit.documents = entries.length;
+    this.units.set(abs, unit);
+    defs.sort((a, b) => a.h - b.h);
+    this.defined.set(unit, { hashes: Uint32Array.from(defs.map((d) => d.h)), entries: defs.map((d) => d.e) });
+    for (const e of entries) {
+      const list = this.byPath.get(e.path);
+      if (list) list.push(e);
+      else this.byPath.set(e.path, [e]);
+    }
+    this.generation++;
+    return { ok: true, unit, replaced };
+  }
+
+  /** Drops a unit (its file was replaced or removed); returns its document count. */
+  removeUnit(file: string): number {
+    const abs = path.resolve(file);
+    const u = this.units.get(abs);
+    if (!u) return 0;
+    this.units.delete(abs);
+    this.defined.delete(u);
+    for (const [p, list] of this.byPath) {
+      const kept = list.filter((e) => e.unit !== u);
+      if (kept.length === list.length) continue;
+      if (kept.length) this.byPath.set(p, kept);
+      else this.byPath.delete(p);
+    }
+    for (const e of [...this.decoded.keys()]) if (e.unit === u) this.forget(e);
+    this.generation++;
+    return u.documents;
+  }
+
+  /** Entries whose document has symbol information for a symbol of this hash (its definitions, by the producer's account). */
+  definers(hash: number): DocEntry[] {
+    const out: DocEntry[] = [];
+    for (const { hashes, entries } of this.defined.values()) {
+      let lo = 0;
+      let hi = hashes.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (hashes[mid]! < hash) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < hashes.length && hashes[i] === hash; i++) out.push(entries[i]!);
+    }
+    return out;
+  }
+
+  listUnits(): PreciseUnit[] {
+    return [...this.units.values()];
+  }
+
+  /** Every entry for a path, most recently added unit last. */
+  entries(p: string): readonly DocEntry[] {
+    return this.byPath.get(p) ?? [];
+  }
+
+  paths(): IterableIterator<string> {
+    return this.byPath.keys();
+  }
+
+  get size(): number {
+    return this.byPath.size;
+  }
+
+  /** The whole document of an entry (read from its file; the last ones read are kept). */
+  read(e: DocEntry): ScipDocument {
+    const hit = this.decoded.get(e);
+    if (hit) {
+      this.decoded.delete(e);
+      this.decoded.set(e, hit);
+      return hit.doc;
+    }
+    const doc = decodeDocument(readDocumentBytes(e.unit.file, e.offset, e.length));
+    const bytes = e.length * 6; // decoded objects weigh several times their wire bytes
+    this.decoded.set(e, { doc, bytes });
+    this.decodedBytes += bytes;
+    for (const k of this.decoded.keys()) {
+      if (this.decodedBytes <= PRECISE_DECODED_CACHE_BYTES || k === e) break;
+      this.forget(k);
+    }
+    return doc;
+  }
+
+  private forget(e: DocEntry): void {
+    const v = this.decoded.get(e);
+    if (!v) return;
+    this.decoded.delete(e);
+    this.decodedBytes -= v.bytes;
+  }
+}
+
+/** The folder of the index's project root below the workspace root ('' when they are the same or unrelated). */
+function projectPrefix(projectRoot: string, workspaceRoot: string): string {
+  let p = projectRoot;
+  if (p.startsWith('file://')) {
+    try {
+      p = decodeURIComponent(new URL(p).pathname);
+    } catch {
+      return '';
+    }
+  }
+  if (!p || !path.isAbsolute(p)) return '';
+  const rel = path.relative(workspaceRoot, p).split(path.sep).join('/');
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : '';
+}

@@ -1,0 +1,346 @@
+/**
+ * Answers from the occurrence store: definition, references and implementations of the symbol at a
+ * position, for every candidate document whose facts still hold; the candidates that changed (or
+ * were never resolved) are named, so the caller resolves just those live and labels the parts.
+ *
+ * Candidates are the documents the text index says mention the symbol's name (the live providers
+ * read the same ones); a local symbol's only candidate is its own document. A document's facts
+ * hold when its content hash is the indexed one and, for Sextant's own documents, its key still
+ * matches (compilation inputs, the declarations it binds to); another producer's document
+ * (no key) holds when its occurrences still spell their symbols' names at their ranges — checked
+ * once per content hash.
+ */
+import { PRECISE_FOREIGN_MATCH_MIN_RATIO, PRECISE_MAX_CANDIDATE_DOCUMENTS } from '../../core/limits';
+import type { ReferenceLocation, SemanticLocation } from '../types';
+import type { DocEntry, OccurrenceStore, Provenance } from './occurrenceStore';
+import { ROLE_DEFINITION, ROLE_SEXTANT_IMPLICIT, symbolHash, type DocumentKey, type ScipDocument, type ScipOccurrence } from './scipCodec';
+import { isLocalSymbol, symbolName } from './scipSymbol';
+
+/** What the store needs to know about the workspace now. */
+export interface PreciseEnv {
+  /** The indexed content hash of a workspace file; undefined when not indexed or changed on disk since. */
+  currentHash(path: string): string | undefined;
+  /** Why a Sextant key no longer holds (compilation inputs or a bound declaration changed); undefined when it holds. */
+  keyProblem(key: DocumentKey, path: string): string | undefined;
+  /** Workspace files whose text mentions the name as a token (undefined: cannot tell). */
+  filesMentioning(name: string): ReadonlySet<string> | undefined;
+  /** A workspace file's text (undefined when unreadable). */
+  readText(path: string): string | undefined;
+  /** The indexed language of a file (`csharp`, `typescript`, …). */
+  languageOf(path: string): string | undefined;
+}
+
+/** Where a store answer's rows came from, and what it could not answer. */
+export interface StoreCoverage {
+  /** Rows per provenance. */
+  rows: Record<Provenance, number>;
+  /** Candidate documents answered from the store. */
+  documents: number;
+  /** Candidate documents whose facts do not hold (changed, not resolved): to be resolved live. */
+  live: { path: string; why: string }[];
+  /** Producers of the units used. */
+  producers: string[];
+}
+
+export interface StoreAnswer<T> {
+  value: T;
+  coverage: StoreCoverage;
+}
+
+export type StoreOp = 'definition' | 'references' | 'implementation';
+export const STORE_OPS: ReadonlySet<string> = new Set<StoreOp>(['definition', 'references', 'implementation']);
+
+const FAMILY: Record<string, string> = {
+  csharp: 'csharp',
+  typescript: 'ts',
+  typescriptreact: 'ts',
+  javascript: 'ts',
+  javascriptreact: 'ts',
+};
+
+export class PreciseAnswers {
+  /** Per entry: the content hash it was checked at and the verdict (undefined = holds). */
+  private readonly checked = new Map<DocEntry, { hash: string; generation: number; problem: string | undefined }>();
+  /** Bumped by the caller when keys may have changed (a new project model, a refresh). */
+  envGeneration = 0;
+
+  constructor(
+    readonly store: OccurrenceStore,
+    private readonly env: PreciseEnv,
+  ) {}
+
+  /** The entry whose facts hold for a path now (persisted before imported, later before earlier), or why none does. */
+  current(p: string): { entry: DocEntry } | { why: string } {
+    const entries = this.store.entries(p);
+    if (entries.length === 0) return { why: 'no precise facts recorded' };
+    const hash = this.env.currentHash(p);
+    if (hash === undefined) return { why: 'changed since indexing' };
+    let why = '';
+    const ordered = [...entries].reverse().sort((a, b) => (a.unit.provenance === b.unit.provenance ? 0 : a.unit.provenance === 'persisted' ? -1 : 1));
+    for (const e of ordered) {
+      const c = this.checked.get(e);
+      let problem: string | undefined;
+      if (c && c.hash === hash && c.generation === this.envGeneration) problem = c.problem;
+      else {
+        problem = this.check(e, hash);
+        this.checked.set(e, { hash, generation: this.envGeneration, problem });
+      }
+      if (problem === undefined) return { entry: e };
+      why ||= problem;
+    }
+    return { why };
+  }
+
+  /**
+   * Files that may spell a symbol of this name: the text index's files for the name's word (a `$`
+   * is not part of a token there), and for a numbered meta descriptor (scip-typescript's `schema2:`
+   * for a property `schema`) those of the name without its number too.
+   */
+  private mentioning(name: string, sym: string): ReadonlySet<string> | undefined {
+    const words = new Set([name.replace(/\$/g, '')]);
+    if (sym.endsWith(':')) words.add(name.replace(/\d+$/, '').replace(/\$/g, ''));
+    const out = new Set<string>();
+    for (const w of words) {
+      if (!w) return undefined;
+      const files = this.env.filesMentioning(w);
+      if (!files) return undefined;
+      for (const f of files) out.add(f);
+    }
+    return out;
+  }
+
+  /** True when a path has facts that hold now. */
+  heldNow(p: string): boolean {
+    return 'entry' in this.current(p);
+  }
+
+  private check(e: DocEntry, hash: string): string | undefined {
+    if (e.key) {
+      if (e.key.contentHash !== hash) return 'edited since its facts were recorded';
+      return this.env.keyProblem(e.key, e.path);
+    }
+    // Another producer's document: checked against the text once; from then on it holds only for
+    // that content (a later edit that happens to keep the names in place is still an edit).
+    const pinned = this.pinned.get(e);
+    if (pinned !== undefined) return pinned === hash ? undefined : 'edited since the index was imported';
+    const text = this.env.readText(e.path);
+    if (text === undefined) return 'unreadable';
+    const problem = verifyAgainstText(this.store.read(e), text);
+    if (problem === undefined) this.pinned.set(e, hash);
+    return problem;
+  }
+  private readonly pinned = new Map<DocEntry, string>();
+
+  /**
+   * The store's answer for a position, or undefined when the position's own document has no facts
+   * that hold (the question is then the live providers' alone).
+   */
+  answer(op: StoreOp, language: string, args: { path: string; line: number; column: number; includeDeclaration?: boolean }): StoreAnswer<SemanticLocation[] | ReferenceLocation[]> | undefined {
+    const own = this.current(args.path);
+    if (!('entry' in own)) return undefined;
+    const doc = this.store.read(own.entry);
+    const at = occurrenceAt(doc, args.line - 1, args.column - 1);
+    if (!at || !at.symbol) return undefined;
+    const symbol = at.symbol;
+    const coverage: StoreCoverage = { rows: { persisted: 0, scip: 0 }, documents: 0, live: [], producers: [] };
+    const producers = new Set<string>();
+    const family = FAMILY[language] ?? language;
+    const use = (e: DocEntry) => {
+      coverage.documents++;
+      producers.add(e.unit.producer || e.unit.provenance);
+    };
+    /** The documents that may hold occurrences of a symbol named `name`, split into held facts and live ones. */
+    const candidates = (name: string | undefined, sym: string): { held: DocEntry[]; ok: boolean } => {
+      if (isLocalSymbol(sym)) return { held: [own.entry], ok: true };
+      const files = name === undefined ? undefined : this.mentioning(name, sym);
+      if (!files || files.size > PRECISE_MAX_CANDIDATE_DOCUMENTS) return { held: [], ok: false };
+      const held: DocEntry[] = [];
+      for (const p of files) {
+        const lang = this.env.languageOf(p);
+        if (!lang || (FAMILY[lang] ?? lang) !== family) continue;
+        const c = p === args.path ? own : this.current(p);
+        if ('entry' in c) held.push(c.entry);
+        else if (!coverage.live.some((l) => l.path === p)) coverage.live.push({ path: p, why: c.why });
+      }
+      return { held, ok: true };
+    };
+    const count = (e: DocEntry, n: number) => {
+      coverage.rows[e.unit.provenance] += n;
+    };
+
+    if (op === 'references') {
+      const { held, ok } = candidates(symbolName(symbol), symbol);
+      if (!ok) return undefined;
+      const ctor = symbol.endsWith('#') ? `${symbol}\`.ctor\`(` : undefined;
+      const rows = new Map<string, ReferenceLocation>();
+      for (const e of held) {
+        const d = e === own.entry ? doc : this.store.read(e);
+        let n = 0;
+        for (const o of d.occurrences) {
+          if (o.symbol !== symbol && !(ctor && o.symbol.startsWith(ctor))) continue;
+          if (o.symbolRoles & ROLE_SEXTANT_IMPLICIT) continue;
+          const isDeclaration = (o.symbolRoles & ROLE_DEFINITION) !== 0 && o.symbol === symbol;
+          if (isDeclaration && !args.includeDeclaration) continue;
+          const loc = location(e.path, o.range);
+          const k = `${loc.path}:${loc.line}:${loc.column}`;
+          const prev = rows.get(k);
+          if (prev) prev.isDeclaration = prev.isDeclaration || isDeclaration;
+          else {
+            rows.set(k, { ...loc, isDeclaration });
+            n++;
+          }
+        }
+        use(e);
+        count(e, n);
+      }
+      coverage.producers = [...producers];
+      return { value: [...rows.values()], coverage };
+    }
+
+    if (op === 'definition') {
+      const rows = this.definitions(symbol, own.entry, doc, candidates, use, count);
+      if (rows === undefined) return undefined;
+      coverage.producers = [...producers];
+      return { value: rows, coverage };
+    }
+
+    // implementation: symbols related to the target as implementations, transitively.
+    const found = new Set<string>();
+    const targets = new Set([symbol]);
+    let frontier = [symbol];
+    const defsOf = new Map<string, DocEntry[]>();
+    for (let round = 0; frontier.length > 0 && round < 32; round++) {
+      const next: string[] = [];
+      for (const t of frontier) {
+        const { held, ok } = candidates(symbolName(t), t);
+        if (!ok) return undefined;
+        for (const e of held) {
+          const d = e === own.entry ? doc : this.store.read(e);
+          for (const s of d.symbols) {
+            if (found.has(s.symbol) || targets.has(s.symbol)) continue;
+            if (!s.relationships.some((r) => r.isImplementation && targets.has(r.symbol))) continue;
+            found.add(s.symbol);
+            (defsOf.get(s.symbol) ?? defsOf.set(s.symbol, []).get(s.symbol)!).push(e);
+            next.push(s.symbol);
+          }
+          use(e);
+        }
+      }
+      for (const n of next) targets.add(n);
+      frontier = next;
+    }
+    const rows = new Map<string, SemanticLocation>();
+    for (const s of found) {
+      for (const e of defsOf.get(s) ?? []) {
+        const d = e === own.entry ? doc : this.store.read(e);
+        let n = 0;
+        for (const o of d.occurrences) {
+          if (o.symbol !== s || !(o.symbolRoles & ROLE_DEFINITION)) continue;
+          const loc = location(e.path, o.range, o.enclosingRange);
+          const k = `${loc.path}:${loc.line}:${loc.column}`;
+          if (!rows.has(k)) (rows.set(k, loc), n++);
+        }
+        count(e, n);
+      }
+    }
+    coverage.producers = [...producers];
+    return { value: [...rows.values()], coverage };
+  }
+
+  /** Definition rows of a symbol: the documents with information for it, else the candidates; undefined when none is found (a symbol outside the facts: ask live). */
+  private definitions(
+    symbol: string,
+    ownEntry: DocEntry,
+    ownDoc: ScipDocument,
+    candidates: (name: string | undefined, sym: string) => { held: DocEntry[]; ok: boolean },
+    use: (e: DocEntry) => void,
+    count: (e: DocEntry, n: number) => void,
+  ): SemanticLocation[] | undefined {
+    const rows = new Map<string, SemanticLocation>();
+    const scan = (e: DocEntry) => {
+      const d = e === ownEntry ? ownDoc : this.store.read(e);
+      let n = 0;
+      for (const o of d.occurrences) {
+        if (o.symbol !== symbol || !(o.symbolRoles & ROLE_DEFINITION)) continue;
+        const loc = location(e.path, o.range, o.enclosingRange);
+        const k = `${loc.path}:${loc.line}:${loc.column}`;
+        if (!rows.has(k)) (rows.set(k, loc), n++);
+      }
+      use(e);
+      count(e, n);
+    };
+    if (isLocalSymbol(symbol)) {
+      scan(ownEntry);
+      return rows.size ? [...rows.values()] : undefined;
+    }
+    const { held, ok } = candidates(symbolName(symbol), symbol);
+    if (!ok) return undefined;
+    const definers = new Set(this.store.definers(symbolHash(symbol)).map((e) => e.path));
+    // The documents the producer says define it; when it says none, every candidate.
+    const heldDefiners = held.filter((e) => definers.has(e.path));
+    for (const e of heldDefiners.length ? heldDefiners : held) scan(e);
+    return rows.size ? [...rows.values()] : undefined;
+  }
+}
+
+/** The occurrence at a 0-based position (the smallest range containing it; an end position counts). */
+export function occurrenceAt(doc: ScipDocument, line: number, character: number): ScipOccurrence | undefined {
+  let best: ScipOccurrence | undefined;
+  let bestLen = Infinity;
+  for (const o of doc.occurrences) {
+    const [sl, sc, el, ec] = o.range.length === 3 ? [o.range[0]!, o.range[1]!, o.range[0]!, o.range[2]!] : [o.range[0]!, o.range[1]!, o.range[2]!, o.range[3]!];
+    if (line < sl || line > el || (line === sl && character < sc) || (line === el && character > ec)) continue;
+    const len = (el - sl) * 10_000 + (ec - sc);
+    if (len < bestLen || (len === bestLen && (o.symbolRoles & ROLE_DEFINITION) !== 0)) {
+      best = o;
+      bestLen = len;
+    }
+  }
+  return best;
+}
+
+/** A SCIP range (0-based, end-exclusive) as a 1-based location. */
+export function location(p: string, range: readonly number[], enclosing?: readonly number[]): SemanticLocation {
+  const s = span(range);
+  const loc: SemanticLocation = { path: p, ...s };
+  if (enclosing && enclosing.length >= 3) loc.fullSpan = span(enclosing);
+  return loc;
+}
+
+function span(r: readonly number[]): { line: number; column: number; endLine: number; endColumn: number } {
+  return r.length === 3 ? { line: r[0]! + 1, column: r[1]! + 1, endLine: r[0]! + 1, endColumn: r[2]! + 1 } : { line: r[0]! + 1, column: r[1]! + 1, endLine: r[2]! + 1, endColumn: r[3]! + 1 };
+}
+
+/**
+ * Whether another producer's document still describes this text: its ranges lie inside the text
+ * and at least PRECISE_FOREIGN_MATCH_MIN_RATIO of the occurrences whose symbol name is an
+ * identifier spell that name at their range. Undefined when it holds, else why not.
+ */
+export function verifyAgainstText(doc: ScipDocument, text: string): string | undefined {
+  const lines = text.split('\n');
+  let checkable = 0;
+  let matched = 0;
+  const utf8 = doc.positionEncoding === 1;
+  for (const o of doc.occurrences) {
+    const r = o.range;
+    const sl = r[0]!;
+    const el = r.length === 3 ? sl : r[2]!;
+    const ec = r.length === 3 ? r[2]! : r[3]!;
+    if (sl >= lines.length || el >= lines.length) return 'occurrences past the end of the file (edited since the index was built)';
+    if (sl !== el || !o.symbol || isLocalSymbol(o.symbol)) continue;
+    const name = symbolName(o.symbol);
+    if (!name || !/^[A-Za-z_$][\w$]*$/.test(name)) continue;
+    let line = lines[sl]!;
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    const at = utf8 ? Buffer.from(line, 'utf8').subarray(r[1]!, ec).toString('utf8') : line.slice(r[1]!, ec);
+    if (/^['"`].*['"`]$/.test(at)) continue; // a module specifier or string key is not checkable
+    // scip-typescript numbers the properties of object literals and destructured names (`resolve0:`)
+    const spelled = at === name || (at === name.replace(/\d+$/, '') && o.symbol.endsWith(':'));
+    // An alias (`export { A as B }`, `import { A as B }`) names the original on the same line: not checkable.
+    if (!spelled && /^[A-Za-z_$][\w$]*$/.test(at) && new RegExp(`(^|[^\\w$])${name.replace(/\$/g, '\\$')}($|[^\\w$])`).test(line)) continue;
+    checkable++;
+    if (spelled) matched++;
+  }
+  if (checkable === 0 || matched / checkable >= PRECISE_FOREIGN_MATCH_MIN_RATIO) return undefined;
+  return `the index's occurrences no longer match the text (${checkable - matched} of ${checkable} differ: edited since the index was built)`;
+}

@@ -1,0 +1,95 @@
+/**
+ * The precise facts of one engine: the occurrence store filled from the persisted layer
+ * (`<index-root>/precise/*.scip`) and from imported SCIP indexes (`--scip PATH…`, env
+ * `SEXTANT_SCIP`, and `<workspace>/.sextant/scip/` by default), and the answers over it.
+ *
+ * Loading streams each file in the background; until a file is read its documents are simply
+ * not in the store (answered live). A file that does not decode is refused with the reason
+ * (`refused()`), and nothing else is lost.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { log } from '../../core/log';
+import { OccurrenceStore, type PreciseUnit, type Provenance } from './occurrenceStore';
+import { PreciseAnswers, type PreciseEnv } from './preciseAnswers';
+
+/** The folder of imported indexes looked in by default, relative to the workspace root. */
+export const DEFAULT_SCIP_FOLDER = '.sextant/scip';
+/** The persisted layer's folder inside the index root. */
+export const PERSISTED_FOLDER = 'precise';
+
+export interface PreciseFactsOptions {
+  workspaceRoot: string;
+  /** '' = in memory: no persisted layer. */
+  indexRoot: string;
+  /** Index files or folders of them to import (relative to the workspace root, or absolute). */
+  scip: readonly string[];
+  env: PreciseEnv;
+}
+
+export class PreciseFacts {
+  readonly store = new OccurrenceStore();
+  readonly answers: PreciseAnswers;
+  /** Resolves once every file found at start has been read (or refused). */
+  readonly ready: Promise<void>;
+  private readonly refusedFiles: { file: string; reason: string }[] = [];
+
+  constructor(private readonly o: PreciseFactsOptions) {
+    this.answers = new PreciseAnswers(this.store, o.env);
+    this.ready = this.loadAll().catch((e: unknown) => log.warn('precise facts: loading failed', { error: String(e) }));
+  }
+
+  /** Index files that were refused, with the reason. */
+  refused(): readonly { file: string; reason: string }[] {
+    return this.refusedFiles;
+  }
+
+  units(): PreciseUnit[] {
+    return this.store.listUnits();
+  }
+
+  /** The persisted layer's folder ('' when the index is in memory). */
+  persistedDir(): string {
+    return this.o.indexRoot ? path.join(this.o.indexRoot, PERSISTED_FOLDER) : '';
+  }
+
+  /** Reads (or re-reads) one index file into the store. */
+  async add(file: string, provenance: Provenance): Promise<boolean> {
+    const r = await this.store.addUnit(file, provenance, this.o.workspaceRoot);
+    if (!r.ok) {
+      this.refusedFiles.push({ file: r.file, reason: r.reason });
+      log.warn(`precise facts: ${r.file} refused: ${r.reason}`);
+      return false;
+    }
+    this.answers.envGeneration++;
+    log.info(`precise facts: ${r.unit.file}: ${r.unit.documents} documents (${r.unit.producer || provenance})`);
+    return true;
+  }
+
+  private async loadAll(): Promise<void> {
+    const dir = this.persistedDir();
+    if (dir) for (const f of scipFiles(dir)) await this.add(f, 'persisted');
+    const wanted = this.o.scip.length ? this.o.scip : [DEFAULT_SCIP_FOLDER];
+    for (const w of wanted) {
+      const abs = path.resolve(this.o.workspaceRoot, w);
+      if (!fs.existsSync(abs)) {
+        if (this.o.scip.length) this.refusedFiles.push({ file: abs, reason: 'does not exist' });
+        continue;
+      }
+      for (const f of fs.statSync(abs).isDirectory() ? scipFiles(abs) : [abs]) await this.add(f, 'scip');
+    }
+  }
+}
+
+/** The `*.scip` files of a folder (not recursive), sorted. */
+export function scipFiles(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isFile() && d.name.endsWith('.scip'))
+      .map((d) => path.join(dir, d.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * A real producer's SCIP against the engine's TypeScript host: imports an index built by
+ * scip-typescript for a TS/JS workspace, asks the same questions (references, definition,
+ * implementations) of the occurrence store and of the TypeScript host, and prints per-question
+ * agreement (location sets: path, line, column, end).
+ *
+ *   tsx test/bench/precise/compareScipTs.ts <workspace> <index.scip> [questions=120] [seed=1]
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Engine } from '../../../server/src/nav/engine';
+import { semanticService } from '../../../server/src/nav/semanticService';
+import { readScipIndex, decodeDocument, ROLE_DEFINITION } from '../../../server/src/semantic/precise/scipCodec';
+import { isLocalSymbol } from '../../../server/src/semantic/precise/scipSymbol';
+import type { StoreOp } from '../../../server/src/semantic/precise/preciseAnswers';
+
+export interface Question {
+  op: StoreOp;
+  path: string;
+  line: number;
+  column: number;
+}
+
+export interface Comparison {
+  question: Question;
+  equal: boolean;
+  store: number;
+  live: number;
+  onlyStore: string[];
+  onlyLive: string[];
+  storeMs: number;
+  liveMs: number;
+  liveMode: string;
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+/** Questions sampled from the index itself: uses and definitions of workspace symbols. */
+export async function sampleQuestions(scip: string, root: string, n: number, seed: number): Promise<Question[]> {
+  const refs: Question[] = [];
+  const defs: Question[] = [];
+  const impls: Question[] = [];
+  for await (const part of readScipIndex(scip)) {
+    if (part.kind !== 'document') continue;
+    const d = decodeDocument(part.bytes);
+    if (!/^packages\/[^/]+\/src\//.test(d.relativePath) || !/\.tsx?$/.test(d.relativePath)) continue;
+    if (!fs.existsSync(path.join(root, d.relativePath))) continue;
+    const implemented = new Set(d.symbols.flatMap((s) => s.relationships.filter((r) => r.isImplementation).map((r) => r.symbol)));
+    for (const o of d.occurrences) {
+      if (!o.symbol || isLocalSymbol(o.symbol) || o.symbol.endsWith('/') || o.range.length !== 3) continue;
+      const q = { path: d.relativePath, line: o.range[0]! + 1, column: o.range[1]! + 1 };
+      if (o.symbolRoles & ROLE_DEFINITION) {
+        refs.push({ op: 'references', ...q });
+        if (implemented.has(o.symbol) || /#$/.test(o.symbol)) impls.push({ op: 'implementation', ...q });
+      } else defs.push({ op: 'definition', ...q });
+    }
+  }
+  const r = rng(seed);
+  const pick = <T>(xs: T[], k: number) => {
+    const out: T[] = [];
+    const taken = new Set<number>();
+    while (out.length < Math.min(k, xs.length)) {
+      const i = Math.floor(r() * xs.length);
+      if (!taken.has(i)) (taken.add(i), out.push(xs[i]!));
+    }
+    return out;
+  };
+  const third = Math.ceil(n / 3);
+  return [...pick(refs, third), ...pick(defs, third), ...pick(impls, n - 2 * third)];
+}
+
+const key = (l: { path: string; line: number; column: number; endLine: number; endColumn: number }) => `${l.path}:${l.line}:${l.column}-${l.endLine}:${l.endColumn}`;
+
+export async function compare(root: string, scip: string, questions: number, seed: number, log: (s: string) => void = console.log): Promise<Comparison[]> {
+  const indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-scip-compare-'));
+  const engine = await Engine.open({ workspaceRoot: root, indexRoot, gitAtOpen: false });
+  try {
+    await engine.refresh();
+    const service = semanticService(engine, { scip: [scip], tsPrewarm: false, roslynPrewarm: false });
+    await service.precise.ready;
+    if (service.precise.refused().length) throw new Error(`refused: ${JSON.stringify(service.precise.refused())}`);
+    const qs = await sampleQuestions(scip, root, questions, seed);
+    const out: Comparison[] = [];
+    for (const q of qs) {
+      const language = /\.tsx$/.test(q.path) ? 'typescriptreact' : 'typescript';
+      const args = { path: q.path, line: q.line, column: q.column, includeDeclaration: true };
+      const t0 = Date.now();
+      const s = service.precise.answers.answer(q.op, language, args);
+      const storeMs = Date.now() - t0;
+      const controller = new AbortController();
+      const t1 = Date.now();
+      const live = await service.tsPrograms!.request(q.op, language, args as never, { signal: controller.signal, deadline: Date.now() + 120_000, waitForReadyMs: 120_000 });
+      const liveMs = Date.now() - t1;
+      const liveRows = live.kind === 'ok' ? (live.value as { path: string; line: number; column: number; endLine: number; endColumn: number; external?: boolean }[]).filter((x) => !x.external && !x.path.startsWith('/')) : [];
+      const a = new Set((s?.value ?? []).map(key));
+      const b = new Set(liveRows.map(key));
+      const onlyStore = [...a].filter((x) => !b.has(x));
+      const onlyLive = [...b].filter((x) => !a.has(x));
+      const c: Comparison = { question: q, equal: s !== undefined && s.coverage.live.length === 0 && onlyStore.length === 0 && onlyLive.length === 0, store: a.size, live: b.size, onlyStore, onlyLive, storeMs, liveMs, liveMode: live.kind === 'ok' ? (live.gaps?.length ? 'partial' : 'ok') : live.kind };
+      out.push(c);
+      log(`${c.equal ? 'EQUAL' : 'DIFF '} ${q.op} ${q.path}:${q.line}:${q.column} store ${a.size} (${storeMs} ms${s ? `, ${s.coverage.live.length} live docs` : ', no answer'}) live ${b.size} (${liveMs} ms ${c.liveMode})${c.equal ? '' : ` only-store ${onlyStore.slice(0, 3).join(' ')} only-live ${onlyLive.slice(0, 3).join(' ')}`}`);
+    }
+    return out;
+  } finally {
+    await engine.close();
+    fs.rmSync(indexRoot, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  const [root, scip, n, seed] = process.argv.slice(2);
+  void compare(path.resolve(root!), path.resolve(scip!), Number(n ?? 120), Number(seed ?? 1)).then((rows) => {
+    const eq = rows.filter((r) => r.equal).length;
+    const byOp = new Map<string, [number, number]>();
+    for (const r of rows) {
+      const v = byOp.get(r.question.op) ?? [0, 0];
+      v[0] += r.equal ? 1 : 0;
+      v[1]++;
+      byOp.set(r.question.op, v);
+    }
+    console.log(`equal ${eq} of ${rows.length}; ${[...byOp].map(([k, [e, t]]) => `${k} ${e}/${t}`).join(', ')}`);
+    process.exit(0);
+  });
+}

@@ -1,0 +1,236 @@
+/**
+ * The occurrence store over SCIP files: what Sextant writes decodes with the generated SCIP types
+ * (@c4312/scip), a streamed read equals a whole read, a corrupt or truncated file is refused with
+ * a clear reason while the store keeps what it had, and answers come from documents whose facts
+ * hold while changed ones are named for live resolution (and merged by the registry, labelled).
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { deserializeSCIP } from '@c4312/scip';
+import { OccurrenceStore } from '../../../server/src/semantic/precise/occurrenceStore';
+import { PreciseAnswers, verifyAgainstText, type PreciseEnv } from '../../../server/src/semantic/precise/preciseAnswers';
+import { decodeDocument, readScipIndex, ROLE_DEFINITION, writeScipIndex, type ScipDocument } from '../../../server/src/semantic/precise/scipCodec';
+import { descriptorsOf, escapeName, globalSymbol, parseDescriptors, symbolName } from '../../../server/src/semantic/precise/scipSymbol';
+import { SemanticRegistry } from '../../../server/src/semantic/registry';
+import type { SemanticProvider } from '../../../server/src/semantic/provider';
+
+const GUARD = globalSymbol('sextant-cs', '.', 'Acme.Common', '.', 'Acme/Common/Guard#');
+const CHECK = globalSymbol('sextant-cs', '.', 'Acme.Common', '.', 'Acme/Common/Guard#Check(a1b2).');
+const IGUARD = globalSymbol('sextant-cs', '.', 'Acme.Common', '.', 'Acme/Common/IGuard#');
+
+const texts: Record<string, string> = {
+  'src/Guard.cs': 'namespace Acme.Common;\npublic class Guard : IGuard\n{\n  public static void Check() {}\n}\n',
+  'src/IGuard.cs': 'namespace Acme.Common;\npublic interface IGuard {}\n',
+  'src/Use.cs': 'class Use\n{\n  void M() { Guard.Check(); Guard.Check(); }\n}\n',
+};
+
+function docs(): ScipDocument[] {
+  const key = (p: string) => ({ contentHash: `h:${texts[p]!.length}`, project: 'src/Acme.csproj', compilation: 'c1', deps: [{ path: 'src/Guard.cs', shape: 's1' }] });
+  return [
+    {
+      relativePath: 'src/Guard.cs',
+      language: 'csharp',
+      positionEncoding: 2,
+      occurrences: [
+        { range: [1, 13, 18], symbol: GUARD, symbolRoles: ROLE_DEFINITION, enclosingRange: [1, 0, 4, 1] },
+        { range: [1, 21, 27], symbol: IGUARD, symbolRoles: 0 },
+        { range: [3, 21, 26], symbol: CHECK, symbolRoles: ROLE_DEFINITION, enclosingRange: [3, 2, 31] },
+      ],
+      symbols: [
+        { symbol: GUARD, documentation: [], relationships: [{ symbol: IGUARD, isImplementation: true, isReference: false, isTypeDefinition: false, isDefinition: false }], kind: 7, displayName: 'Guard', enclosingSymbol: '' },
+        { symbol: CHECK, documentation: [], relationships: [], kind: 26, displayName: 'Check', enclosingSymbol: GUARD },
+      ],
+      key: key('src/Guard.cs'),
+    },
+    {
+      relativePath: 'src/IGuard.cs',
+      language: 'csharp',
+      positionEncoding: 2,
+      occurrences: [{ range: [1, 17, 23], symbol: IGUARD, symbolRoles: ROLE_DEFINITION }],
+      symbols: [{ symbol: IGUARD, documentation: [], relationships: [], kind: 21, displayName: 'IGuard', enclosingSymbol: '' }],
+      key: key('src/IGuard.cs'),
+    },
+    {
+      relativePath: 'src/Use.cs',
+      language: 'csharp',
+      positionEncoding: 2,
+      occurrences: [
+        { range: [2, 13, 18], symbol: GUARD, symbolRoles: 0 },
+        { range: [2, 19, 24], symbol: CHECK, symbolRoles: 0 },
+        { range: [2, 28, 33], symbol: GUARD, symbolRoles: 0 },
+        { range: [2, 34, 39], symbol: CHECK, symbolRoles: 0 },
+      ],
+      symbols: [],
+      key: key('src/Use.cs'),
+    },
+  ];
+}
+
+const meta = { version: 0, toolInfo: { name: 'sextant', version: 'test', arguments: ['scip', 'export'] }, projectRoot: 'file:///ci/checkout', textDocumentEncoding: 1 };
+
+function env(over: Partial<PreciseEnv> = {}): PreciseEnv {
+  return {
+    currentHash: (p) => (texts[p] !== undefined ? `h:${texts[p]!.length}` : undefined),
+    keyProblem: () => undefined,
+    filesMentioning: (name) => new Set(Object.keys(texts).filter((p) => new RegExp(`\\b${name}\\b`).test(texts[p]!))),
+    readText: (p) => texts[p],
+    languageOf: (p) => (p.endsWith('.cs') ? 'csharp' : undefined),
+    ...over,
+  };
+}
+
+describe('SCIP symbols', () => {
+  it('spells and parses the grammar', () => {
+    assert.equal(escapeName('Guard'), 'Guard');
+    assert.equal(escapeName('.ctor'), '`.ctor`');
+    assert.equal(escapeName('a`b c'), '`a``b c`');
+    assert.equal(descriptorsOf('scip-typescript npm @trpc/server 11.0.0 src/`router.ts`/createRouter().'), 'src/`router.ts`/createRouter().');
+    assert.equal(descriptorsOf('a  b . pkg . X#'), 'X#');
+    assert.deepEqual(parseDescriptors('Acme/Guard#Check(a1).(value)'), [
+      { name: 'Acme', suffix: 'namespace' },
+      { name: 'Guard', suffix: 'type' },
+      { name: 'Check', suffix: 'method', disambiguator: 'a1' },
+      { name: 'value', suffix: 'parameter' },
+    ]);
+    assert.equal(symbolName(CHECK), 'Check');
+    assert.equal(symbolName('scip-typescript npm p 1 src/`a.ts`/T#[K]'), 'K');
+    assert.equal(symbolName('local 4'), undefined);
+  });
+});
+
+describe('SCIP files', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-scip-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('writes an index the generated SCIP types decode, and streams it back field by field', async () => {
+    const file = path.join(dir, 'a.scip');
+    await writeScipIndex(file, meta, docs());
+    const idx = deserializeSCIP(fs.readFileSync(file));
+    assert.equal(idx.metadata?.toolInfo?.name, 'sextant');
+    assert.deepEqual(
+      idx.documents.map((d) => [d.relativePath, d.occurrences.length, d.symbols.length]),
+      [
+        ['src/Guard.cs', 3, 2],
+        ['src/IGuard.cs', 1, 1],
+        ['src/Use.cs', 4, 0],
+      ],
+    );
+    assert.deepEqual(idx.documents[0]!.occurrences[0]!.range, [1, 13, 18]);
+    assert.deepEqual(idx.documents[0]!.occurrences[0]!.enclosingRange, [1, 0, 4, 1]);
+    assert.equal(idx.documents[0]!.symbols[0]!.relationships[0]!.isImplementation, true);
+    const streamed: ScipDocument[] = [];
+    for await (const p of readScipIndex(file, 7)) if (p.kind === 'document') streamed.push(decodeDocument(p.bytes));
+    assert.deepEqual(streamed, docs());
+  });
+
+  it('refuses a truncated or corrupt file with the reason and keeps what the store had', async () => {
+    const good = path.join(dir, 'good.scip');
+    await writeScipIndex(good, meta, docs());
+    const bytes = fs.readFileSync(good);
+    const truncated = path.join(dir, 'truncated.scip');
+    fs.writeFileSync(truncated, bytes.subarray(0, bytes.length - 9));
+    const corrupt = path.join(dir, 'corrupt.scip');
+    const c = Buffer.from(bytes);
+    c[0] = 0x0f; // field 1 with wire type 7
+    fs.writeFileSync(corrupt, c);
+    const store = new OccurrenceStore();
+    const ok = await store.addUnit(good, 'scip', '/ws');
+    assert.equal(ok.ok, true);
+    const t = await store.addUnit(truncated, 'scip', '/ws');
+    assert.equal(t.ok, false);
+    assert.match(!t.ok ? t.reason : '', /truncated/);
+    const k = await store.addUnit(corrupt, 'scip', '/ws');
+    assert.equal(k.ok, false);
+    assert.match(!k.ok ? k.reason : '', /wire type 7 .* at byte 0/);
+    const text = path.join(dir, 'text.scip');
+    fs.writeFileSync(text, 'not a scip index\n');
+    assert.equal((await store.addUnit(text, 'scip', '/ws')).ok, false);
+    assert.equal(store.listUnits().length, 1);
+    assert.equal(store.size, 3);
+    assert.equal(store.read(store.entries('src/Use.cs')[0]!).occurrences.length, 4);
+  });
+});
+
+describe('answers from the occurrence store', () => {
+  let dir: string;
+  let store: OccurrenceStore;
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-scip-'));
+    await writeScipIndex(path.join(dir, 'a.scip'), meta, docs());
+    store = new OccurrenceStore();
+    assert.equal((await store.addUnit(path.join(dir, 'a.scip'), 'scip', '/ws')).ok, true);
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('answers references, definition and implementations from the documents whose facts hold', () => {
+    const a = new PreciseAnswers(store, env());
+    const refs = a.answer('references', 'csharp', { path: 'src/Use.cs', line: 3, column: 15, includeDeclaration: true })!;
+    assert.deepEqual(
+      refs.value.map((r) => `${r.path}:${r.line}:${r.column}`),
+      ['src/Guard.cs:2:14', 'src/Use.cs:3:14', 'src/Use.cs:3:29'],
+    );
+    assert.deepEqual(refs.coverage.live, []);
+    assert.equal(refs.coverage.rows.scip, 3);
+    const def = a.answer('definition', 'csharp', { path: 'src/Use.cs', line: 3, column: 21 })!;
+    assert.deepEqual(def.value, [{ path: 'src/Guard.cs', line: 4, column: 22, endLine: 4, endColumn: 27, fullSpan: { line: 4, column: 3, endLine: 4, endColumn: 32 } }]);
+    const impl = a.answer('implementation', 'csharp', { path: 'src/IGuard.cs', line: 2, column: 19 })!;
+    assert.deepEqual(impl.value.map((r) => `${r.path}:${r.line}:${r.column}`), ['src/Guard.cs:2:14']);
+  });
+
+  it('names a changed document for live resolution and answers nothing for a changed position', () => {
+    const changed = env({ currentHash: (p) => (p === 'src/Use.cs' ? 'other' : `h:${texts[p]!.length}`) });
+    const a = new PreciseAnswers(store, changed);
+    const refs = a.answer('references', 'csharp', { path: 'src/Guard.cs', line: 2, column: 15, includeDeclaration: false })!;
+    assert.deepEqual(refs.value, []);
+    assert.deepEqual(refs.coverage.live, [{ path: 'src/Use.cs', why: 'edited since its facts were recorded' }]);
+    assert.equal(a.answer('references', 'csharp', { path: 'src/Use.cs', line: 3, column: 15 }), undefined);
+    const key = new PreciseAnswers(store, env({ keyProblem: (_k, p) => (p === 'src/Use.cs' ? 'its project references changed' : undefined) }));
+    assert.deepEqual(key.answer('references', 'csharp', { path: 'src/Guard.cs', line: 2, column: 15 })!.coverage.live, [{ path: 'src/Use.cs', why: 'its project references changed' }]);
+  });
+
+  it('the registry answers from the store alone, or merges the live rows of changed documents and labels both', async () => {
+    const live: SemanticProvider & { calls: number } = {
+      id: 'roslyn',
+      precision: 'precise',
+      calls: 0,
+      supports: () => true,
+      availability: () => ({ state: 'ready', detail: '', started: true }),
+      async request() {
+        this.calls++;
+        return { kind: 'ok', value: [{ path: 'src/Use.cs', line: 3, column: 14, endLine: 3, endColumn: 19 }, { path: 'src/Use.cs', line: 9, column: 1, endLine: 9, endColumn: 6 }, { path: 'src/Guard.cs', line: 2, column: 14, endLine: 2, endColumn: 19, isDeclaration: true }] } as never;
+      },
+      dispose: async () => undefined,
+    };
+    const r = new SemanticRegistry();
+    r.register(live, 'lsp');
+    r.setPrecise(new PreciseAnswers(store, env()));
+    const a = await r.request('references', 'csharp', { path: 'src/Use.cs', line: 3, column: 15, includeDeclaration: true });
+    assert.equal(a.mode, 'precise');
+    assert.equal(a.provider, 'scip');
+    assert.equal(live.calls, 0);
+    assert.deepEqual(a.provenance, { scip: 3 });
+    r.setPrecise(new PreciseAnswers(store, env({ currentHash: (p) => (p === 'src/Use.cs' ? 'other' : `h:${texts[p]!.length}`) })));
+    const b = await r.request('references', 'csharp', { path: 'src/Guard.cs', line: 2, column: 15, includeDeclaration: true });
+    assert.equal(live.calls, 1);
+    assert.equal(b.mode, 'precise');
+    assert.equal(b.provider, 'scip+roslyn');
+    assert.deepEqual(b.value!.map((x) => `${x.path}:${x.line}`), ['src/Guard.cs:2', 'src/Use.cs:3', 'src/Use.cs:9']);
+    assert.deepEqual(b.provenance, { scip: 1, live: 2 });
+    assert.match(b.notes!.join('\n'), /1 document\(s\) resolved live by roslyn: src\/Use\.cs \(edited since its facts were recorded\)/);
+    live.request = async () => ({ kind: 'unavailable', state: 'loading', reason: 'loading 3 projects' });
+    const c = await r.request('references', 'csharp', { path: 'src/Guard.cs', line: 2, column: 15, includeDeclaration: true });
+    assert.equal(c.mode, 'precise_partial');
+    assert.match(c.gaps[0]!, /1 document\(s\) changed .* could not be resolved live .*src\/Use\.cs/);
+    assert.deepEqual(c.value!.map((x) => `${x.path}:${x.line}`), ['src/Guard.cs:2']);
+  });
+
+  it('takes another producer\'s document only while its occurrences spell their names', () => {
+    const d = docs()[2]!;
+    assert.equal(verifyAgainstText(d, texts['src/Use.cs']!), undefined);
+    assert.match(verifyAgainstText(d, '// a line\n' + texts['src/Use.cs']!) ?? '', /no longer match/);
+    assert.match(verifyAgainstText(d, 'x\n') ?? '', /past the end/);
+  });
+});
