@@ -4,7 +4,6 @@
  * when idle, killed when the engine exits. Its stderr and log messages go to the engine log (and
  * a short tail kept for doctor), never into answers.
  */
-import * as cp from 'node:child_process';
 import * as path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import type { MessageConnection } from 'vscode-jsonrpc';
@@ -23,7 +22,7 @@ import {
 import { log } from '../../core/log';
 import { UriMapper } from './convert';
 import { OpenDocuments } from './openDocuments';
-import { groupSpawnOptions, killGroup, watchOverGroup } from '../../core/processGroup';
+import { ManagedProcess } from '../managedProcess';
 import { findExecutable, searchedPlaces, type LanguageServerSpec } from './serverSpec';
 import { rpcOverStdio } from './rpcChannel';
 
@@ -69,40 +68,17 @@ export interface LanguageServerOptions {
   idleStopMs?: number;
 }
 
-const live = new Set<LanguageServer>();
-let exitHookInstalled = false;
-
-/** Kills every language server process this engine started (synchronous; safe in an exit hook). */
-export function killAllLanguageServers(): void {
-  for (const s of live) s.kill();
-}
-
-export class LanguageServer {
-  private state: ServerState = 'stopped';
-  private detail = 'not started; starts on the first request';
-  private child: cp.ChildProcess | undefined;
+export class LanguageServer extends ManagedProcess<ServerState> {
   private connection: MessageConnection | undefined;
   private documents: OpenDocuments | undefined;
   private capabilities: lsp.ServerCapabilities = {};
   private version: string | undefined;
   private executable: string | undefined;
-  private starting: Promise<void> | undefined;
-  private stopping = false;
-  private readonly waiters = new Set<() => void>();
   private readonly activeProgress = new Map<string | number, string>();
   private sawProgress = false;
   private progress: { done: number; total: number } | undefined;
-  private crashTimes: number[] = [];
-  private restartAt = 0;
-  private restarts = 0;
-  private spawnedAt = 0;
-  private readyAfterMs: number | undefined;
-  private inFlight = 0;
-  private idleTimer: NodeJS.Timeout | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
-  private exitedPromise: Promise<never> | undefined;
   private readonly loadProblems: string[] = [];
-  private readonly stderrTail: string[] = [];
   private readonly messages: string[] = [];
   /** The last `textDocument/publishDiagnostics` per URI, with when it came (diagnostics, issue 13). */
   private readonly published = new Map<string, { at: number; diagnostics: lsp.Diagnostic[] }>();
@@ -114,14 +90,26 @@ export class LanguageServer {
     readonly spec: LanguageServerSpec,
     /** Canonical absolute workspace root. */
     readonly root: string,
-    private readonly options: LanguageServerOptions,
+    options: LanguageServerOptions,
   ) {
+    super(
+      {
+        label: spec.name,
+        backoffBaseMs: LSP_RESTART_BACKOFF_BASE_MS,
+        backoffMaxMs: LSP_RESTART_BACKOFF_MAX_MS,
+        windowMs: LSP_RESTART_WINDOW_MS,
+        maxCrashesPerWindow: LSP_MAX_RESTARTS_PER_WINDOW,
+        shutdownGraceMs: LSP_SHUTDOWN_GRACE_MS,
+        stderrTailLines: LSP_STDERR_TAIL_LINES,
+        idleStopMs: options.idleStopMs ?? LSP_IDLE_STOP_MS,
+      },
+      'not started; starts on the first request',
+    );
+    this.languageOf = options.languageOf;
     this.uris = new UriMapper(root);
-    if (!exitHookInstalled) {
-      exitHookInstalled = true;
-      process.once('exit', killAllLanguageServers);
-    }
   }
+
+  private readonly languageOf: (rel: string) => string | undefined;
 
   status(): ServerStatus {
     const s: ServerStatus = {
@@ -148,42 +136,15 @@ export class LanguageServer {
    */
   async acquire(waitMs: number, signal: AbortSignal): Promise<Acquired> {
     this.touch();
-    const until = Date.now() + Math.max(0, waitMs);
-    for (;;) {
-      switch (this.state) {
-        case 'ready':
-          return { ok: true, connection: this.connection!, documents: this.documents!, capabilities: this.capabilities };
-        case 'absent':
-        case 'stopped':
-          this.begin();
-          break;
-        case 'crashed':
-        case 'failed': {
-          const now = Date.now();
-          if (now >= this.restartAt) this.begin();
-          else if (this.restartAt <= until && !signal.aborted) {
-            // The backoff ends within this caller's patience: wait for it, then restart.
-            await this.waitForChange(this.restartAt - now, signal);
-            continue;
-          } else return { ok: false, state: 'failed', reason: this.detail };
-          break;
-        }
-        default:
-          break;
-      }
-      if (this.state === 'absent') return { ok: false, state: 'absent', reason: this.detail };
-      if (this.state === 'failed' || this.state === 'crashed') return { ok: false, state: 'failed', reason: this.detail };
-      const left = until - Date.now();
-      if (left <= 0 || signal.aborted) return { ok: false, state: 'loading', reason: this.detail };
-      await this.waitForChange(left, signal);
-    }
+    const r = await this.waitUsable(waitMs, signal);
+    return r.ok ? { ok: true, connection: this.connection!, documents: this.documents!, capabilities: this.capabilities } : r;
   }
 
   /** Sends a request; rejects with ServerExitedError when the process dies before answering. */
   async request<R>(method: string, params: unknown, signal: AbortSignal): Promise<R> {
     const connection = this.connection;
     if (!connection || this.state !== 'ready') throw new ServerExitedError(`${this.spec.name} is not running`);
-    const exited = this.exitedPromise!;
+    const exited = this.exited!;
     const cts = new CancellationTokenSource();
     const onAbort = () => cts.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
@@ -199,121 +160,77 @@ export class LanguageServer {
     }
   }
 
-  /** Kills the process (and its process group) immediately. Used on engine exit and by tests. */
-  kill(): void {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    killGroup(child, 'SIGKILL');
-  }
-
-  /** Graceful stop: shutdown + exit, then SIGKILL after a grace period. */
-  async stop(reason = 'stopped'): Promise<void> {
-    const child = this.child;
-    const connection = this.connection;
-    this.clearTimers();
-    if (!child || child.exitCode !== null || child.signalCode !== null) {
-      this.setState('stopped', reason);
-      return;
-    }
-    this.stopping = true;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    try {
-      if (connection && (this.state === 'ready' || this.state === 'loading')) {
-        await Promise.race([connection.sendRequest('shutdown'), delay(LSP_SHUTDOWN_GRACE_MS)]);
-        await connection.sendNotification('exit').catch(() => undefined);
-      }
-    } catch {
-      /* the process may already be exiting */
-    }
-    const timer = setTimeout(() => this.kill(), LSP_SHUTDOWN_GRACE_MS);
-    await exited;
-    clearTimeout(timer);
-    this.setState('stopped', reason);
-  }
-
-  /** Forgets crash history (after a configuration change) so the next request starts afresh. */
-  resetFailures(): void {
-    this.crashTimes = [];
-    this.restartAt = 0;
-  }
-
-  private begin(): void {
-    if (this.starting) return;
+  protected launch(): Promise<void> | undefined {
     const exe = findExecutableFor(this.spec);
     if (!exe) {
       this.setState('absent', `${this.spec.name} not found (looked for '${this.spec.command}' in ${searchedPlaces(this.spec)}); run npm install in the Sextant checkout`);
-      return;
+      return undefined;
     }
     this.executable = exe;
-    this.starting = this.start(exe).finally(() => {
-      this.starting = undefined;
-    });
+    return this.start(exe);
+  }
+
+  protected async shutdownProtocol(): Promise<void> {
+    this.clearGrace();
+    const connection = this.connection;
+    if (connection && (this.state === 'ready' || this.state === 'loading')) {
+      await Promise.race([connection.sendRequest('shutdown'), delay(LSP_SHUTDOWN_GRACE_MS)]);
+      await connection.sendNotification('exit').catch(() => undefined);
+    }
+  }
+
+  protected exitedError(message: string): Error {
+    return new ServerExitedError(message);
+  }
+
+  protected onExit(current: boolean): void {
+    this.connection?.dispose();
+    if (!current) return;
+    this.connection = undefined;
+    this.documents = undefined;
+  }
+
+  protected notFoundDetail(command: string): string {
+    return `${this.spec.name} not found at ${command}`;
+  }
+
+  protected override lastWords(): string | undefined {
+    const last = this.messages.at(-1);
+    return last ? `last message: ${last}` : undefined;
+  }
+
+  protected crashedDetail(why: string, backoffMs: number): string {
+    return `${this.spec.name} crashed (${why}); restarts on the next request after ${backoffMs} ms`;
+  }
+
+  protected gaveUpDetail(why: string, crashes: number, windowMin: number): string {
+    return `${this.spec.name} crashed ${crashes} times in ${windowMin} min (${why}); not restarting for now`;
   }
 
   private async start(exe: string): Promise<void> {
-    this.stopping = false;
     this.activeProgress.clear();
     this.sawProgress = false;
     this.progress = undefined;
     this.loadProblems.length = 0;
-    this.spawnedAt = Date.now();
-    this.readyAfterMs = undefined;
     this.setState('starting', `${this.spec.name} starting`);
 
     const isScript = /\.(c|m)?js$/.test(exe);
     const command = isScript ? process.execPath : exe;
     const args = isScript ? [exe, ...this.spec.args] : [...this.spec.args];
-    let child: cp.ChildProcess;
-    try {
-      child = cp.spawn(command, args, {
-        cwd: this.root,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...process.env, ...(isScript ? { ELECTRON_RUN_AS_NODE: '1' } : {}), ...this.spec.env },
-        windowsHide: true,
-        // Its own process group, watched over: it and its children die with the engine, even on SIGKILL.
-        ...groupSpawnOptions(),
-      });
-      watchOverGroup(child);
-    } catch (e) {
-      this.setState('failed', `${this.spec.name} could not be started: ${String(e)}`);
+    const spawned = this.spawnChild(command, args, { cwd: this.root, env: { ...process.env, ...(isScript ? { ELECTRON_RUN_AS_NODE: '1' } : {}), ...this.spec.env } });
+    if ('error' in spawned) {
+      this.setState('failed', `${this.spec.name} could not be started: ${String(spawned.error)}`);
       this.restartAt = Date.now() + LSP_RESTART_BACKOFF_MAX_MS;
       return;
     }
-    this.child = child;
-    live.add(this);
-    let exitResolve: (e: Error) => void = () => undefined;
-    this.exitedPromise = new Promise<never>((_, reject) => {
-      exitResolve = reject;
-    });
-    this.exitedPromise.catch(() => undefined);
-
-    child.on('error', (e) => {
-      log.warn(`${this.spec.name}: process error`, { error: String(e) });
-      exitResolve(new ServerExitedError(`${this.spec.name} could not run: ${e.message}`));
-      if (this.child !== child || child.exitCode !== null) return;
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') this.setState('absent', `${this.spec.name} not found at ${exe}`);
-      else this.onCrash(`process error: ${e.message}`);
-    });
-    child.on('exit', (code, sig) => {
-      live.delete(this);
-      killGroup(child, 'SIGKILL'); // what it started and left behind (build hosts) goes with it
-      const how = sig ? `signal ${sig}` : `exit code ${code}`;
-      exitResolve(new ServerExitedError(`${this.spec.name} exited (${how}) during the request`));
-      this.connection?.dispose();
-      this.connection = undefined;
-      this.documents = undefined;
-      if (this.child === child) this.child = undefined;
-      if (this.stopping) return;
-      this.onCrash(how);
-    });
-    this.pipeStderr(child);
+    const child = spawned;
 
     const connection = rpcOverStdio(child);
     this.connection = connection;
     this.published.clear();
     this.wireConnection(connection);
     connection.listen();
-    this.documents = new OpenDocuments(connection, this.uris, this.options.languageOf);
+    this.documents = new OpenDocuments(connection, this.uris, this.languageOf);
 
     const rootUri = this.uris.absToUri(this.root);
     const params: lsp.InitializeParams = {
@@ -328,7 +245,7 @@ export class LanguageServer {
     try {
       const result = await Promise.race([
         connection.sendRequest<lsp.InitializeResult>('initialize', params),
-        this.exitedPromise,
+        this.exited!,
         delay(LSP_INITIALIZE_TIMEOUT_MS).then(() => {
           throw new Error(`no answer to initialize within ${LSP_INITIALIZE_TIMEOUT_MS} ms`);
         }),
@@ -403,13 +320,13 @@ export class LanguageServer {
       this.activeProgress.set(token, value.title);
       if (this.state === 'ready' || this.state === 'starting') this.setState('loading', `${this.spec.name}: ${value.title}`);
       else this.detail = `${this.spec.name}: ${value.title}`;
-      this.notify();
+      this.wake();
     } else if (value.kind === 'report') {
       const m = /\((\d+)\/(\d+)\)/.exec(value.message ?? '');
       if (m) this.progress = { done: Number(m[1]), total: Number(m[2]) };
       const title = this.activeProgress.get(token) ?? 'loading';
       this.detail = `${this.spec.name}: ${title}${value.message ? ` — ${value.message}` : ''}`;
-      this.notify();
+      this.wake();
     } else if (value.kind === 'end') {
       this.activeProgress.delete(token);
       // With a warm-up request, its answer marks readiness (the load is followed by compilation).
@@ -429,42 +346,9 @@ export class LanguageServer {
     } else log.debug(`${this.spec.name}: ${line}`);
   }
 
-  private pipeStderr(child: cp.ChildProcess): void {
-    let pending = '';
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      pending += chunk;
-      let nl: number;
-      while ((nl = pending.indexOf('\n')) >= 0) {
-        const line = pending.slice(0, nl).trimEnd();
-        pending = pending.slice(nl + 1);
-        if (!line) continue;
-        this.stderrTail.push(line.slice(0, 500));
-        if (this.stderrTail.length > LSP_STDERR_TAIL_LINES) this.stderrTail.shift();
-        log.debug(`${this.spec.name} stderr: ${line}`);
-      }
-      if (pending.length > 64 * 1024) pending = pending.slice(-64 * 1024);
-    });
-  }
-
-  private onCrash(how: string): void {
-    this.clearTimers();
-    const now = Date.now();
-    this.crashTimes = this.crashTimes.filter((t) => now - t < LSP_RESTART_WINDOW_MS);
-    this.crashTimes.push(now);
-    const n = this.crashTimes.length;
-    const last = this.messages.at(-1);
-    const why = last ? `${how}; last message: ${last}` : how;
-    if (n > LSP_MAX_RESTARTS_PER_WINDOW) {
-      this.restartAt = now + LSP_RESTART_WINDOW_MS;
-      this.setState('failed', `${this.spec.name} crashed ${n} times in ${Math.round(LSP_RESTART_WINDOW_MS / 60000)} min (${why}); not restarting for now`);
-    } else {
-      const backoff = Math.min(LSP_RESTART_BACKOFF_BASE_MS * 2 ** (n - 1), LSP_RESTART_BACKOFF_MAX_MS);
-      this.restartAt = now + backoff;
-      this.restarts++;
-      this.setState('crashed', `${this.spec.name} crashed (${why}); restarts on the next request after ${backoff} ms`);
-    }
-    log.warn(this.detail);
+  protected override onCrash(how: string): void {
+    this.clearGrace();
+    super.onCrash(how);
   }
 
   private markReady(): void {
@@ -476,49 +360,8 @@ export class LanguageServer {
     log.info(`${this.spec.name} ready`, { afterMs: this.readyAfterMs });
   }
 
-  private setState(state: ServerState, detail: string): void {
-    this.state = state;
-    this.detail = detail;
-    this.notify();
-  }
-
-  private notify(): void {
-    for (const w of [...this.waiters]) w();
-  }
-
-  private waitForChange(ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        this.waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done, { once: true });
-      this.waiters.add(done);
-    });
-  }
-
-  /** Marks activity; the idle timer stops the server after a quiet period. */
-  private touch(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    const ms = this.options.idleStopMs ?? LSP_IDLE_STOP_MS;
-    if (ms <= 0) return;
-    this.idleTimer = setTimeout(() => {
-      if (this.inFlight > 0) return this.touch();
-      if (this.state === 'ready' || this.state === 'loading') {
-        log.info(`${this.spec.name} idle for ${ms} ms; stopping`);
-        void this.stop('stopped after being idle; starts again on the next request');
-      }
-    }, ms);
-    this.idleTimer.unref();
-  }
-
-  private clearTimers(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+  private clearGrace(): void {
     if (this.graceTimer) clearTimeout(this.graceTimer);
-    this.idleTimer = undefined;
     this.graceTimer = undefined;
   }
 }

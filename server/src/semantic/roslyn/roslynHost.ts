@@ -7,7 +7,7 @@
  * provider re-ensures after every new `generation`). The process is killed when the engine exits
  * (exit hook) and exits by itself when the engine's pid is gone (`--parent-pid`).
  */
-import * as cp from 'node:child_process';
+import type * as cp from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RpcCancellation, rpcOverStdio, type RpcConnection } from '../lsp/rpcChannel';
@@ -26,8 +26,9 @@ import {
 } from '../../core/limits';
 import { log } from '../../core/log';
 import { HostMethods, type InitializeParams, type InitializeResult } from './hostProtocol';
+import { ManagedProcess, type ManagedState } from '../managedProcess';
 
-export type HostState = 'stopped' | 'starting' | 'ready' | 'crashed' | 'failed' | 'absent';
+export type HostState = Exclude<ManagedState, 'loading'>;
 
 /** Where the host comes from: `dotnet` and the built host assembly. */
 export interface HostCommand {
@@ -68,14 +69,6 @@ export class HostDeadlineError extends Error {
     super(message);
     this.name = 'HostDeadlineError';
   }
-}
-
-const live = new Set<RoslynHost>();
-let exitHookInstalled = false;
-
-/** Kills every Roslyn host this engine started (synchronous; safe in an exit hook). */
-export function killAllRoslynHosts(): void {
-  for (const h of live) h.kill();
 }
 
 /** The folders a built host may be in, first match wins (dist/ when bundled, the repo's dist/ from source). */
@@ -150,30 +143,25 @@ export interface RoslynHostOptions {
   hangGraceMs?: number;
 }
 
-export class RoslynHost {
-  private state: HostState = 'stopped';
-  private detail = 'not started; starts once the project model exists, or on the first C# question';
-  private child: cp.ChildProcess | undefined;
+export class RoslynHost extends ManagedProcess<HostState> {
   private connection: RpcConnection | undefined;
-  private starting: Promise<void> | undefined;
-  private stopping = false;
-  private exited: Promise<never> | undefined;
   private generation = 0;
-  private restarts = 0;
-  private crashTimes: number[] = [];
-  private restartAt = 0;
-  private spawnedAt = 0;
-  private readyAfterMs: number | undefined;
   private info: InitializeResult | undefined;
   private command: HostCommand | undefined;
-  private readonly stderrTail: string[] = [];
-  private readonly waiters = new Set<() => void>();
 
   constructor(private readonly options: RoslynHostOptions) {
-    if (!exitHookInstalled) {
-      exitHookInstalled = true;
-      process.once('exit', killAllRoslynHosts);
-    }
+    super(
+      {
+        label: 'the Roslyn host',
+        backoffBaseMs: ROSLYN_HOST_BACKOFF_BASE_MS,
+        backoffMaxMs: ROSLYN_HOST_BACKOFF_MAX_MS,
+        windowMs: ROSLYN_HOST_RESTART_WINDOW_MS,
+        maxCrashesPerWindow: ROSLYN_HOST_MAX_RESTARTS_PER_WINDOW,
+        shutdownGraceMs: ROSLYN_HOST_SHUTDOWN_GRACE_MS,
+        stderrTailLines: LSP_STDERR_TAIL_LINES,
+      },
+      'not started; starts once the project model exists, or on the first C# question',
+    );
   }
 
   status(): HostStatus {
@@ -195,35 +183,8 @@ export class RoslynHost {
    * missing, starting, or in its restart backoff is reported as such.
    */
   async acquire(waitMs: number, signal: AbortSignal): Promise<{ ok: true; generation: number } | { ok: false; state: 'loading' | 'failed' | 'absent'; reason: string }> {
-    const until = Date.now() + Math.max(0, waitMs);
-    for (;;) {
-      switch (this.state) {
-        case 'ready':
-          return { ok: true, generation: this.generation };
-        case 'stopped':
-        case 'absent':
-          this.begin();
-          break;
-        case 'crashed':
-        case 'failed': {
-          const now = Date.now();
-          if (now >= this.restartAt) this.begin();
-          else if (this.restartAt <= until && !signal.aborted) {
-            await this.waitForChange(this.restartAt - now, signal);
-            continue;
-          } else return { ok: false, state: 'failed', reason: this.detail };
-          break;
-        }
-        default:
-          break;
-      }
-      if ((this.state as HostState) === 'ready') return { ok: true, generation: this.generation };
-      if (this.state === 'absent') return { ok: false, state: 'absent', reason: this.detail };
-      if (this.state === 'failed' || this.state === 'crashed') return { ok: false, state: 'failed', reason: this.detail };
-      const left = until - Date.now();
-      if (left <= 0 || signal.aborted) return { ok: false, state: 'loading', reason: this.detail };
-      await this.waitForChange(left, signal);
-    }
+    const r = await this.waitUsable(waitMs, signal);
+    return r.ok ? { ok: true, generation: this.generation } : r;
   }
 
   /**
@@ -287,50 +248,13 @@ export class RoslynHost {
     await this.request(method, params, { signal: c.signal, deadline: Date.now() + ROSLYN_HOST_HANG_GRACE_MS }).catch((e: unknown) => log.debug('roslyn host: notify failed', { method, error: String(e) }));
   }
 
-  /** Kills the process immediately (engine exit, hangs, tests). */
-  kill(): void {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    try {
-      child.kill('SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
-
-  /** Graceful stop: `shutdown`, then SIGKILL after a grace period. */
-  async stop(reason = 'stopped'): Promise<void> {
-    const child = this.child;
-    const connection = this.connection;
-    if (!child || child.exitCode !== null || child.signalCode !== null) {
-      this.setState('stopped', reason);
-      return;
-    }
-    this.stopping = true;
-    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    if (connection && this.state === 'ready') {
-      await Promise.race([connection.sendRequest(HostMethods.shutdown, {}).catch(() => undefined), delay(ROSLYN_HOST_SHUTDOWN_GRACE_MS)]);
-      await connection.sendNotification(HostMethods.exit).catch(() => undefined);
-    }
-    try {
-      child.stdin?.end();
-    } catch {
-      /* closed */
-    }
-    const timer = setTimeout(() => this.kill(), ROSLYN_HOST_SHUTDOWN_GRACE_MS);
-    await gone;
-    clearTimeout(timer);
-    this.setState('stopped', reason);
-  }
-
   private resolveCommand(): HostCommand | { argv: string[] } | undefined {
     if (this.options.command) return this.options.command;
     const l = locateRoslynHost();
     return l.ok ? l.command : undefined;
   }
 
-  private begin(): void {
-    if (this.starting) return;
+  protected launch(): Promise<void> | undefined {
     let argv: string[];
     const override = this.options.command;
     if (override && 'argv' in override) argv = override.argv;
@@ -343,61 +267,27 @@ export class RoslynHost {
         }
         return l.command;
       })();
-      if (!c) return;
+      if (!c) return undefined;
       this.command = c;
       argv = [c.dotnet, c.dll];
     }
-    this.starting = this.start(argv).finally(() => {
-      this.starting = undefined;
-    });
+    return this.start(argv);
   }
 
   private async start(argv: string[]): Promise<void> {
-    this.stopping = false;
-    this.spawnedAt = Date.now();
-    this.readyAfterMs = undefined;
     this.info = undefined;
     this.generation++;
     this.setState('starting', 'the Roslyn host is starting');
-    let child: cp.ChildProcess;
-    try {
-      child = cp.spawn(argv[0]!, [...argv.slice(1), '--parent-pid', String(process.pid)], {
-        // Never the workspace: nothing the host does may land there.
-        cwd: path.dirname(argv[1] ?? argv[0]!),
-        stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1', DOTNET_gcServer: '0' },
-        windowsHide: true,
-      });
-    } catch (e) {
-      this.onCrash(`could not be started: ${String(e)}`);
+    const spawned = this.spawnChild(argv[0]!, [...argv.slice(1), '--parent-pid', String(process.pid)], {
+      // Never the workspace: nothing the host does may land there.
+      cwd: path.dirname(argv[1] ?? argv[0]!),
+      env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1', DOTNET_gcServer: '0' },
+    });
+    if ('error' in spawned) {
+      this.onCrash(`could not be started: ${String(spawned.error)}`);
       return;
     }
-    this.child = child;
-    live.add(this);
-    let exitReject: (e: Error) => void = () => undefined;
-    this.exited = new Promise<never>((_, reject) => {
-      exitReject = reject;
-    });
-    this.exited.catch(() => undefined);
-    child.on('error', (e) => {
-      exitReject(new HostExitedError(`the Roslyn host could not run: ${e.message}`));
-      if (this.child !== child) return;
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') this.setState('absent', `the Roslyn host could not be started: ${argv[0]} not found`);
-      else this.onCrash(`process error: ${e.message}`);
-    });
-    child.on('exit', (code, sig) => {
-      live.delete(this);
-      const how = sig ? `signal ${sig}` : `exit code ${code}`;
-      exitReject(new HostExitedError(`the Roslyn host exited (${how})`));
-      this.connection?.dispose();
-      if (this.child === child) {
-        this.child = undefined;
-        this.connection = undefined;
-      }
-      if (this.stopping) return;
-      this.onCrash(how);
-    });
-    this.pipeStderr(child);
+    const child = spawned;
     const connection = rpcOverStdio(child);
     connection.onError(([e]) => log.debug('roslyn host: connection error', { error: String(e) }));
     connection.onNotification((method: string, p: unknown) => log.debug(`roslyn host: ${method}`, { params: JSON.stringify(p)?.slice(0, 300) }));
@@ -412,7 +302,7 @@ export class RoslynHost {
     try {
       const result = await Promise.race([
         connection.sendRequest<InitializeResult>(HostMethods.initialize, params),
-        this.exited,
+        this.exited!,
         delay(ROSLYN_HOST_INITIALIZE_TIMEOUT_MS).then(() => {
           throw new Error(`no answer to initialize within ${ROSLYN_HOST_INITIALIZE_TIMEOUT_MS} ms`);
         }),
@@ -429,6 +319,34 @@ export class RoslynHost {
         this.kill();
       }
     }
+  }
+
+  protected async shutdownProtocol(): Promise<void> {
+    const connection = this.connection;
+    if (!connection || this.state !== 'ready') return;
+    await Promise.race([connection.sendRequest(HostMethods.shutdown, {}).catch(() => undefined), delay(ROSLYN_HOST_SHUTDOWN_GRACE_MS)]);
+    await connection.sendNotification(HostMethods.exit).catch(() => undefined);
+  }
+
+  protected exitedError(message: string): Error {
+    return new HostExitedError(message);
+  }
+
+  protected onExit(current: boolean): void {
+    this.connection?.dispose();
+    if (current) this.connection = undefined;
+  }
+
+  protected notFoundDetail(command: string): string {
+    return `the Roslyn host could not be started: ${command} not found`;
+  }
+
+  protected crashedDetail(why: string, backoffMs: number): string {
+    return `the Roslyn host stopped (${why}); it restarts on the next question after ${backoffMs} ms`;
+  }
+
+  protected gaveUpDetail(why: string, crashes: number, windowMin: number): string {
+    return `the Roslyn host crashed ${crashes} times in ${windowMin} min (${why}); not restarting for now`;
   }
 
   /** After a cancelled request: a host that does not answer it within the grace period is hung. */
@@ -458,63 +376,6 @@ export class RoslynHost {
     };
     const t = setTimeout(() => void check(), grace);
     t.unref();
-  }
-
-  private pipeStderr(child: cp.ChildProcess): void {
-    let pending = '';
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      pending += chunk;
-      let nl: number;
-      while ((nl = pending.indexOf('\n')) >= 0) {
-        const line = pending.slice(0, nl).trimEnd();
-        pending = pending.slice(nl + 1);
-        if (!line) continue;
-        this.stderrTail.push(line.slice(0, 500));
-        if (this.stderrTail.length > LSP_STDERR_TAIL_LINES) this.stderrTail.shift();
-        log.debug(`roslyn host stderr: ${line}`);
-      }
-      if (pending.length > 64 * 1024) pending = pending.slice(-64 * 1024);
-    });
-  }
-
-  private onCrash(how: string): void {
-    const now = Date.now();
-    this.crashTimes = this.crashTimes.filter((t) => now - t < ROSLYN_HOST_RESTART_WINDOW_MS);
-    this.crashTimes.push(now);
-    const n = this.crashTimes.length;
-    const last = this.stderrTail.at(-1);
-    const why = last ? `${how}; last log line: ${last}` : how;
-    if (n > ROSLYN_HOST_MAX_RESTARTS_PER_WINDOW) {
-      this.restartAt = now + ROSLYN_HOST_RESTART_WINDOW_MS;
-      this.setState('failed', `the Roslyn host crashed ${n} times in ${Math.round(ROSLYN_HOST_RESTART_WINDOW_MS / 60000)} min (${why}); not restarting for now`);
-    } else {
-      const backoff = Math.min(ROSLYN_HOST_BACKOFF_BASE_MS * 2 ** (n - 1), ROSLYN_HOST_BACKOFF_MAX_MS);
-      this.restartAt = now + backoff;
-      this.restarts++;
-      this.setState('crashed', `the Roslyn host stopped (${why}); it restarts on the next question after ${backoff} ms`);
-    }
-    log.warn(this.detail);
-  }
-
-  private setState(state: HostState, detail: string): void {
-    this.state = state;
-    this.detail = detail;
-    for (const w of [...this.waiters]) w();
-  }
-
-  private waitForChange(ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(t);
-        this.waiters.delete(done);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const t = setTimeout(done, Math.max(0, ms));
-      this.waiters.add(done);
-      signal.addEventListener('abort', done, { once: true });
-    });
   }
 }
 

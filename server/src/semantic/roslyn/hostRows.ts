@@ -1,0 +1,58 @@
+/**
+ * The host's rows (PROTOCOL.md) as the engine's semantic types: locations, references, hierarchy
+ * items carrying what is needed to ask the host about them again, and the keys rows are merged by.
+ */
+import type { HierarchyItem, ReferenceLocation, SemanticLocation, SymbolKindName } from '../types';
+import { EDITOR_SYMBOL_KINDS } from '../../protocol/protocol';
+import type { HostLocation, ReferenceRow, SymbolRef } from './hostProtocol';
+
+export const ROSLYN_PROVIDER_ID = 'roslyn';
+
+export const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'enum']);
+
+/** The data of a hierarchy item this provider made: enough to ask the host about it again. */
+export interface ItemData {
+  docId: string | null;
+  projectKey?: string;
+}
+
+export function locKey(l: { path: string; line: number; column: number }): string {
+  return `${l.path}:${l.line}:${l.column}`;
+}
+
+export function symKey(s: SymbolRef): string {
+  return `${s.docId ?? s.name}|${s.locations[0] ? locKey(s.locations[0]) : ''}`;
+}
+
+function kindName(k: string): SymbolKindName {
+  return (EDITOR_SYMBOL_KINDS as readonly string[]).includes(k) ? (k as SymbolKindName) : 'unknown';
+}
+
+export function toSpan(l: { line: number; column: number; endLine: number; endColumn: number }): { line: number; column: number; endLine: number; endColumn: number } {
+  return { line: l.line, column: l.column, endLine: l.endLine, endColumn: l.endColumn };
+}
+
+export function toLocation(l: HostLocation): SemanticLocation {
+  const out: SemanticLocation = { path: l.path, line: l.line, column: l.column, endLine: l.endLine, endColumn: l.endColumn };
+  if (l.external) out.external = true;
+  if (l.fullSpan) out.fullSpan = toSpan(l.fullSpan);
+  return out;
+}
+
+export function toReference(r: ReferenceRow): ReferenceLocation {
+  const out: ReferenceLocation = toLocation(r);
+  if (r.isDeclaration) out.isDeclaration = true;
+  if (r.related) out.related = true;
+  return out;
+}
+
+export function toItem(s: SymbolRef, fallback?: { path: string; line: number; column: number }): HierarchyItem {
+  const loc = s.locations[0];
+  const base: SemanticLocation = loc ? toLocation(loc) : { path: s.assembly ?? fallback?.path ?? s.name, line: fallback?.line ?? 1, column: fallback?.column ?? 1, endLine: fallback?.line ?? 1, endColumn: fallback?.column ?? 1, ...(fallback ? {} : { external: true }) };
+  if (!loc && s.assembly) base.external = true;
+  const data: ItemData = { docId: s.docId, ...(s.projectKey ? { projectKey: s.projectKey } : {}) };
+  const item: HierarchyItem = { ...base, name: s.name, kind: kindName(s.kind), origin: ROSLYN_PROVIDER_ID, data };
+  if (s.containerName) item.detail = s.containerName;
+  if (s.locations.length > 1) item.partials = s.locations.slice(1).map(toLocation);
+  return item;
+}

@@ -1,0 +1,272 @@
+/**
+ * The provider's questions on the host: definition, the hierarchy preparations, callees,
+ * documentation and supertypes in the position's project; the use questions (references,
+ * implementations, callers, subtypes) ask the host for the symbol first, then search its declaring
+ * project and the dependents that mention it (scopePlan.ts), each framework variant of the
+ * declaring project in the projects that bind to it, with the answer's coverage gaps and notes.
+ */
+import { ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS, ROSLYN_OVERRIDE_CHAIN_MAX_DEPTH, ROSLYN_OVERRIDE_WALK_MAX_MEMBERS } from '../../core/limits';
+import type { CallContext, OpArgs, ProviderOutcome, SemanticOp } from '../provider';
+import type { IncomingCall, OutgoingCall, ReferenceLocation } from '../types';
+import { HostErrorCodes, type CalleeRow, type CallerRow, type DefinitionRow, type ImplementationRow, type ProjectKey, type QueryParams, type QueryResult, type ReferenceRow, type SymbolInfoRow, type SymbolRef, type TypeHierarchyRow } from './hostProtocol';
+import { locKey, ROSLYN_PROVIDER_ID, symKey, toItem, toLocation, toReference, toSpan, TYPE_KINDS, type ItemData } from './hostRows';
+import type { RoslynSession } from './hostSession';
+import { splitKey, type ProjectDescriber } from './projectDescriptions';
+import { roslynDocumentation } from './roslynDocumentation';
+import { candidates, coverageGaps, linkedOwners, mentioningDocuments, referenceClosure } from './scopePlan';
+import { rpcErrorCode } from '../lsp/rpcChannel';
+
+export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: string; line: number; column: number; origin?: string; data?: unknown; name?: string }, bindKey: ProjectKey, describer: ProjectDescriber, ctx: CallContext, generation: number): Promise<ProviderOutcome<unknown>> {
+  const position = { path: a.path, line: a.line, column: a.column, projectKey: bindKey };
+  const own = a.origin === ROSLYN_PROVIDER_ID ? (a.data as ItemData | undefined) : undefined;
+  const target: Pick<QueryParams, 'position' | 'symbol'> = own?.docId && own.projectKey ? { symbol: { docId: own.docId, projectKey: own.projectKey } } : { position };
+  switch (op) {
+    case 'definition': {
+      const r = await s.query<DefinitionRow>({ op: 'definition', position, scope: [bindKey] }, ctx, generation);
+      const notes = s.unresolvedNotes([bindKey]);
+      return { kind: 'ok', value: r.items.map(toLocation), ...(notes.length ? { notes } : {}) };
+    }
+    case 'prepareCallHierarchy':
+    case 'prepareTypeHierarchy': {
+      const r = await s.query<unknown>({ op: 'symbolInfo', position, scope: [bindKey] }, ctx, generation);
+      if (!r.symbol) return { kind: 'ok', value: [] };
+      if (op === 'prepareTypeHierarchy' && !TYPE_KINDS.has(r.symbol.kind)) return { kind: 'ok', value: [] };
+      return { kind: 'ok', value: [toItem(r.symbol, position)] };
+    }
+    case 'outgoingCalls': {
+      const r = await s.query<CalleeRow>({ op: 'callees', ...target, scope: [bindKey] }, ctx, generation);
+      const value: OutgoingCall[] = r.items.map((c) => ({ to: toItem(c.to), sites: c.sites.map(toSpan) }));
+      return { kind: 'ok', value };
+    }
+    case 'documentation':
+      return { kind: 'ok', value: await roslynDocumentation(s, position, bindKey, ctx, generation) };
+    case 'supertypes': {
+      const r = await s.query<TypeHierarchyRow>({ op: 'typeHierarchy', ...target, scope: [bindKey], options: { direction: 'supertypes', transitive: false } }, ctx, generation);
+      return { kind: 'ok', value: r.items.filter((t) => t.direction === 'supertype' && t.depth <= 1).map((t) => toItem(t)) };
+    }
+    default:
+      break;
+  }
+  // Use questions: find the symbol, then search its project and the dependents that mention it.
+  // A doc id naming a type the compilation could not resolve (a package not restored) does not
+  // resolve back to its symbol (SYMBOL_NOT_FOUND): the position still does.
+  const notFound = (e: unknown) => rpcErrorCode(e) === HostErrorCodes.symbolNotFound;
+  const info = await s.query<SymbolInfoRow>({ op: 'symbolInfo', ...target, scope: [bindKey] }, ctx, generation).catch((e: unknown) => {
+    if (!notFound(e) || !target.symbol) throw e;
+    return s.query<SymbolInfoRow>({ op: 'symbolInfo', position, scope: [bindKey] }, ctx, generation);
+  });
+  const symbol = info.symbol;
+  if (!symbol) return { kind: 'ok', value: [] };
+  // A call through an interface or base member this one implements or overrides reaches it from
+  // any project that sees that member, not only from dependents of the symbol's own project.
+  const dispatchers = op === 'incomingCalls' && info.items[0] ? await dispatchersOf(s, info.items[0], ctx, generation) : [];
+  const scope = candidates(s.model, describer, symbol, bindKey, dispatchers);
+  const closure = referenceClosure(describer, scope.keys);
+  const failed = await s.ensure(describer, closure.keys, ctx, generation);
+  const searchable = scope.keys.filter((k) => !failed.has(k));
+  for (const k of scope.keys) if (failed.has(k)) scope.dropped.push({ key: k, reason: `could not be loaded: ${failed.get(k)}` });
+  // A multi-targeting declaring project is several compilations: dependents bind to the one
+  // their framework picks, whose symbol is another symbol. Each variant they reference is asked.
+  const declaring = symbol.projectKey ? splitKey(symbol.projectKey).project : undefined;
+  const owners = new Set([...(declaring !== undefined ? [declaring] : []), ...linkedOwners(describer, symbol)]);
+  const variants = symbol.docId && symbol.projectKey ? [symbol.projectKey, ...closure.keys.filter((k) => k !== symbol.projectKey && owners.has(splitKey(k).project) && !failed.has(k))] : [];
+  const sym = variants.length > 0 ? { symbol: { docId: symbol.docId!, projectKey: variants[0]! } } : target;
+  const deadlineMs = Math.round(Math.max(500, ctx.deadline - Date.now() - 400));
+  // Each variant is searched in the projects that bind to it (their reference closure holds it).
+  // A project that binds to no variant (it sees only an interface or base member) calls through
+  // that member whichever variant: it is searched with each.
+  const bindsTo = (k: ProjectKey, v: ProjectKey) => k === v || referenceClosure(describer, [k]).keys.includes(v);
+  const scopeOf = (v: ProjectKey): ProjectKey[] => {
+    const out = searchable.filter((k) => bindsTo(k, v) || (dispatchers.length > 0 && !variants.some((w) => bindsTo(k, w))));
+    return out.includes(v) ? out : [v, ...out];
+  };
+  const query = async <Row>(params: QueryParams, keyOf: (row: Row) => string): Promise<QueryResult<Row>> => {
+    try {
+      return await (variants.length > 1 ? s.queryVariants<Row>(params, symbol.docId!, variants, scopeOf, keyOf, ctx, generation) : s.query<Row>(params, ctx, generation));
+    } catch (e) {
+      if (!notFound(e) || !params.symbol) throw e;
+      // By position, in the compilation of the position's project (its other frameworks' copies are not reached).
+      const { symbol: _byId, ...rest } = params;
+      return s.query<Row>({ ...rest, position }, ctx, generation);
+    }
+  };
+  let value: unknown[];
+  let r: QueryResult<unknown>;
+  /** Implementing members not asked for their overrides (deadline). */
+  let overridesCut = 0;
+  /** Derived types whose dependents were not followed (deadline or round limit). */
+  let derivedOpen = false;
+  /** Interface members (through an overridden member) whose calls could not be asked for. */
+  const unresolvedVia: string[] = [];
+  switch (op) {
+    case 'references': {
+      const q = a as unknown as OpArgs<'references'>;
+      // Related rows are always asked for: a type's uses through its constructors (`new T()`)
+      // come back as rows of the constructor and are the type's own references.
+      // Only the files whose text mentions the name (an attribute's short form too) can reference it.
+      const documents = mentioningDocuments(s.model, symbol);
+      const rr = await query<ReferenceRow>({ op: 'references', ...sym, scope: searchable, options: { includeDeclaration: q.includeDeclaration, includeRelated: true, deadlineMs, ...(documents ? { documents } : {}) } }, locKey);
+      const ctor = TYPE_KINDS.has(symbol.kind) && symbol.docId?.startsWith('T:') ? `M:${symbol.docId.slice(2)}.#` : undefined;
+      const rows: ReferenceLocation[] = [];
+      for (const row of rr.items) {
+        // SymbolFinder marks a reference implicit where the symbol is not written (`new(...)`
+        // target-typed, a foreach's GetEnumerator, a deconstruction): not a use of its name.
+        if (row.isImplicit) continue;
+        // The same declaration in another framework's compilation (same doc id) is the target too.
+        const own = !row.related || row.definition === symbol.docId || (ctor !== undefined && row.definition?.startsWith(ctor) === true);
+        if (!own && !q.includeRelated) continue;
+        const out = toReference(row);
+        if (own) delete out.related;
+        rows.push(out);
+      }
+      value = rows;
+      r = rr;
+      break;
+    }
+    case 'implementation': {
+      let rr = await query<ImplementationRow>({ op: 'implementations', ...sym, scope: searchable, options: { deadlineMs } }, symKey);
+      const rows = [...rr.items];
+      // A type's implementations are transitive: `class C : B` where B implements the interface
+      // need not mention it. Dependents that mention a type found are searched too, until none is new.
+      if (TYPE_KINDS.has(symbol.kind)) {
+        const inScope = new Set([...scope.keys, ...scope.dropped.map((d) => d.key)]);
+        const seen = new Set(rows.map(symKey));
+        derivedOpen = true;
+        for (let round = 0; round < ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS && Date.now() < ctx.deadline - 1_000; round++) {
+          const extra: ProjectKey[] = [];
+          const names = new Set(rows.map((x) => x.name.replace(/[(<`].*$/, '')).filter((n) => /^\w+$/.test(n)));
+          for (const n of names) {
+            const m = s.model.projectsMentioning(n);
+            for (const owner of owners) for (const d of s.model.dependents(owner)) {
+              if (m && !m.has(d)) continue;
+              const k = describer.keyOfProject(d);
+              if (k && !inScope.has(k)) (inScope.add(k), extra.push(k));
+            }
+          }
+          if (extra.length === 0) {
+            derivedOpen = false;
+            break;
+          }
+          const failedMore = await s.ensure(describer, referenceClosure(describer, extra).keys, ctx, generation);
+          for (const k of extra) {
+            if (failedMore.has(k)) scope.dropped.push({ key: k, reason: `could not be loaded: ${failedMore.get(k)}` });
+            else (scope.keys.push(k), searchable.push(k));
+          }
+          const again = await query<ImplementationRow>({ op: 'implementations', ...sym, scope: searchable, options: { deadlineMs: Math.round(Math.max(500, ctx.deadline - Date.now() - 400)) } }, symKey);
+          for (const x of again.items) if (!seen.has(symKey(x))) (seen.add(symKey(x)), rows.push(x));
+          rr = { ...again, items: rows };
+        }
+      }
+      // An interface member's implementations that are themselves virtual have overrides below
+      // them (Shape.Area implements IShape.Area; Circle.Area overrides it): asked for one by one.
+      if (!TYPE_KINDS.has(symbol.kind)) {
+        const seen = new Set(rows.map((x) => x.docId));
+        const more = rows.filter((x) => x.relation === 'implementation' && x.docId && x.projectKey).slice(0, ROSLYN_OVERRIDE_WALK_MAX_MEMBERS);
+        for (const m of more) {
+          if (Date.now() > ctx.deadline - 500) {
+            overridesCut = more.length - more.indexOf(m);
+            break;
+          }
+          const o = await s.query<ImplementationRow>({ op: 'implementations', symbol: { docId: m.docId!, projectKey: m.projectKey! }, scope: searchable, options: { deadlineMs: Math.round(Math.max(300, ctx.deadline - Date.now() - 400)) } }, ctx, generation).catch((e: unknown) => {
+            if (!notFound(e)) throw e;
+            overridesCut++; // its doc id names an unresolved type: not searched for overrides
+            return { symbol: null, items: [] as ImplementationRow[], searched: [], notSearched: [] };
+          });
+          for (const x of o.items) if (x.relation === 'override' && !seen.has(x.docId)) {
+            seen.add(x.docId);
+            rows.push(x);
+          }
+        }
+      }
+      value = rows.flatMap((s) => s.locations.map(toLocation));
+      r = rr;
+      break;
+    }
+    case 'incomingCalls': {
+      // A call names the member (through an interface or base member too: same name), so only
+      // the files the text index says mention it are read (the host still searches generated ones).
+      const documents = mentioningDocuments(s.model, symbol);
+      const rr = await query<CallerRow>({ op: 'callers', ...sym, scope: searchable, options: { deadlineMs, ...(documents ? { documents } : {}) } }, (c) => `${symKey(c.from)}|${c.via ?? ''}`);
+      // Through a framework member (IEnumerable<T>.GetEnumerator in every foreach, object.ToString)
+      // a call reaches every implementation in the world: not a caller of this one. Only calls
+      // through the source members it implements or overrides are kept.
+      const sourceVia = new Set(dispatchers.map((d) => d.docId).filter((d): d is string => d !== null));
+      rr.items = rr.items.filter((c) => !c.via || (c.viaSymbol !== undefined && sourceVia.has(c.viaSymbol)));
+      // An interface member reached through an overridden member (Circle.Area overrides
+      // Shape.Area, which implements IShape.Area): its calls dispatch here too. Asked for
+      // directly when the host's answer has no row through it.
+      // A host that followed the member itself (its `dispatchers`, protocol 2) has its rows already.
+      const answered = new Set([...rr.items.map((c) => c.viaSymbol), ...(rr.dispatchers ?? []).map((d) => d.docId)].filter((v): v is string => typeof v === 'string'));
+      const keys = new Set(rr.items.map((c) => `${symKey(c.from)}|${c.via ?? ''}`));
+      for (const d of dispatchers) {
+        if (d.via !== 'interface' || !d.docId || !d.projectKey || answered.has(d.docId) || Date.now() > ctx.deadline - 500) continue;
+        answered.add(d.docId);
+        const more = await s.query<CallerRow>({ op: 'callers', symbol: { docId: d.docId, projectKey: d.projectKey }, scope: searchable, options: { deadlineMs: Math.round(Math.max(300, ctx.deadline - Date.now() - 400)), ...(documents ? { documents } : {}) } }, ctx, generation).catch((e: unknown) => {
+          if (!notFound(e)) throw e;
+          unresolvedVia.push(d.name);
+          return { symbol: null, items: [] as CallerRow[], searched: rr.searched, notSearched: [] };
+        });
+        for (const c of more.items) {
+          if (c.via) continue; // bound to the interface member itself
+          const k = `${symKey(c.from)}|interface`;
+          if (keys.has(k)) continue;
+          keys.add(k);
+          rr.items.push({ ...c, via: 'interface', viaSymbol: d.docId });
+        }
+        const left = new Set(more.notSearched.map((n) => n.key));
+        rr.searched = rr.searched.filter((k) => !left.has(k));
+        for (const n of more.notSearched) if (!rr.notSearched.some((x) => x.key === n.key)) rr.notSearched.push(n);
+      }
+      // One caller per calling member: a member calling both directly and through the interface
+      // (or in two frameworks' compilations) is one row with every site.
+      const byCaller = new Map<string, IncomingCall>();
+      for (const c of rr.items) {
+        const k = symKey(c.from);
+        const row = byCaller.get(k);
+        if (!row) {
+          byCaller.set(k, { from: toItem(c.from), sites: c.sites.map(toSpan) });
+          continue;
+        }
+        for (const site of c.sites) if (!row.sites.some((x) => x.line === site.line && x.column === site.column)) row.sites.push(toSpan(site));
+      }
+      value = [...byCaller.values()];
+      r = rr;
+      break;
+    }
+    default: {
+      const rr = await query<TypeHierarchyRow>({ op: 'typeHierarchy', ...sym, scope: searchable, options: { direction: 'subtypes', transitive: false, deadlineMs } }, symKey);
+      value = rr.items.filter((t) => t.direction === 'subtype' && t.depth <= 1).map((t) => toItem(t));
+      r = rr;
+      break;
+    }
+  }
+  const gaps = coverageGaps(scope, r, value.length);
+  if (derivedOpen) gaps.push('types deriving from the implementations found were not all followed into the projects that mention them (deadline)');
+  if (unresolvedVia.length) gaps.push(`calls through ${unresolvedVia.join(', ')} were not searched (its doc id names a type the compilation could not resolve)`);
+  if (overridesCut > 0) gaps.push(`${overridesCut} implementing member(s) were not searched for overrides below them (deadline, or a doc id naming an unresolved type)`);
+  s.stats.lastScope = scope.keys.length + scope.dropped.length;
+  s.stats.lastSearched = r.searched.length;
+  const notes = s.unresolvedNotes(r.searched);
+  return { kind: 'ok', value, ...(gaps.length ? { gaps } : {}), ...(notes.length ? { notes } : {}) };
+}
+
+/**
+ * The source members a call to the symbol may go through: the interface members it implements
+ * and its overridden chain (each asked for its own overridden member, a few levels up).
+ */
+async function dispatchersOf(s: RoslynSession, info: SymbolInfoRow, ctx: CallContext, generation: number): Promise<(SymbolRef & { via: 'interface' | 'base' })[]> {
+  // A protocol-3 host lists them itself (the chain and each level's interface members, transitively).
+  if (info.dispatchers) return info.dispatchers.filter((m) => m.projectKey);
+  const out: (SymbolRef & { via: 'interface' | 'base' })[] = info.implements.filter((m) => m.projectKey).map((m) => ({ ...m, via: 'interface' as const }));
+  let over = info.overridden;
+  for (let depth = 0; over?.projectKey && over.docId && depth < ROSLYN_OVERRIDE_CHAIN_MAX_DEPTH; depth++) {
+    out.push({ ...over, via: 'base' });
+    const up: QueryResult<SymbolInfoRow> = await s.query<SymbolInfoRow>({ op: 'symbolInfo', symbol: { docId: over.docId, projectKey: over.projectKey }, scope: [over.projectKey] }, ctx, generation).catch(() => ({ symbol: null, items: [], searched: [], notSearched: [] }));
+    const row = up.items[0];
+    if (!row) break;
+    for (const m of row.implements) if (m.projectKey) out.push({ ...m, via: 'interface' });
+    over = row.overridden;
+  }
+  return out;
+}
+
