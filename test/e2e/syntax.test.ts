@@ -117,10 +117,14 @@ describe('MCP over stdio: syntax tools', function () {
       0,
     );
 
-  /** A container's members by kind over its row and the rows that continue it (`more: true`). */
-  const membersOf = (rows: { sig: string; more?: true; members?: Record<string, string> }[], sig: string) => {
+  /** A container's members by kind over its row and the rows that continue it (`more: true`, naming only the container's line). */
+  const membersOf = (rows: { line: number; sig?: string; more?: true; members?: Record<string, string> }[], sig: string) => {
     const out: Record<string, string> = {};
-    for (const row of rows.filter((x) => x.sig === sig)) for (const [k, v] of Object.entries(row.members ?? {})) out[k] = Object.hasOwn(out, k) ? `${out[k]}, ${v}` : v;
+    const lines = new Set(rows.filter((x) => !x.more && x.sig === sig).map((x) => x.line));
+    for (const row of rows.filter((x) => lines.has(x.line))) {
+      if (row.more) assert.equal(row.sig, undefined, 'a continuation row does not repeat the signature');
+      for (const [k, v] of Object.entries(row.members ?? {})) out[k] = Object.hasOwn(out, k) ? `${out[k]}, ${v}` : v;
+    }
     return out;
   };
 

@@ -13,6 +13,12 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
 /** Default and maximum row counts for list tools. */
 export const DEFAULT_ITEM_LIMIT = 20;
 export const MAX_ITEM_LIMIT = 200;
+/**
+ * Entries of a per-file list fact (the projects compiling a file, its compilations) shown in a row
+ * or file header; the rest are one "+N more: projects_containing" entry (mcp/answer.ts). A file
+ * linked into 300 projects made every per-file answer need ~25 KB (issue 25).
+ */
+export const FILE_FACT_SHOWN_ENTRIES = 3;
 /** Wall-clock deadline for a tool call; the answer says `deadline` when it was cut. */
 export const TOOL_DEADLINE_MS = 10_000;
 /** Deadline for the bounded ripgrep scan used for regex and non-token queries. */

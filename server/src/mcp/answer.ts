@@ -8,10 +8,14 @@
  * - a page always makes progress: when not even one more row fits, the answer is
  *   `Error [BUDGET_TOO_SMALL]` with the bytes it needs (never an empty page with the same cursor);
  * - nothing required by the outputSchema is dropped to fit: an answer whose required fields alone
- *   do not fit is BUDGET_TOO_SMALL too.
+ *   do not fit is BUDGET_TOO_SMALL too;
+ * - per-file facts that can be long (the projects compiling a file, its project|framework
+ *   compilations; `LONG_FILE_FACTS`) are never shown whole inside a row or a file header: a list
+ *   longer than FILE_FACT_SHOWN_ENTRIES shows its first entries and one "+N more: <tool>" entry
+ *   naming the tool that lists them all, so a file linked into 300 projects costs a row ~200 bytes.
  */
 import { ToolError } from '../core/errors';
-import { MAX_RESPONSE_BYTES } from '../core/limits';
+import { FILE_FACT_SHOWN_ENTRIES, MAX_RESPONSE_BYTES } from '../core/limits';
 import type { IndexMeta } from '../nav/engine';
 import { encodeCursor, rowKey } from './cursor';
 import type { AnyTool, ToolResult } from './tool';
@@ -56,7 +60,7 @@ export function buildAnswer(tool: AnyTool, result: ToolResult, meta: IndexMeta, 
     if (reason) completeness.reason = reason;
     if (budgetCut) completeness.omittedBecauseBudget = all.length - n;
     const partial: string[] = result.partial ? [result.partial] : [];
-    const shown = tool.present ? tool.present(items as never[]) : items;
+    const shown = (tool.present ? tool.present(items as never[]) : items).map((x) => shortenFileFacts(x));
     const structured: Record<string, unknown> = { summary, items: shown };
     if (tool.paged && moreExist && (result.truncated === undefined || result.truncated === 'limit' || moreInHand)) {
       if (n > 0) {
@@ -78,7 +82,7 @@ export function buildAnswer(tool: AnyTool, result: ToolResult, meta: IndexMeta, 
     if (partial.length) completeness.partial = partial.join('; ');
     if (result.mode) structured.mode = result.mode;
     structured.index = meta;
-    if (result.extra) Object.assign(structured, result.extra);
+    if (result.extra) for (const [k, v] of Object.entries(result.extra)) structured[k] = shortenFileFacts(v);
     return { structured, text: render(tool, structured, shown) };
   };
   let answer = compose(all.length, false);
@@ -103,6 +107,39 @@ export function buildAnswer(tool: AnyTool, result: ToolResult, meta: IndexMeta, 
     throw tooSmall(sizeOf(short), maxBytes, args.cursor !== undefined);
   }
   return answer;
+}
+
+/**
+ * Per-file facts that can be long, by the key they are given under in an object of the answer that
+ * names its file (`path`: a row, a group of hits, a file header), with the tool that lists them whole. A file compiled into hundreds of projects (a shared
+ * AssemblyInfo.cs, GlobalUsings.cs or constants file) must not make every answer touching it
+ * exceed the default budget.
+ */
+const LONG_FILE_FACTS: Readonly<Record<string, string>> = { projects: 'projects_containing', compilations: 'projects_containing' };
+
+/** `v` with every long-fact string list in it shortened to its first entries and "+N more: <tool>" (a copy; `v` is not changed). */
+export function shortenFileFacts<T>(v: T, depth = 0): T {
+  if (depth > 4 || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    v.forEach((x, i) => {
+      const y = shortenFileFacts(x, depth + 1);
+      if (y !== x) (out ??= v.slice())[i] = y;
+    });
+    return (out ?? v) as T;
+  }
+  let out: Record<string, unknown> | undefined;
+  // A per-file fact is a fact of an object naming its file (a row, a group, a file header).
+  const ofFile = typeof (v as { path?: unknown }).path === 'string';
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    const tool = ofFile && Object.hasOwn(LONG_FILE_FACTS, k) ? LONG_FILE_FACTS[k] : undefined;
+    let y: unknown;
+    if (tool && Array.isArray(x) && x.length > FILE_FACT_SHOWN_ENTRIES + 1 && x.every((e) => typeof e === 'string')) {
+      y = [...x.slice(0, FILE_FACT_SHOWN_ENTRIES), `+${x.length - FILE_FACT_SHOWN_ENTRIES} more: ${tool}`];
+    } else y = shortenFileFacts(x, depth + 1);
+    if (y !== x) (out ??= { ...(v as Record<string, unknown>) })[k] = y;
+  }
+  return (out ?? v) as T;
 }
 
 function tooSmall(need: number, maxBytes: number, hasCursor: boolean): ToolError {

@@ -68,8 +68,11 @@ describe('answer shapes: references groups and search_symbol ranking', function 
     const { structured: o, text } = await tool('outline', { path: 'src/Core/ManyTypes.cs' });
     assert.equal(o.nextCursor, undefined, 'one answer');
     assert.equal(o.form, 'names');
-    // The namespace's row, continued every OUTLINE_MEMBERS_PER_ROW names (more: true).
-    assert.deepEqual(o.items.map((r: { kind: string; more?: true }) => `${r.kind}${r.more ? ' (more)' : ''}`), ['namespace', 'namespace (more)', 'namespace (more)', 'namespace (more)']);
+    // The namespace's row, continued every OUTLINE_MEMBERS_PER_ROW names (more: true) on rows that
+    // name only the container's line: its kind and signature are not repeated.
+    assert.deepEqual(o.items.map((r: { kind: string; more?: true }) => `${r.kind}${r.more ? ' (more)' : ''}`), ['namespace', 'undefined (more)', 'undefined (more)', 'undefined (more)']);
+    for (const r of o.items.slice(1)) assert.deepEqual(Object.keys(r).sort(), ['line', 'members', 'more'], JSON.stringify(r).slice(0, 200));
+    assert.ok(o.items.slice(1).every((r: { line: number }) => r.line === o.items[0].line));
     const named = o.items.flatMap((r: { members: { class: string } }) => r.members.class.split(', '));
     assert.equal(named.length, 400, 'every type named');
     assert.equal(named[7], 'Type7 10');

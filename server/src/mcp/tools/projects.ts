@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ToolError } from '../../core/errors';
-import { DEFAULT_GRAPH_NODES, DEFAULT_RESPONSE_BYTES, MAX_DEPENDENCY_PATHS, MAX_GRAPH_NODES, MAX_QUERY_CHARS } from '../../core/limits';
+import { DEFAULT_GRAPH_NODES, DEFAULT_RESPONSE_BYTES, MAX_DEPENDENCY_PATHS, MAX_GRAPH_NODES, MAX_ITEM_LIMIT, MAX_QUERY_CHARS } from '../../core/limits';
 import { configLookup } from '../../nav/projectsConfig';
 import { namespaceLayout } from '../../nav/projectsNamespaces';
 import { containing, dependencyPath, graphQuery, projectRow, projectsOverview, shownStatus, under, type ProjectsOverview } from '../../nav/projects';
@@ -177,22 +177,25 @@ export const projectsContainingTool = defineTool({
   name: 'projects_containing',
   title: 'Projects containing a file',
   description:
-    'Which projects compile, link or contain a file (linked files and shared projects give several), with target frameworks.',
-  input: z.strictObject({ path: pathArg, maxBytes: pagingArgs.maxBytes }),
+    'Projects that compile, link or contain a file (linked/shared: several), with target frameworks.',
+  // Paged: it is the tool other answers name for a file's whole project list ("+N more: projects_containing").
+  input: z.strictObject({ path: pathArg, ...pagingArgs }),
   // Defaults left out as in projects_under.
   item: z.object({
     project: z.string(), name: z.string().optional(), kind: kindEnum.optional(), isTest: z.literal(true).optional(), targetFrameworks: z.array(z.string()).optional(), status: statusEnum.optional(), link: z.string().optional(),
   }),
-  paged: false,
+  paged: true,
+  defaultLimit: MAX_ITEM_LIMIT,
   row: (i: { project: string; targetFrameworks?: string[]; link?: string; isTest?: true }) =>
     `${i.project}${i.isTest ? ' (test)' : ''}${i.targetFrameworks?.length ? ` [${i.targetFrameworks.join(', ')}]` : ''}${i.link ? ` as ${i.link}` : ''}`,
-  async handle(env, args) {
+  async handle(env, args, page) {
     const p = env.engine.policy.resolve(args.path).rel;
     const rows = containing(env.engine, p).map((r) => withoutDefaults(r, r.project));
     return {
       summary: rows.length === 0 ? `No project compiles or contains ${p}.` : `${p} is in ${rows.length} project${rows.length === 1 ? '' : 's'}.`,
-      items: rows,
+      items: rows.slice(page.offset, page.offset + page.limit),
       total: rows.length,
+      offset: page.offset,
     };
   },
 });

@@ -182,7 +182,7 @@ export const definitionTool = defineTool({
   name: 'definition',
   title: 'Go to definition',
   description:
-    'Where a symbol is declared (every part of a partial type): span, signature, container, project. Precise with a language server, else labelled heuristic.',
+    'Where a symbol is declared (every part of a partial type): span, signature, container, project. Compiler-precise, else labelled heuristic.',
   input: z.strictObject({ target: targetSchema.optional(), targets: targetsArg, ...waitArg, ...budgetArg }),
   // A batch (targets) answers one item per target (batch.ts); its answer has no target_selection.
   item: z.union([rowSchema, batchEntrySchema]),

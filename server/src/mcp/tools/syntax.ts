@@ -95,13 +95,22 @@ const compactOutlineItem = z.object({
   depth: z.number().int().optional().describe('Nesting level, when not 0'),
   id: z.string().optional().describe('Symbol id (with ids: true)'),
   members: z.record(z.string(), z.string()).optional().describe('Names form: members by kind, "Name line-end, …" (an overload adds ",line-end"; "+N more" counts members not named)'),
-  more: z.literal(true).optional().describe('Names form: this row continues the members of the row before'),
   test: z.literal(true).optional(),
   generated: z.literal(true).optional(),
   recovered: z.literal(true).optional().describe('Found by the tolerant scan of a region with syntax errors'),
   ext: z.string().optional().describe('Extended type of an extension method'),
 });
 type CompactOutlineItem = z.infer<typeof compactOutlineItem>;
+
+/** Names form: a container with more members than one row holds continues on rows that name only its line (kind and signature are on its first row). */
+const continuedOutlineItem = z.object({
+  line: z.number().int().describe('Line of the container whose members this row continues'),
+  more: z.literal(true),
+  members: z.record(z.string(), z.string()),
+});
+type ContinuedOutlineItem = z.infer<typeof continuedOutlineItem>;
+type OutlineRow = CompactOutlineItem | ContinuedOutlineItem;
+const isContinued = (r: OutlineRow): r is ContinuedOutlineItem => 'more' in r;
 
 const span = (s: { line: number; endLine: number }) => (s.endLine !== s.line ? `${s.line}-${s.endLine}` : `${s.line}`);
 
@@ -174,16 +183,17 @@ const entryText = (e: MemberEntry) => `${e.name} ${e.spans.join(',')}`;
  * (`more: true`, same span), so every row fits a small budget and pages stay exact. Members not
  * in `keep` are counted per kind as "+N more" on the container's last row.
  */
-function namesRows(containers: NamesContainer[], keep?: Set<MemberEntry>, fileGenerated = false): CompactOutlineItem[] {
-  const rows: CompactOutlineItem[] = [];
+function namesRows(containers: NamesContainer[], keep?: Set<MemberEntry>, fileGenerated = false): OutlineRow[] {
+  const rows: OutlineRow[] = [];
   for (const c of containers) {
     const listed = keep ? c.entries.filter((e) => keep.has(e)) : c.entries;
     const unlisted = new Map<string, number>();
     if (keep) for (const e of c.entries) if (!keep.has(e)) unlisted.set(e.kind, (unlisted.get(e.kind) ?? 0) + e.spans.length);
-    let row = compactRow(c.sym, fileGenerated);
+    const first = compactRow(c.sym, fileGenerated);
     // Summarised: a long container signature (generic parameter lists) is cut, marked with "…".
-    if (keep && row.sig.length > L.OUTLINE_SUMMARY_SIG_CHARS) row.sig = row.sig.slice(0, L.OUTLINE_SUMMARY_SIG_CHARS - 1) + '…';
-    rows.push(row);
+    if (keep && first.sig.length > L.OUTLINE_SUMMARY_SIG_CHARS) first.sig = first.sig.slice(0, L.OUTLINE_SUMMARY_SIG_CHARS - 1) + '…';
+    let row: { members?: Record<string, string> | undefined } = first;
+    rows.push(first);
     let count = 0;
     const add = (kind: string, text: string) => {
       const m = (row.members ??= {});
@@ -191,8 +201,9 @@ function namesRows(containers: NamesContainer[], keep?: Set<MemberEntry>, fileGe
     };
     for (const e of listed) {
       if (count === L.OUTLINE_MEMBERS_PER_ROW) {
-        row = { ...compactRow(c.sym, fileGenerated), sig: row.sig, more: true };
-        rows.push(row);
+        const next: ContinuedOutlineItem = { line: c.sym.line, more: true, members: {} };
+        rows.push(next);
+        row = next;
         count = 0;
       }
       add(e.kind, entryText(e));
@@ -235,12 +246,14 @@ function summarisedKeep(containers: NamesContainer[], fileGenerated: boolean): S
 }
 
 /** The markdown line of an outline row. */
-function outlineRowText(i: CompactOutlineItem): string {
-  return (
-    `${'  '.repeat(i.depth ?? 0)}${i.more ? '(continued) ' : ''}${outlineText(i.kind, i.sig)}  L${i.line}${i.end ? `-${i.end}` : ''}${i.test ? ' [test]' : ''}${i.recovered ? ' [recovered]' : ''}${i.id ? `  ${i.id}` : ''}` +
+function outlineRowText(i: OutlineRow): string {
+  const members = (indent: number) =>
     Object.entries(i.members ?? {})
-      .map(([k, v]) => `\n${'  '.repeat((i.depth ?? 0) + 1)}${k}: ${v}`)
-      .join('')
+      .map(([k, v]) => `\n${'  '.repeat(indent)}${k}: ${v}`)
+      .join('');
+  if (isContinued(i)) return `(members of L${i.line}, continued)${members(1)}`;
+  return (
+    `${'  '.repeat(i.depth ?? 0)}${outlineText(i.kind, i.sig)}  L${i.line}${i.end ? `-${i.end}` : ''}${i.test ? ' [test]' : ''}${i.recovered ? ' [recovered]' : ''}${i.id ? `  ${i.id}` : ''}` + members((i.depth ?? 0) + 1)
   );
 }
 
@@ -259,7 +272,7 @@ export const outlineTool = defineTool({
     ...pagingArgs,
   }),
   // A batch (paths) answers one item per path: its rows, `note` its summary (batch.ts); no file/form then.
-  item: z.union([compactOutlineItem, batchEntrySchema]),
+  item: z.union([compactOutlineItem, continuedOutlineItem, batchEntrySchema]),
   extra: {
     file: fileInfo.optional(),
     form: z.enum(['signatures', 'names']).optional(),
@@ -268,7 +281,7 @@ export const outlineTool = defineTool({
   },
   paged: true,
   defaultLimit: L.MAX_ITEM_LIMIT,
-  row: (i: CompactOutlineItem | BatchEntry) => (isBatchEntry(i) ? batchEntryText(i, outlineRowText as (r: never) => string) : outlineRowText(i)),
+  row: (i: OutlineRow | BatchEntry) => (isBatchEntry(i) ? batchEntryText(i, outlineRowText as (r: never) => string) : outlineRowText(i)),
   async handle(env, args, page) {
     if (args.paths) {
       checkBatch(args.paths.length, 'paths', args.path !== undefined);
@@ -300,7 +313,7 @@ export const outlineTool = defineTool({
 type OutlineArgs = { depth?: number | undefined; kinds?: string[] | undefined; form?: 'auto' | 'signatures' | 'names' | undefined; ids?: boolean | undefined };
 
 /** The rows of one file's outline (all pages) with its summary and file facts: the single form pages them, a batch lists them per path. */
-function outlineRows(env: ToolEnv, o: FileOutline, args: OutlineArgs): { summary: string; rows: CompactOutlineItem[]; partial: string | undefined; extra: Record<string, unknown> } {
+function outlineRows(env: ToolEnv, o: FileOutline, args: OutlineArgs): { summary: string; rows: OutlineRow[]; partial: string | undefined; extra: Record<string, unknown> } {
   const ids = symbolIds(env.engine);
   const compilations = ids.compilationLabels(o.path);
   const depth = args.depth ?? DEFAULT_OUTLINE_DEPTH;
@@ -316,7 +329,7 @@ function outlineRows(env: ToolEnv, o: FileOutline, args: OutlineArgs): { summary
   });
   const wanted = args.ids ? 'signatures' : (args.form ?? 'auto');
   const form = wanted === 'auto' ? (jsonBytes(sigRows) <= L.OUTLINE_SIGNATURES_MAX_BYTES ? 'signatures' : 'names') : wanted;
-  let rows = sigRows;
+  let rows: OutlineRow[] = sigRows;
   let unlisted = 0;
   let typesOnly = 0;
   if (form === 'names') {
