@@ -47,6 +47,7 @@ export const SETTINGS = {
   itemLimit: 'budget.itemLimit',
   toolDeadlineMs: 'budget.toolDeadlineMs',
   useEditorProviders: 'semantic.useEditorProviders',
+  restore: 'restore',
   lspCommands: 'lsp.commands',
   httpPort: 'http.port',
   trace: 'trace.server',

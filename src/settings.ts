@@ -14,6 +14,7 @@ export interface Settings {
   itemLimit: number;
   toolDeadlineMs: number;
   useEditorProviders: boolean;
+  restore: boolean;
   lspCommands: Record<string, string[]>;
   httpPort: number;
   trace: string;
@@ -31,6 +32,7 @@ export function readSettings(scope?: vscode.Uri): Settings {
     itemLimit: get<number>(SETTINGS.itemLimit),
     toolDeadlineMs: get<number>(SETTINGS.toolDeadlineMs),
     useEditorProviders: get<boolean>(SETTINGS.useEditorProviders) ?? true,
+    restore: get<boolean>(SETTINGS.restore) ?? true,
     lspCommands: get<Record<string, string[]>>(SETTINGS.lspCommands) ?? {},
     httpPort: get<number>(SETTINGS.httpPort) ?? 0,
     trace: get<string>(SETTINGS.trace) ?? 'off',

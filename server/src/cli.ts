@@ -38,6 +38,9 @@ const ENGINE_OPTIONS: Record<string, OptionSpec> = {
   'csharp-provider': { type: 'string', value: 'P', help: 'headless C# backend: roslyn (default when the Roslyn host is built) or csharp-ls; env SEXTANT_CSHARP_PROVIDER' },
 };
 
+/** Restore runs the repository's MSBuild logic: opt-in headless (in VS Code: a trusted workspace and sextant.restore). */
+const RESTORE_OPTION: OptionSpec = { type: 'boolean', help: "restore C# projects without project.assets.json into Sextant's state (runs the repository's MSBuild; nothing written under the workspace); env SEXTANT_RESTORE=1" };
+
 interface CommandSpec {
   summary: string;
   /** Names of positional arguments (`query` takes TOOL); any other positional is refused. */
@@ -48,8 +51,8 @@ interface CommandSpec {
 /** Every command with its flags: the parser refuses anything else, and `--help` lists exactly these. */
 const COMMANDS: Record<string, CommandSpec> = {
   index: { summary: 'index (incremental) and print a summary', options: { ...ENGINE_OPTIONS, json: { type: 'boolean', help: 'print the summary as one JSON line on stdout' } } },
-  mcp: { summary: 'serve MCP over stdio (or attach to the engine already serving this index)', options: ENGINE_OPTIONS },
-  serve: { summary: 'index, print attach snippets, serve MCP over HTTP and keep the index fresh', options: ENGINE_OPTIONS },
+  mcp: { summary: 'serve MCP over stdio (or attach to the engine already serving this index)', options: { ...ENGINE_OPTIONS, restore: RESTORE_OPTION } },
+  serve: { summary: 'index, print attach snippets, serve MCP over HTTP and keep the index fresh', options: { ...ENGINE_OPTIONS, restore: RESTORE_OPTION } },
   query: {
     summary: 'run one tool, print its structuredContent as JSON (a tool error exits 2)',
     positionals: ['TOOL'],
@@ -160,6 +163,8 @@ function engineOptions(a: Args) {
     // Read by the semantic service when it is created (nav/semanticService.ts).
     process.env.SEXTANT_CSHARP_PROVIDER = cs;
   }
+  // Read by the semantic service when it is created (semantic/restore/restorePlan.ts).
+  if (a.flags.get('restore') === true) process.env.SEXTANT_RESTORE = '1';
   return o;
 }
 

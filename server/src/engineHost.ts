@@ -135,7 +135,7 @@ export class EngineHost {
       // The semantic registry: the editor slot first (this window's language services), then the
       // engine's own language servers (per-language command lines from the settings), then heuristics.
       const servers = Object.entries(options.lspCommands).map(([language, cmd]) => `${language}=${cmd.join(' ')}`);
-      const semantic = semanticService(engine, servers.length > 0 ? { servers } : {});
+      const semantic = semanticService(engine, { ...(servers.length > 0 ? { servers } : {}), restore: options.restore === true });
       if (options.useEditorProviders) this.unregisterEditor = semantic.registerEditor(this.editor);
       if (claim.lock) {
         this.shared = await startSharedEndpoint(claim.lock, () => this.createMcpServer(engine), {

@@ -232,6 +232,8 @@ export class EngineClient implements vscode.Disposable {
       maxFileBytes: s.maxFileBytes,
       budget: { responseBytes: s.responseBytes, itemLimit: s.itemLimit, toolDeadlineMs: s.toolDeadlineMs },
       useEditorProviders: s.useEditorProviders,
+      // Restore runs the repository's MSBuild logic: only in a workspace the user trusted.
+      restore: s.restore && vscode.workspace.isTrusted,
       lspCommands: s.lspCommands,
       httpPort: s.httpPort,
       clientName: 'vscode',

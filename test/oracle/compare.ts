@@ -2,13 +2,18 @@
  * Scores the engine's first-pass semantic answers against the Roslyn oracle:
  *
  *   npx tsx test/oracle/compare.ts --workspace DIR (--solution FILE | --project FILE ...)
- *       [--questions FILE | --sample N [--seed S]] [--ops definition,references,...]
+ *       [--questions FILE | --sample N [--seed S]] [--ops definition,references,...,type_hierarchy] [--framework]
+ *       [--truth FILE [--save-truth]] [--oracle-workspace RESTORED_DIR]
  *       [--provider roslyn|csharp-ls] [--wait-ms MS (≤ 10000, the tools' maximum; default 10000)] [--json OUT] [--engine-arg ARG ...] [--check]
  *
- * DIR is the (restored) tree the engine reads; it is never written: the oracle runs on its own copy
- * under the temp folder. The engine is the built CLI (dist/cli.js: run `npm run build`) over a real
- * MCP client on stdio, with an index built first (index warm, semantic provider cold), and every
- * question asked once, in order. --check exits 1 when a target of the issue is missed.
+ * DIR is the tree the engine reads; it is never written: the oracle runs on its own copy under the
+ * temp folder — of DIR, or of RESTORED_DIR (the same sources restored: the truth for a never-restored
+ * DIR). The engine is the built CLI (dist/cli.js: run `npm run build`) over a real MCP client on
+ * stdio, with an index built first (index warm, semantic provider cold), and every question asked
+ * once, in order. --truth FILE reads the oracle's answers from FILE instead of running it (a rerun
+ * costs only the engine); with --save-truth the oracle runs and its answers (paths and positions
+ * only) are written there. --check exits 1 when a target of the issue is missed. The output is the
+ * per-op table and the honesty table (answers with a missing row, by label).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -21,6 +26,12 @@ import { askEngine, fileSet, formatScore, meetsTargets, runOracle, score, type E
 
 export interface CompareOptions {
   workspace: string;
+  /** The restored tree the oracle takes its truth from (default: `workspace`). */
+  oracleWorkspace?: string;
+  /** Saved oracle answers: read instead of running the oracle (or written, with saveTruth). */
+  truth?: string;
+  saveTruth?: boolean;
+  framework?: boolean;
   solution?: string;
   projects?: string[];
   questions?: Question[];
@@ -65,22 +76,58 @@ async function connectEngine(root: string, indexRoot: string, args: string[], en
   return { client, close: () => client.close(), stderr: () => err };
 }
 
+/** The oracle's answers as saved for reruns: paths, positions and symbol names only. */
+export function truthFile(r: OracleResult): OracleResult {
+  return {
+    projects: r.projects,
+    loadMs: r.loadMs,
+    answerMs: r.answerMs,
+    workspaceDiagnostics: [],
+    ...(r.documents ? { documents: r.documents } : {}),
+    questions: r.questions,
+    answers: r.answers.map(({ id, op, symbol, items, error, ms }) => ({
+      id,
+      op,
+      ms,
+      ...(symbol ? { symbol } : {}),
+      ...(error ? { error } : {}),
+      ...(items ? { items: items.map(({ sites: _sites, via: _via, ...i }) => i) } : {}),
+    })),
+  };
+}
+
 export async function compare(o: CompareOptions): Promise<CompareResult> {
   const log = o.log ?? (() => undefined);
   const original = fileSet(o.workspace);
-  const oracleCopy = copyTree(o.workspace, 'sextant-oracle-ws');
   let oracle: OracleResult;
-  try {
-    const t = Date.now();
-    oracle = runOracle({
-      root: oracleCopy,
-      ...(o.solution ? { solution: o.solution } : {}),
-      ...(o.projects ? { projects: o.projects } : {}),
-      ...(o.questions ? { questions: o.questions } : { sample: o.sample ?? { count: 40, seed: 1 } }),
-    });
-    log(`oracle: ${oracle.projects} projects, ${oracle.questions.length} questions in ${Date.now() - t} ms (load ${oracle.loadMs} ms)`);
-  } finally {
-    fs.rmSync(oracleCopy, { recursive: true, force: true });
+  if (o.truth && !o.saveTruth) {
+    oracle = JSON.parse(fs.readFileSync(o.truth, 'utf8')) as OracleResult;
+    if (o.questions) {
+      const ids = new Set(o.questions.map((q) => q.id));
+      oracle = { ...oracle, questions: oracle.questions.filter((q) => ids.has(q.id)) };
+    }
+    log(`oracle: ${oracle.questions.length} questions from ${o.truth}`);
+  } else {
+    const oracleCopy = copyTree(o.oracleWorkspace ?? o.workspace, 'sextant-oracle-ws');
+    try {
+      const t = Date.now();
+      oracle = runOracle({
+        root: oracleCopy,
+        ...(o.solution ? { solution: o.solution } : {}),
+        ...(o.projects ? { projects: o.projects } : {}),
+        ...(o.questions ? { questions: o.questions } : { sample: o.sample ?? { count: 40, seed: 1 } }),
+        ...(o.framework ? { framework: true } : {}),
+      });
+      log(`oracle: ${oracle.projects} projects, ${oracle.questions.length} questions in ${Date.now() - t} ms (load ${oracle.loadMs} ms)`);
+      for (const d of oracle.workspaceDiagnostics.slice(0, 5)) log(`  oracle diagnostic: ${d.slice(0, 200)}`);
+    } finally {
+      fs.rmSync(oracleCopy, { recursive: true, force: true });
+    }
+    if (o.truth) {
+      fs.mkdirSync(path.dirname(o.truth), { recursive: true });
+      fs.writeFileSync(o.truth, JSON.stringify(truthFile(oracle)) + '\n');
+      log(`oracle answers saved to ${o.truth}`);
+    }
   }
   const indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-oracle-idx-'));
   try {
@@ -102,7 +149,7 @@ export async function compare(o: CompareOptions): Promise<CompareResult> {
     } finally {
       await c.close();
     }
-    return { oracle, engine, score: score(oracle.questions, oracle.answers, engine, original), firstPreciseMs, engineStderr: c.stderr() };
+    return { oracle, engine, score: score(oracle.questions, oracle.answers, engine, original, oracle.documents), firstPreciseMs, engineStderr: c.stderr() };
   } finally {
     fs.rmSync(indexRoot, { recursive: true, force: true });
   }
@@ -121,6 +168,10 @@ function parse(argv: string[]) {
       return x;
     };
     if (a === '--workspace') o.workspace = path.resolve(v());
+    else if (a === '--oracle-workspace') o.oracleWorkspace = path.resolve(v());
+    else if (a === '--truth') o.truth = path.resolve(v());
+    else if (a === '--save-truth') o.saveTruth = true;
+    else if (a === '--framework') o.framework = true;
     else if (a === '--solution') o.solution = v();
     else if (a === '--project') (o.projects ??= []).push(v());
     else if (a === '--questions') o.questions = JSON.parse(fs.readFileSync(v(), 'utf8')) as Question[];
@@ -143,7 +194,7 @@ async function main(): Promise<number> {
   const o = parse(process.argv.slice(2));
   const r = await compare({ ...o, log: (s) => console.error(s) });
   console.log(formatScore(`oracle comparison: ${o.workspace} (${r.oracle.projects} oracle projects; first precise after ${r.firstPreciseMs} ms)`, r.score));
-  for (const m of r.score.misses.slice(0, 30)) console.log(`  miss ${m.id} ${m.op} ${m.at} ${m.symbol ?? ''} [${m.mode}] missing ${m.missing.join(' ')} extra ${m.extra.join(' ')}`);
+  for (const m of r.score.misses.slice(0, 60)) console.log(`  miss ${m.id} ${m.op} ${m.at} ${m.symbol ?? ''} [${m.mode}] missing ${m.missingCount}: ${m.missing.join(' ')} extra ${m.extra.join(' ')}`);
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(r, null, 2));
   const t = meetsTargets(r.score);
   if (!t.ok) console.log(`  targets missed: ${t.failures.join('; ')}`);

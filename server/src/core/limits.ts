@@ -729,3 +729,17 @@ export const PRECISE_FOREIGN_MATCH_MIN_RATIO = 0.9;
 export const PRECISE_MAX_CANDIDATE_DOCUMENTS = 50_000;
 /** Changed or uncovered documents named in an answer's note. */
 export const PRECISE_NOTE_MAX_PATHS = 3;
+// Restore into Sextant's state (semantic/restore/): `dotnet restore` of projects that have no
+// project.assets.json, with every output redirected under the index root.
+/** Whether restore is on in a VS Code workspace the user trusted (`sextant.restore`; headless it is opt-in: `--restore`). */
+export const RESTORE_IN_TRUSTED_WORKSPACE_DEFAULT = true;
+/** Projects per `dotnet restore` run: NuGet restores a run's projects in parallel, and progress is said per run. */
+export const RESTORE_BATCH_PROJECTS = 40;
+/** One restore run is killed after this long (a feed that hangs must not hold the background forever). */
+export const RESTORE_BATCH_MAX_MS = 300_000;
+/** The whole restore stops starting runs after this long (a 3,000-project tree at ~1 s a project under load). */
+export const RESTORE_TOTAL_MAX_MS = 1_800_000;
+/** Restore progress (assets files written under the state folder) is counted at most this often. */
+export const RESTORE_PROGRESS_POLL_MS = 1_000;
+/** Restore output read per run (NuGet prints one line per unresolved package and project). */
+export const RESTORE_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;

@@ -36,6 +36,8 @@ import { locateRoslynHost } from '../semantic/roslyn/roslynHost';
 import { PreciseFacts } from '../semantic/precise/preciseFacts';
 import { languageOfPath } from '../semantic/language';
 import type { PreciseEnv } from '../semantic/precise/preciseAnswers';
+import { restorePermission, restorePlan, restoreStateDir } from '../semantic/restore/restorePlan';
+import { RestoreService } from '../semantic/restore/restoreService';
 import type { Engine } from './engine';
 import { projectGraph } from './projects';
 
@@ -74,6 +76,11 @@ export interface SemanticServiceOptions {
   tsPrewarm?: boolean;
   /** SCIP indexes to import (files or folders; CLI `--scip`, env SEXTANT_SCIP); default `<workspace>/.sextant/scip/`. */
   scip?: string[];
+  /**
+   * Restore C# projects without project.assets.json into Sextant's state (semantic/restore/):
+   * VS Code passes its trusted workspace's `sextant.restore`; headless `--restore` (env SEXTANT_RESTORE=1).
+   */
+  restore?: boolean;
 }
 
 export type CSharpProviderChoice = 'roslyn' | 'csharp-ls';
@@ -94,6 +101,8 @@ export class SemanticService {
   readonly tsPrograms: TsProgramsProvider | undefined;
   /** Sextant's Roslyn host provider, when it serves C#. */
   readonly roslyn: RoslynProvider | undefined;
+  /** Restore into Sextant's state, for the Roslyn host (allowed or not: answers say which). */
+  readonly restore: RestoreService | undefined;
   /** Why C# is served the way it is. */
   readonly csharpBackend: { choice: CSharpProviderChoice; why: string };
   readonly heuristic: HeuristicProvider;
@@ -127,6 +136,14 @@ export class SemanticService {
     }
     if (!options.noLsp) {
       if (roslyn) {
+        this.restore = new RestoreService({
+          root: engine.root,
+          stateDir: restoreStateDir(engine.indexRoot, engine.root),
+          permission: restorePermission(options.restore),
+          // The restored projects are described again (their packages now resolve) on their next question.
+          onRestored: (projects) => this.describers.get(projectGraph(this.engine)!)?.forget(projects),
+        });
+        this.startRestoreInBackground();
         this.roslyn = roslyn;
         this.registry.register(roslyn, 'lsp');
         engine.onFileChanged((rel) => roslyn.filesChanged([rel]));
@@ -217,6 +234,33 @@ export class SemanticService {
     setTimeout(tick, 0).unref();
   }
 
+  /** Once the project model exists and the index is not being built: plans restore into state and starts it (when allowed). */
+  private startRestoreInBackground(): void {
+    const restore = this.restore!;
+    let stopped = false;
+    this.engine.onClose(() => {
+      stopped = true;
+      restore.dispose();
+    });
+    const tick = () => {
+      if (stopped) return;
+      const g = projectGraph(this.engine);
+      if (!g || this.engine.meta().status === 'building') {
+        setTimeout(tick, ROSLYN_PREWARM_POLL_MS).unref();
+        return;
+      }
+      const plan = restorePlan(g, this.engine.root, (rel) => {
+        try {
+          return this.engine.policy.readFile(rel).bytes.toString('utf8');
+        } catch {
+          return undefined; // missing (most Directory.Build.targets candidates) or unreadable
+        }
+      });
+      restore.start(plan.projects, plan.refusal);
+    };
+    setTimeout(tick, 0).unref();
+  }
+
   /** Aborts the Roslyn host's background start (engine closing). */
   private readonly roslynStart = new AbortController();
   private roslynHostStarted = false;
@@ -242,6 +286,14 @@ export class SemanticService {
     args: OpArgs<K>,
     o: { deadlineAt?: number; waitForReadyMs?: number; preciseOnly?: boolean } & RequestFocus = {},
   ): Promise<SemanticAnswer<OpResult<K>>> {
+    const answer = await this.ask(op, language, args, o);
+    const note = language === 'csharp' ? this.restore?.note() : undefined;
+    // Restore into state is announced while it runs and whenever it may not run; once done, only where something may be missing.
+    if (note && (this.restore!.status().phase !== 'done' || answer.mode !== 'precise')) return { ...answer, notes: [...(answer.notes ?? []), note] };
+    return answer;
+  }
+
+  private async ask<K extends SemanticOp>(op: K, language: string, args: OpArgs<K>, o: { deadlineAt?: number; waitForReadyMs?: number; preciseOnly?: boolean } & RequestFocus): Promise<SemanticAnswer<OpResult<K>>> {
     let missing: string[] = [];
     const holdBack: { provider: string; reason: string }[] = [];
     if (language === 'csharp' && this.roslyn) {
@@ -365,7 +417,14 @@ export class SemanticService {
         if (!g) return undefined;
         let d = this.describers.get(g);
         if (!d) {
-          d = new ProjectDescriber({ root: this.engine.root, graph: g, files: this.engine.catalog().all().map((r) => r.path), policy: this.engine.policy });
+          const restore = this.restore;
+          d = new ProjectDescriber({
+            root: this.engine.root,
+            graph: g,
+            files: this.engine.catalog().all().map((r) => r.path),
+            policy: this.engine.policy,
+            ...(restore ? { restoredAssets: (project: string) => restore.stateAssets(project) } : {}),
+          });
           this.describers.set(g, d);
         }
         return d;
@@ -402,6 +461,7 @@ export class SemanticService {
   }
 
   async dispose(): Promise<void> {
+    this.restore?.dispose();
     await this.registry.dispose();
   }
 

@@ -38,6 +38,11 @@ export interface EngineInitOptions {
   useEditorProviders: boolean;
   /** Per-language language-server command lines; empty: the engine's built-in choice. */
   lspCommands: Record<string, string[]>;
+  /**
+   * Restore C# projects without project.assets.json into the engine's state (`sextant.restore`;
+   * the extension sends true only for a trusted workspace). Absent: off.
+   */
+  restore?: boolean;
   /** Port of the MCP HTTP endpoint on 127.0.0.1; 0 = random. */
   httpPort: number;
   /** Shown in agent activity ("vscode"). */

@@ -9,8 +9,15 @@
  * builds used to create 89 bin/ and obj/ paths), and the Shapes fixture restored (csharp-ls answers
  * precisely there, so its builds really ran — their output must land in the engine's temp folder,
  * which this test points at a folder of its own and inspects).
+ *
+ * Restore into Sextant's state (issue 23, item 2) on the never-restored Depot fixture: with
+ * `--restore` the engine runs `dotnet restore` with every output under its index root (the NuGet
+ * cache, NUGET_PACKAGES, is a temp folder of the test's own), the tree stays byte-identical
+ * (paths, sizes, mtimes, contents hashes), and references through a package type go from
+ * missing to complete and precise; without `--restore` the answer says that restore was not allowed.
  */
 import * as assert from 'node:assert/strict';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -26,11 +33,11 @@ interface Session {
 }
 
 /** `provider`: SEXTANT_CSHARP_PROVIDER for the engine (roslyn: Sextant's host; csharp-ls). */
-async function engine(root: string, indexRoot: string, tmp: string, provider?: 'roslyn' | 'csharp-ls'): Promise<Session> {
+async function engine(root: string, indexRoot: string, tmp: string, provider?: 'roslyn' | 'csharp-ls', extra: { args?: string[]; env?: Record<string, string> } = {}): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp', '--workspace-root', root, '--index-root', indexRoot],
-    env: { ...getDefaultEnvironment(), TMPDIR: tmp, ...(provider ? { SEXTANT_CSHARP_PROVIDER: provider } : {}) },
+    args: [CLI, 'mcp', '--workspace-root', root, '--index-root', indexRoot, ...(extra.args ?? [])],
+    env: { ...getDefaultEnvironment(), TMPDIR: tmp, ...(provider ? { SEXTANT_CSHARP_PROVIDER: provider } : {}), ...extra.env },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', () => undefined);
@@ -50,6 +57,40 @@ async function session(c: Client, questions: Ask[]): Promise<string[]> {
     modes.push(`${tool}:${sc.mode}${sc.provider && sc.provider !== 'heuristic' ? `/${sc.provider}` : ''}`);
   }
   return modes;
+}
+
+const DEPOT_FIXTURE = path.resolve(__dirname, '../../fixtures/restore');
+const RECORD = { path: 'src/Depot.Core/Audit.cs', line: 7, column: 24 };
+const RECORD_CALLS = ['src/Depot.App/Worker.cs:12:15', 'src/Depot.App/Worker.cs:13:15', 'src/Depot.App/Worker.cs:8:34'];
+
+/** Every path under a tree with kind, size, mtime and (files) a SHA-256 of the contents: byte-identical means equal. */
+function hashTree(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [rel, e] of snapshotTree(root)) {
+    const hash = e.kind === 'file' ? crypto.createHash('sha256').update(fs.readFileSync(path.join(root, rel))).digest('hex') : '';
+    out.set(rel, `${e.kind} ${e.size} ${e.mtimeMs} ${hash}`);
+  }
+  return out;
+}
+
+function diffHashed(before: Map<string, string>, after: Map<string, string>): string[] {
+  const out: string[] = [];
+  for (const [p, a] of after) if (before.get(p) !== a) out.push(`${before.has(p) ? 'changed' : 'created'} ${p}: ${before.get(p) ?? '-'} → ${a}`);
+  for (const p of before.keys()) if (!after.has(p)) out.push(`removed ${p}`);
+  return out.sort();
+}
+
+interface RefsAnswer {
+  mode: string;
+  rows: string[];
+  notes: string[];
+}
+
+async function recordReferences(c: Client): Promise<RefsAnswer> {
+  const r = await c.callTool({ name: 'references', arguments: { target: RECORD, waitMs: 10_000, group_by: 'none', include_definition: false } }, undefined, { timeout: 120_000 });
+  assert.ok(!r.isError, JSON.stringify(r.content).slice(0, 300));
+  const sc = r.structuredContent as { mode: string; items: { path: string; line: number; column: number; role?: string }[]; notes?: string[] };
+  return { mode: sc.mode, rows: sc.items.filter((i) => i.role !== 'declaration').map((i) => `${i.path}:${i.line}:${i.column}`).sort(), notes: sc.notes ?? [] };
 }
 
 /** Files under a folder (relative), for looking at where the design-time builds wrote. */
@@ -152,5 +193,62 @@ describe('read-only: a semantic session writes nothing into the workspace (real 
     assert.equal(r.mode, 'heuristic_no_precise');
     assert.match(r.reason, /csharp-ls is not started on this workspace: Directory\.Build\.props set their own build output paths/);
     assert.deepEqual(diffTrees(before, snapshotTree(dir)), []);
+  });
+
+  describe('restore into Sextant\'s state (never-restored Depot fixture, real dotnet restore, real Roslyn host)', () => {
+    let nugetCache: string;
+    before(() => {
+      // The user-level NuGet cache of these engines: empty, so nothing resolves before restore.
+      nugetCache = temp('nuget');
+    });
+
+    it('without --restore: the answer says restore was not allowed and what that costs; the tree is unchanged', async () => {
+      const dir = copyTree(DEPOT_FIXTURE, 'ro-depot');
+      cleanup.push(dir);
+      const before = hashTree(dir);
+      const c = await engine(dir, temp('idx'), temp('tmp'), 'roslyn', { env: { NUGET_PACKAGES: nugetCache } });
+      let a: RefsAnswer;
+      try {
+        a = await recordReferences(c.client);
+        for (let i = 0; i < 10 && a.mode.startsWith('heuristic'); i++) a = await recordReferences(c.client);
+      } finally {
+        await c.close();
+      }
+      console.log(`      Depot without --restore: ${a.mode}, ${a.rows.length} of 3 calls; notes: ${a.notes.join(' | ')}`);
+      assert.notDeepEqual(a.rows, RECORD_CALLS, 'the calls through the unresolved package type should not all bind before restore');
+      assert.ok(a.notes.some((n) => /restore is not allowed \(it is off: pass --restore/.test(n) && /2 project\(s\) without project\.assets\.json/.test(n)), a.notes.join(' | '));
+      assert.deepEqual(diffHashed(before, hashTree(dir)), []);
+      assert.deepEqual(fs.readdirSync(nugetCache), [], 'nothing was restored');
+    });
+
+    it('with --restore: restored into the index root, announced while it runs, then complete and precise; the tree stays byte-identical', async () => {
+      const dir = copyTree(DEPOT_FIXTURE, 'ro-depot');
+      cleanup.push(dir);
+      const before = hashTree(dir);
+      assert.ok(![...before.keys()].some((p) => /(^|\/)(obj|bin)$/.test(p)), 'the fixture copy must be unrestored and unbuilt');
+      const idx = temp('idx');
+      const c = await engine(dir, idx, temp('tmp'), 'roslyn', { args: ['--restore'], env: { NUGET_PACKAGES: nugetCache } });
+      const seen: string[] = [];
+      let a: RefsAnswer | undefined;
+      const t0 = Date.now();
+      try {
+        while (Date.now() - t0 < 300_000) {
+          a = await recordReferences(c.client);
+          seen.push(`${a.mode} ${a.rows.length}${a.notes.length ? ` (${a.notes.join(' | ').slice(0, 160)})` : ''}`);
+          if (a.mode === 'precise' && a.rows.length === 3 && !a.notes.some((n) => /^restoring /.test(n))) break;
+          await new Promise((r) => setTimeout(r, 2_000));
+        }
+      } finally {
+        await c.close();
+      }
+      console.log(`      Depot with --restore (${Math.round((Date.now() - t0) / 1000)} s): ${seen.join('; ')}`);
+      assert.ok(seen.some((s) => /restoring \d+ of 2 projects into Sextant's state/.test(s)), `restore was not announced while it ran: ${seen.join('; ')}`);
+      assert.equal(a!.mode, 'precise');
+      assert.deepEqual(a!.rows, RECORD_CALLS);
+      for (const p of ['src/Depot.Core', 'src/Depot.App']) assert.ok(fs.existsSync(path.join(idx, 'restore', 'out', p, 'obj', 'project.assets.json')), `no assets for ${p} in the state folder`);
+      assert.ok(fs.readdirSync(nugetCache).includes('microsoft.extensions.logging.abstractions'), 'the package went to the NuGet cache');
+      await new Promise((r) => setTimeout(r, 1_000));
+      assert.deepEqual(diffHashed(before, hashTree(dir)), []);
+    });
   });
 });

@@ -6,7 +6,7 @@ using Microsoft.CodeAnalysis.FindSymbols;
 namespace Sextant.Oracle;
 
 /// <summary>A location as the engine writes it: workspace-relative path, 1-based line and UTF-16 column of the identifier.</summary>
-public sealed record Loc(string Path, int Line, int Column, bool Generated)
+public sealed record Loc(string Path, int Line, int Column, bool Generated, string? Hint = null)
 {
     public string Key => $"{Path}:{Line}:{Column}";
 }
@@ -39,6 +39,14 @@ public static class Answers
                 case "implementations":
                     foreach (var l in await Implementations(w, symbol, solution)) Add(items, l);
                     break;
+                case "type_hierarchy":
+                    if (symbol is not INamedTypeSymbol type) return new JsonObject { ["error"] = $"not a type: {symbol.ToDisplayString()}" };
+                    foreach (var (l, relation, meta) in await Hierarchy(w, type, solution))
+                    {
+                        var row = l is not null ? Add(items, l) : AddMeta(items, meta!);
+                        row["relation"] = relation;
+                    }
+                    break;
                 case "callers":
                     foreach (var (caller, sites, via) in await Callers(w, symbol, solution))
                     {
@@ -65,8 +73,47 @@ public static class Answers
         if (items.TryGetValue(l.Key, out var row)) return row;
         row = new JsonObject { ["path"] = l.Path, ["line"] = l.Line, ["column"] = l.Column };
         if (l.Generated) row["generated"] = true;
+        if (l.Hint is not null) row["hint"] = l.Hint;
         items[l.Key] = row;
         return row;
+    }
+
+    /// <summary>A metadata type (framework or package): no source location, named by its simple name and documentation id.</summary>
+    static JsonObject AddMeta(Dictionary<string, JsonObject> items, INamedTypeSymbol t)
+    {
+        var id = t.OriginalDefinition.GetDocumentationCommentId() ?? t.ToDisplayString();
+        var key = "meta:" + id;
+        if (items.TryGetValue(key, out var row)) return row;
+        row = new JsonObject { ["path"] = "", ["line"] = 0, ["column"] = 0, ["meta"] = id, ["name"] = t.Name, ["assembly"] = t.ContainingAssembly?.Name };
+        items[key] = row;
+        return row;
+    }
+
+    /// <summary>
+    /// Direct supertypes (the base class unless it is System.Object's implicit one — it is listed
+    /// too, as Roslyn's type hierarchy does — and the interfaces the declaration names), then direct
+    /// subtypes in source (derived classes; for an interface the types and interfaces naming it).
+    /// </summary>
+    public static async Task<List<(Loc? loc, string relation, INamedTypeSymbol? meta)>> Hierarchy(Loaded w, INamedTypeSymbol t, Solution solution)
+    {
+        var rows = new List<(Loc?, string, INamedTypeSymbol?)>();
+        void Super(INamedTypeSymbol s)
+        {
+            var src = s.OriginalDefinition.Locations.Select(l => LocOf(w, l)).OfType<Loc>().OrderBy(l => l.Key, StringComparer.Ordinal).FirstOrDefault();
+            rows.Add(src is not null ? (src, "supertype", null) : (null, "supertype", s.OriginalDefinition));
+        }
+        if (t.BaseType is { } b && t.TypeKind == TypeKind.Class) Super(b);
+        foreach (var i in t.Interfaces) Super(i);
+        IEnumerable<INamedTypeSymbol> subs = t.TypeKind switch
+        {
+            TypeKind.Interface => (await SymbolFinder.FindImplementationsAsync(t, solution, transitive: false)).Concat(await SymbolFinder.FindDerivedInterfacesAsync(t, solution, transitive: false)),
+            TypeKind.Class => await SymbolFinder.FindDerivedClassesAsync(t, solution, transitive: false),
+            _ => Array.Empty<INamedTypeSymbol>(),
+        };
+        foreach (var s in subs)
+            foreach (var l in s.OriginalDefinition.Locations.Select(l => LocOf(w, l)).OfType<Loc>().OrderBy(l => l.Key, StringComparer.Ordinal).Take(1))
+                rows.Add((l, "subtype", null));
+        return rows;
     }
 
     public static async Task<ISymbol?> SymbolAt(Document doc, int line, int column)
@@ -93,8 +140,12 @@ public static class Answers
         var path = w.Rel(location.SourceTree.FilePath);
         if (path is null) return null;
         var p = location.GetLineSpan().StartLinePosition;
-        var generated = path.Contains("/obj/") || path.StartsWith("obj/") || path.EndsWith(".g.cs") || path.EndsWith(".g.i.cs");
-        return new Loc(path, p.Line + 1, p.Character + 1, generated);
+        // A source generator's document (run in the compilation, not a file on disk): flagged, with
+        // its hint name (the file name the generator chose), which is what an engine's virtual
+        // path for it can be matched by.
+        var sourceGenerated = w.IsSourceGenerated(location.SourceTree);
+        var generated = sourceGenerated || path.Contains("/obj/") || path.StartsWith("obj/") || path.EndsWith(".g.cs") || path.EndsWith(".g.i.cs");
+        return new Loc(path, p.Line + 1, p.Character + 1, generated, sourceGenerated ? System.IO.Path.GetFileName(path) : null);
     }
 
     /// <summary>The symbol and its other partial part (methods, properties), if any.</summary>

@@ -12,6 +12,9 @@ public sealed class Loaded
     /// <summary>Documents by workspace-relative POSIX path (several for a linked or multi-targeted file).</summary>
     public required Dictionary<string, List<Document>> ByPath;
 
+    /// <summary>A syntax tree a source generator produced (a document of the compilation, not a file on disk).</summary>
+    public bool IsSourceGenerated(SyntaxTree? tree) => tree is not null && Solution.GetDocument(tree) is SourceGeneratedDocument;
+
     /// <summary>Workspace-relative POSIX path, or null for a file outside the root.</summary>
     public string? Rel(string? filePath)
     {

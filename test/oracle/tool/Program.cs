@@ -6,7 +6,7 @@
 //
 // Questions are JSON: [{"id", "op", "path", "line", "column"}] with workspace-relative POSIX paths,
 // 1-based lines and 1-based columns in UTF-16 units (the engine's convention). op is one of
-// definition | references | implementations | callers. The answer is JSON on stdout (or --out):
+// definition | references | implementations | callers | type_hierarchy. The answer is JSON on stdout (or --out):
 // per question the symbol and the locations (the identifier of each declaration or reference).
 //
 // Ground truth, per op (what Sextant's tools promise):
@@ -20,6 +20,12 @@
 // - callers: the methods whose bodies call the symbol directly or through a member it implements
 //   or overrides (an interface or base member declared in source; a framework interface such as
 //   IEnumerable<T> is not followed) — the caller's declaration plus the call sites.
+// - type_hierarchy: direct supertypes (base class, declared interfaces; a framework or package type
+//   as {meta: documentation id, name}) and direct subtypes in source, each with its relation.
+//
+// --framework adds questions at use sites of framework and package symbols (HttpClient.SendAsync,
+// LoggerExtensions.LogWarning, IHostedService, JsonSerializer.Deserialize, Task.WhenAll): the
+// first use of each in path order, asked for references / callers / implementations.
 //
 // A file compiled by several projects or frameworks (linked files, multi-targeting) is asked in
 // every compilation that has it, and the answers are united.
@@ -70,6 +76,8 @@ public sealed class Options
     public int Seed = 1;
     public HashSet<string> Ops = new() { "definition", "references", "implementations", "callers" };
     public bool Quiet;
+    /// <summary>Also ask at use sites of framework / package symbols (Sampler.FrameworkTargets).</summary>
+    public bool Framework;
 
     public static Options Parse(string[] args)
     {
@@ -88,6 +96,7 @@ public sealed class Options
                 case "--seed": o.Seed = int.Parse(Next()); break;
                 case "--ops": o.Ops = Next().Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).ToHashSet(); break;
                 case "--quiet": o.Quiet = true; break;
+                case "--framework": o.Framework = true; break;
                 default: throw new ArgumentException($"unknown argument {args[i]}");
             }
         }
@@ -95,7 +104,7 @@ public sealed class Options
         if (o.Solution is null && o.Projects.Count == 0) throw new ArgumentException("give --solution or --project");
         if (o.Questions is null && o.Sample <= 0) throw new ArgumentException("give --questions FILE or --sample N");
         foreach (var op in o.Ops)
-            if (op is not ("definition" or "references" or "implementations" or "callers")) throw new ArgumentException($"unknown op {op}");
+            if (op is not ("definition" or "references" or "implementations" or "callers" or "type_hierarchy")) throw new ArgumentException($"unknown op {op}");
         return o;
     }
 }
@@ -117,7 +126,10 @@ public static partial class Oracle
         if (o.Questions is not null)
             questions = JsonSerializer.Deserialize<List<Question>>(File.ReadAllText(o.Questions), Json) ?? new();
         else
+        {
             questions = await Sampler.Sample(loaded, o.Sample, o.Seed, o.Ops);
+            if (o.Framework) questions.AddRange(await Sampler.Framework(loaded));
+        }
 
         var answers = new JsonArray();
         var askSw = Stopwatch.StartNew();
@@ -147,6 +159,8 @@ public static partial class Oracle
             ["projects"] = loaded.Solution.Projects.Count(),
             ["loadMs"] = loadMs,
             ["answerMs"] = askSw.ElapsedMilliseconds,
+            // Every document the oracle compiled (workspace-relative): the scope its truth covers.
+            ["documents"] = new JsonArray(loaded.ByPath.Keys.OrderBy(k => k, StringComparer.Ordinal).Select(k => (JsonNode)JsonValue.Create(k)!).ToArray()),
             ["workspaceDiagnostics"] = new JsonArray(loaded.Diagnostics.Take(50).Select(d => (JsonNode)JsonValue.Create(d)!).ToArray()),
             ["questions"] = JsonSerializer.SerializeToNode(questions, Json),
             ["answers"] = answers,

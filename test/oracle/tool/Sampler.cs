@@ -20,7 +20,7 @@ public static class Sampler
     public static async Task<List<Question>> Sample(Loaded w, int n, int seed, HashSet<string> ops)
     {
         var rng = new Random(seed);
-        var order = new[] { "definition", "references", "implementations", "callers" }.Where(ops.Contains).ToArray();
+        var order = new[] { "definition", "references", "implementations", "callers", "type_hierarchy" }.Where(ops.Contains).ToArray();
         // One compilation per project file (a multi-targeting project's frameworks share their sources).
         var projects = w.Solution.Projects
             .Where(p => p.Language == LanguageNames.CSharp && p.FilePath is not null)
@@ -41,12 +41,59 @@ public static class Sampler
                 "definition" => c.Uses,
                 "references" => c.Decls,
                 "implementations" => c.Decls.Where(d => Implementable(d.symbol)).ToList(),
+                "type_hierarchy" => c.Decls.Where(d => d.symbol is INamedTypeSymbol { TypeKind: TypeKind.Class or TypeKind.Interface }).ToList(),
                 _ => c.Decls.Where(d => d.symbol is IMethodSymbol { MethodKind: MethodKind.Ordinary }).ToList(),
             };
             if (pool.Count == 0) continue;
             var (at, symbol) = pool[rng.Next(pool.Count)];
             if (!seen.Add($"{op} {at.Key}")) continue;
             questions.Add(new Question($"{op[0]}{questions.Count + 1}", op, at.Path, at.Line, at.Column, symbol.ToDisplayString()));
+        }
+        return questions;
+    }
+
+    /// <summary>Framework / package symbols agents ask about every day: documentation-id prefix, ops asked at its first use.</summary>
+    public static readonly (string prefix, string[] ops)[] FrameworkTargets =
+    {
+        ("M:System.Net.Http.HttpClient.SendAsync", new[] { "references", "callers" }),
+        ("M:Microsoft.Extensions.Logging.LoggerExtensions.LogWarning", new[] { "references", "callers" }),
+        ("T:Microsoft.Extensions.Hosting.IHostedService", new[] { "implementations", "references" }),
+        ("M:System.Text.Json.JsonSerializer.Deserialize", new[] { "references", "callers" }),
+        ("M:System.Threading.Tasks.Task.WhenAll", new[] { "references" }),
+    };
+
+    /// <summary>For each FrameworkTargets entry, its first use in the loaded documents (path order), asked for its ops.</summary>
+    public static async Task<List<Question>> Framework(Loaded w)
+    {
+        var found = new Dictionary<string, (Loc at, ISymbol symbol)>();
+        foreach (var (path, docs) in w.ByPath.OrderBy(k => k.Key, StringComparer.Ordinal))
+        {
+            if (found.Count == FrameworkTargets.Length) break;
+            if (path.Contains("/obj/") || path.StartsWith("obj/")) continue;
+            var doc = docs[0];
+            var root = await doc.GetSyntaxRootAsync();
+            var model = await doc.GetSemanticModelAsync();
+            if (root is null || model is null) continue;
+            foreach (var id in root.DescendantNodes().OfType<SimpleNameSyntax>())
+            {
+                var s = model.GetSymbolInfo(id).Symbol;
+                if (s is null || s.Locations.Any(l => l.IsInSource)) continue;
+                s = Answers.Normalize(s);
+                var docId = s.GetDocumentationCommentId();
+                if (docId is null) continue;
+                foreach (var (prefix, _) in FrameworkTargets)
+                {
+                    if (found.ContainsKey(prefix) || !docId.StartsWith(prefix, StringComparison.Ordinal)) continue;
+                    var at = Answers.LocOf(w, id.Identifier.GetLocation());
+                    if (at is not null) found[prefix] = (at, s);
+                }
+            }
+        }
+        var questions = new List<Question>();
+        foreach (var (prefix, ops) in FrameworkTargets)
+        {
+            if (!found.TryGetValue(prefix, out var f)) continue;
+            foreach (var op in ops) questions.Add(new Question($"f{op[0]}{questions.Count + 1}", op, f.at.Path, f.at.Line, f.at.Column, f.symbol.ToDisplayString()));
         }
         return questions;
     }

@@ -44,6 +44,7 @@ describe('extension manifest (package.json)', () => {
     assert.equal(setting(SETTINGS.itemLimit).default, limits.DEFAULT_ITEM_LIMIT);
     assert.equal(setting(SETTINGS.itemLimit).maximum, limits.MAX_ITEM_LIMIT);
     assert.equal(setting(SETTINGS.toolDeadlineMs).default, limits.TOOL_DEADLINE_MS);
+    assert.equal(setting(SETTINGS.restore).default, limits.RESTORE_IN_TRUSTED_WORKSPACE_DEFAULT);
   });
 
   it('every setting the extension reads is declared, and every declared setting is read', () => {

@@ -31,11 +31,18 @@ export interface DescriptionInput {
   /** The indexed file list (globs are answered from it, as for the graph). */
   files: Iterable<string>;
   policy: PathPolicy;
+  /** A project's (workspace-relative) assets file restored into Sextant's state, when the tree has none (semantic/restore/). */
+  restoredAssets?: (project: string) => string | undefined;
 }
 
 export type Described =
   | { ok: true; description: ProjectDescription; notes: string[] }
   | { ok: false; reason: string };
+
+function assetsInState(input: DescriptionInput, project: string): { assetsFile?: string } {
+  const f = input.restoredAssets?.(project);
+  return f ? { assetsFile: f.replace(/\\/g, '/') } : {};
+}
 
 /** `<project path>|<tfm>` */
 export function projectKey(project: string, tfm: string | undefined): ProjectKey {
@@ -265,10 +272,16 @@ export class ProjectDescriber {
       frameworkReferences,
       references: unique(references),
       analyzers: unique(analyzers),
-      ...(fs.existsSync(assets) ? { assetsFile: assets } : {}),
+      ...(fs.existsSync(assets) ? { assetsFile: assets } : assetsInState(this.input, project)),
     };
     const hash = crypto.createHash('sha1').update(JSON.stringify(body)).digest('hex');
     return { ok: true, description: { ...body, hash }, notes };
+  }
+
+  /** Forgets the descriptions of these projects (every framework; their evaluations are kept): restore into state wrote their assets. */
+  forget(projects: Iterable<string>): void {
+    const gone = new Set(projects);
+    for (const k of [...this.described.keys()]) if (gone.has(splitKey(k).project)) this.described.delete(k);
   }
 
   /** Evaluates a project for one framework (cached), with the compilation's extra item types. */
