@@ -104,7 +104,8 @@ export function runOracle(o: OracleRun): OracleResult {
     if (o.sample.ops) args.push('--ops', o.sample.ops.join(','));
     if (o.framework) args.push('--framework');
   } else throw new Error('runOracle needs questions or sample');
-  const r = spawnSync('dotnet', args, { encoding: 'utf8', env: dotnetEnv, timeout: o.timeoutMs ?? 1_200_000, maxBuffer: 64 * 1024 * 1024 });
+  // A real repository under load takes long (MassTransit, 64 projects, load 19: > 20 min): SEXTANT_ORACLE_TIMEOUT_MS.
+  const r = spawnSync('dotnet', args, { encoding: 'utf8', env: dotnetEnv, timeout: o.timeoutMs ?? (Number(process.env.SEXTANT_ORACLE_TIMEOUT_MS) || 1_200_000), maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0 || !fs.existsSync(out)) throw new Error(`Error [ORACLE_RUN]: the oracle exited ${r.status}${r.signal ? ` (${r.signal})` : ''}. Hint: ${r.stderr.trim().slice(-2000)}`);
   const result = JSON.parse(fs.readFileSync(out, 'utf8')) as OracleResult;
   fs.rmSync(path.dirname(out), { recursive: true, force: true });

@@ -128,7 +128,9 @@ public static partial class Oracle
         else
         {
             questions = await Sampler.Sample(loaded, o.Sample, o.Seed, o.Ops);
+            if (!o.Quiet) Console.Error.WriteLine($"oracle: {questions.Count} questions sampled at {sw.ElapsedMilliseconds} ms");
             if (o.Framework) questions.AddRange(await Sampler.Framework(loaded));
+            if (!o.Quiet) Console.Error.WriteLine($"oracle: {questions.Count} questions with the framework ones at {sw.ElapsedMilliseconds} ms");
         }
 
         var answers = new JsonArray();
@@ -148,6 +150,7 @@ public static partial class Oracle
             a["id"] = q.Id;
             a["op"] = q.Op;
             a["ms"] = one.ElapsedMilliseconds;
+            if (!o.Quiet) Console.Error.WriteLine($"  {q.Id} {q.Op} {q.Path}:{q.Line}:{q.Column} → {(a["items"] as JsonArray)?.Count.ToString() ?? a["error"]?.ToString()} in {one.ElapsedMilliseconds} ms");
             answers.Add(a);
         }
         var result = new JsonObject
