@@ -137,12 +137,12 @@ describe('Roslyn oracle on the Harbor host fixture (multi-targeting, linked file
     assert.ok(r.workspaceDiagnostics.some((d) => d.includes(UNSERVED_PACKAGE)));
   });
 
-  it('definition of a [GeneratedRegex] method includes the generated part under obj/, flagged', () => {
+  it('definition of a [GeneratedRegex] method includes the generated part (run by the generator), flagged with its hint name', () => {
     const a = answer('def-generated-part');
     const gen = 'src/Harbor.Text/obj/Debug/net10.0/generated/System.Text.RegularExpressions.Generator/System.Text.RegularExpressions.Generator.RegexGenerator/RegexGenerator.g.cs';
     assert.deepEqual(a.items, [
       { path: 'src/Harbor.Text/ManifestParser.cs', line: 9, column: 33 },
-      { path: gen, line: 21, column: 76, generated: true },
+      { path: gen, line: 21, column: 76, generated: true, hint: 'RegexGenerator.g.cs' },
     ]);
     // The checked-in file is what the generator produces (same path, same position).
     assert.ok(fs.readFileSync(path.join(ROSLYN_FIXTURE, gen), 'utf8').split('\n')[20]!.includes('ContainerCode()'));
