@@ -1,0 +1,193 @@
+/**
+ * Restore into Sextant's state, before / after (issue 23): the same C# questions on a
+ * never-restored tree, asked through the real engine (`sextant mcp` over stdio, Roslyn host, index
+ * warm, provider cold, every question once, in order):
+ *   - before: without `--restore` (package types of unrestored projects are unresolved);
+ *   - after: a fresh engine with `--restore` — the time until restore into state has ended (the
+ *     first answer that no longer announces it, polled every 2 s), then the same questions.
+ * Printed: precise share, latency p50 / p95, answered-by, the restore time, projects restored,
+ * packages the registry did not serve. The tree is never written (checked: no file appears in it).
+ *
+ * Questions: a saved oracle truth file (test/oracle/truth/<folder name>.json, its questions only)
+ * when there is one for the target, else the csharp-providers section's cached sample for the
+ * generated workspace, else the oracle's sampler on a copy. A restored PATH is copied without its
+ * obj/ and bin/ folders first (a never-restored copy).
+ *
+ *   npm run bench -- --skip-generated --sections csharp-restore /path/to/real/repo   (real repository alone)
+ *   npm run bench -- --sections csharp-restore [--projects 3000]                     (generated workspace)
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { askEngine, fileSet, runOracle, type EngineAnswer, type OracleResult, type Question } from '../../oracle/oracle';
+import { median, p95 } from '../stats';
+import type { BenchContext, BenchSection, Metric } from '../types';
+import { hasCSharpProjects } from './semantic';
+
+const QUESTIONS = 20;
+const QUICK_QUESTIONS = 8;
+/** The restore wait (polled with the first question) gives up after this long. */
+const RESTORE_WAIT_MAX_MS = 2_400_000;
+const RESTORE_POLL_MS = 2_000;
+const TRUTH_DIR = path.resolve(__dirname, '../../oracle/truth');
+
+interface Pass {
+  answers: EngineAnswer[];
+  preciseShare: number;
+  p50: number | undefined;
+  p95: number | undefined;
+  modes: Record<string, number>;
+  restoreMs?: number;
+  restoreNote?: string;
+}
+
+function connect(ctx: BenchContext, root: string, indexRoot: string, restore: boolean): { client: Client; transport: StdioClientTransport } {
+  const transport = new StdioClientTransport({
+    command: ctx.options.cli[0]!,
+    args: [...ctx.options.cli.slice(1), 'mcp', '--workspace-root', root, '--index-root', indexRoot, ...(restore ? ['--restore'] : [])],
+    env: { ...getDefaultEnvironment(), SEXTANT_CSHARP_PROVIDER: 'roslyn' },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', () => undefined);
+  return { client: new Client({ name: 'sextant-bench-csharp-restore', version: '0.0.0' }), transport };
+}
+
+/** The restore line in an answer's notes, if any. */
+async function restoreNote(client: Client, q: Question): Promise<string | undefined> {
+  const r = await client.callTool({ name: q.op === 'definition' ? 'definition' : 'references', arguments: { target: { path: q.path, line: q.line, column: q.column }, waitMs: 10_000 } }, undefined, { timeout: 120_000 });
+  const notes = ((r.structuredContent as { notes?: string[] } | undefined)?.notes ?? []).filter((n) => /restor/.test(n));
+  return notes[0];
+}
+
+async function pass(ctx: BenchContext, root: string, indexRoot: string, questions: Question[], restore: boolean): Promise<Pass> {
+  const { client, transport } = connect(ctx, root, indexRoot, restore);
+  await client.connect(transport);
+  const t0 = Date.now();
+  const out: Pass = { answers: [], preciseShare: 0, p50: undefined, p95: undefined, modes: {} };
+  try {
+    if (restore) {
+      let note: string | undefined;
+      do {
+        note = await restoreNote(client, questions[0]!);
+        ctx.progress(`restore: ${note ?? 'no restore note'}`);
+        if (!note || !/^restoring /.test(note)) break;
+        await new Promise((r) => setTimeout(r, RESTORE_POLL_MS));
+      } while (Date.now() - t0 < RESTORE_WAIT_MAX_MS);
+      out.restoreMs = Date.now() - t0;
+      if (note) out.restoreNote = note;
+    }
+    for (const q of questions) {
+      const a = await askEngine(client, q, 10_000);
+      out.answers.push(a);
+      out.modes[a.mode] = (out.modes[a.mode] ?? 0) + 1;
+      ctx.progress(`${restore ? 'after' : 'before'} ${q.id} ${q.op} → ${a.mode} ${a.items.length} in ${a.ms} ms`);
+    }
+  } finally {
+    await client.close();
+  }
+  const ms = out.answers.map((a) => a.ms);
+  out.preciseShare = out.answers.filter((a) => a.mode === 'precise').length / Math.max(1, out.answers.length);
+  out.p50 = median(ms);
+  out.p95 = p95(ms);
+  return out;
+}
+
+/** A never-restored copy when the tree has restore output (obj/, bin/ left out); else the tree itself. */
+function unrestoredTree(root: string, scratch: string): { root: string; copied: boolean } {
+  let restored = false;
+  const walk = (dir: string, depth: number) => {
+    if (restored || depth > 6) return;
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (!e.isDirectory() || e.name === '.git' || e.name === 'node_modules') continue;
+      if (e.name === 'obj' && fs.existsSync(path.join(dir, e.name, 'project.assets.json'))) restored = true;
+      else walk(path.join(dir, e.name), depth + 1);
+    }
+  };
+  walk(root, 0);
+  if (!restored) return { root, copied: false };
+  const copy = path.join(scratch, 'never-restored');
+  fs.cpSync(root, copy, { recursive: true, filter: (s) => !['.git', 'obj', 'bin'].includes(path.basename(s)) });
+  return { root: copy, copied: true };
+}
+
+function questionsFor(ctx: BenchContext, root: string, count: number): { questions: Question[]; from: string } {
+  const truth = path.join(TRUTH_DIR, `${path.basename(ctx.target.root).toLowerCase().replace(/-(restored|fresh)$/, '')}.json`);
+  if (!ctx.target.manifest && fs.existsSync(truth)) {
+    const r = JSON.parse(fs.readFileSync(truth, 'utf8')) as OracleResult;
+    return { questions: r.questions.filter((q) => q.op !== 'type_hierarchy').slice(0, count), from: truth };
+  }
+  const cached = path.join(os.tmpdir(), 'sextant-bench', 'csharp-questions');
+  if (ctx.target.manifest && fs.existsSync(cached)) {
+    const f = fs.readdirSync(cached).map((n) => path.join(cached, n)).find((n) => (JSON.parse(fs.readFileSync(n, 'utf8')) as OracleResult).questions.every((q) => fs.existsSync(path.join(root, q.path))));
+    if (f) return { questions: (JSON.parse(fs.readFileSync(f, 'utf8')) as OracleResult).questions.slice(0, count), from: f };
+  }
+  const copy = path.join(ctx.scratch, 'oracle-ws');
+  fs.cpSync(root, copy, { recursive: true, filter: (s) => path.basename(s) !== '.git' });
+  try {
+    const projects = (fs.readdirSync(copy, { recursive: true }) as string[]).map(String).filter((f) => f.endsWith('.csproj')).sort();
+    let seed = 1;
+    const pick = [...projects].sort(() => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5).slice(0, 20);
+    const r = runOracle({ root: copy, projects: pick, sample: { count, seed: 1 } });
+    return { questions: r.questions, from: `the oracle's sampler over ${pick.length} projects` };
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+export const section: BenchSection = {
+  name: 'csharp-restore',
+  order: 56,
+  description: 'Restore into Sextant\'s state: the same C# questions on a never-restored tree before / after --restore (precise share, p50/p95), and the restore time',
+  appliesTo: (t) => hasCSharpProjects(t.root),
+  async run(ctx) {
+    const notes: string[] = [];
+    const tree = unrestoredTree(ctx.target.root, ctx.scratch);
+    if (tree.copied) notes.push(`the target has restore output: asked on a copy without obj/ and bin/ (${tree.root})`);
+    const { questions, from } = questionsFor(ctx, tree.root, ctx.options.quick ? QUICK_QUESTIONS : QUESTIONS);
+    notes.push(`${questions.length} questions from ${from}`);
+    const baseIndex = path.join(ctx.scratch, 'csharp-restore-index');
+    ctx.progress('indexing (shared by both passes)…');
+    const ix = spawnSync(ctx.options.cli[0]!, [...ctx.options.cli.slice(1), 'index', '--workspace-root', tree.root, '--index-root', baseIndex], { encoding: 'utf8', timeout: 3_600_000 });
+    if (ix.status !== 0) return { metrics: [], notes: [...notes, `sextant index failed: ${ix.stderr.slice(-500)}`] };
+    const filesBefore = fileSet(tree.root);
+    const passes: Pass[] = [];
+    for (const restore of [false, true]) {
+      const idx = path.join(ctx.scratch, `csharp-restore-index-${restore ? 'after' : 'before'}`);
+      fs.cpSync(baseIndex, idx, { recursive: true });
+      passes.push(await pass(ctx, tree.root, idx, questions, restore));
+      if (restore) {
+        const out = path.join(idx, 'restore', 'out');
+        const assets = fs.existsSync(out) ? (fs.readdirSync(out, { recursive: true }) as string[]).map(String).filter((f) => f.endsWith('project.assets.json')).length : 0;
+        notes.push(`restore into state: ${assets} project.assets.json written under the index root; last restore note: ${passes[1]!.restoreNote ?? 'none (nothing left to say)'}`);
+      }
+      fs.rmSync(idx, { recursive: true, force: true });
+    }
+    const created = [...fileSet(tree.root)].filter((f) => !filesBefore.has(f));
+    if (created.length) notes.push(`WRITE: ${created.length} file(s) appeared in the tree: ${created.slice(0, 5).join(', ')}`);
+    const [before, after] = passes as [Pass, Pass];
+    const fmtMs = (v: number | undefined) => (v === undefined ? '—' : `${Math.round(v)} ms`);
+    const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+    const table = [
+      ['', 'before (no --restore)', 'after (--restore)'],
+      [`precise share (${questions.length} questions)`, pct(before.preciseShare), pct(after.preciseShare)],
+      ['modes', JSON.stringify(before.modes), JSON.stringify(after.modes)],
+      ['latency p50', fmtMs(before.p50), fmtMs(after.p50)],
+      ['latency p95', fmtMs(before.p95), fmtMs(after.p95)],
+      ['restore into state (engine start → restore ended)', '—', fmtMs(after.restoreMs)],
+    ];
+    const metrics: Metric[] = [
+      { name: 'before: precise share', value: before.preciseShare, unit: 'ratio' },
+      { name: 'after: precise share', value: after.preciseShare, unit: 'ratio' },
+      { name: 'before: latency p50', value: before.p50, unit: 'ms' },
+      { name: 'after: latency p50', value: after.p50, unit: 'ms' },
+      { name: 'before: latency p95', value: before.p95, unit: 'ms' },
+      { name: 'after: latency p95', value: after.p95, unit: 'ms' },
+      { name: 'restore into state', value: after.restoreMs, unit: 'ms' },
+      { name: 'files written into the tree', value: created.length, unit: 'files', target: { op: '<=', value: 0 } },
+    ];
+    return { metrics, table, notes, data: { questions, passes: passes.map((p) => ({ ...p, answers: p.answers.map(({ id, op, mode, ms, items }) => ({ id, op, mode, ms, items: items.length })) })) } };
+  },
+};
