@@ -61,7 +61,7 @@ async function session(c: Client, questions: Ask[]): Promise<string[]> {
 
 const DEPOT_FIXTURE = path.resolve(__dirname, '../../fixtures/restore');
 const RECORD = { path: 'src/Depot.Core/Audit.cs', line: 7, column: 24 };
-const RECORD_CALLS = ['src/Depot.App/Worker.cs:12:15', 'src/Depot.App/Worker.cs:13:15', 'src/Depot.App/Worker.cs:8:34'];
+const RECORD_CALLS = ['src/Depot.App/Worker.cs:12:16', 'src/Depot.App/Worker.cs:13:16', 'src/Depot.App/Worker.cs:8:35'];
 
 /** Every path under a tree with kind, size, mtime and (files) a SHA-256 of the contents: byte-identical means equal. */
 function hashTree(root: string): Map<string, string> {
@@ -215,7 +215,8 @@ describe('read-only: a semantic session writes nothing into the workspace (real 
         await c.close();
       }
       console.log(`      Depot without --restore: ${a.mode}, ${a.rows.length} of 3 calls; notes: ${a.notes.join(' | ')}`);
-      assert.notDeepEqual(a.rows, RECORD_CALLS, 'the calls through the unresolved package type should not all bind before restore');
+      // An extension method on an unresolved receiver type: Roslyn binds none of the calls.
+      assert.equal(a.rows.filter((r) => RECORD_CALLS.includes(r)).length < 3 || a.mode !== 'precise', true, `before restore: ${a.mode} ${a.rows.join(' ')}`);
       assert.ok(a.notes.some((n) => /restore is not allowed \(it is off: pass --restore/.test(n) && /2 project\(s\) without project\.assets\.json/.test(n)), a.notes.join(' | '));
       assert.deepEqual(diffHashed(before, hashTree(dir)), []);
       assert.deepEqual(fs.readdirSync(nugetCache), [], 'nothing was restored');
@@ -234,7 +235,7 @@ describe('read-only: a semantic session writes nothing into the workspace (real 
       try {
         while (Date.now() - t0 < 300_000) {
           a = await recordReferences(c.client);
-          seen.push(`${a.mode} ${a.rows.length}${a.notes.length ? ` (${a.notes.join(' | ').slice(0, 160)})` : ''}`);
+          seen.push(`${a.mode} ${a.rows.length}${a.notes.length ? ` (${a.notes.map((n) => n.slice(0, 90)).join(' | ')})` : ''}`);
           if (a.mode === 'precise' && a.rows.length === 3 && !a.notes.some((n) => /^restoring /.test(n))) break;
           await new Promise((r) => setTimeout(r, 2_000));
         }
