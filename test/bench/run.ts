@@ -2,12 +2,14 @@
  * The Sextant benchmark (not a timed test):
  *
  *   npm run bench [-- PATH ...] [--projects N] [--seed S] [--quick] [--sections a,b]
- *                 [--skip-generated] [--no-git] [--cli dist|source]
+ *                 [--skip-generated] [--no-git] [--cli dist|source] [--base DIR]
  *
  * Runs every section in test/bench/sections/ (sorted by `order`) against the generated C#
  * workspace (3,000 projects by default; generated once into a cache under os.tmpdir()) and
  * against each PATH given. Prints a compact table per section and writes all numbers as JSON to
  * <os.tmpdir()>/sextant-bench/latest.json. Add a section by adding a file that exports `section`.
+ * `--base DIR`: a checkout of an earlier commit with `dist/cli.js` built; sections that compare
+ * (indexing, search_text frequent) run it beside this one in the same run, alternating.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -30,10 +32,11 @@ interface Args {
   skipGenerated: boolean;
   git: boolean;
   cli: 'dist' | 'source' | undefined;
+  base: string | undefined;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { paths: [], projects: 3000, seed: 1, quick: false, sections: undefined, skipGenerated: false, git: true, cli: undefined };
+  const a: Args = { paths: [], projects: 3000, seed: 1, quick: false, sections: undefined, skipGenerated: false, git: true, cli: undefined, base: undefined };
   for (let i = 0; i < argv.length; i++) {
     const x = argv[i] as string;
     const value = () => {
@@ -47,6 +50,7 @@ function parseArgs(argv: string[]): Args {
     else if (x === '--sections') a.sections = value().split(',').filter(Boolean);
     else if (x === '--skip-generated') a.skipGenerated = true;
     else if (x === '--no-git') a.git = false;
+    else if (x === '--base') a.base = path.resolve(value());
     else if (x === '--cli') {
       const v = value();
       if (v !== 'dist' && v !== 'source') throw new Error('--cli is dist or source');
@@ -76,6 +80,12 @@ function chooseCli(wanted: Args['cli']): BenchOptions {
   };
   walk(path.join(repoRoot, 'server/src'));
   return newest > built ? source : bundled;
+}
+
+/** `<short commit> <subject>` of a base checkout, or its folder when git cannot say. */
+function baseLabel(dir: string): string {
+  const r = spawnSync('git', ['-C', dir, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim().slice(0, 80) : dir;
 }
 
 function loadSections(filter: string[] | undefined): BenchSection[] {
@@ -187,18 +197,25 @@ async function runTarget(target: BenchTarget, sections: BenchSection[], options:
 async function main(): Promise<number> {
   const a = parseArgs(process.argv.slice(2));
   const options: BenchOptions = { ...chooseCli(a.cli), quick: a.quick };
+  if (a.base) {
+    const baseCli = path.join(a.base, 'dist', 'cli.js');
+    if (!fs.existsSync(baseCli)) throw new Error(`--base ${a.base}: no dist/cli.js (run npm run build there)`);
+    options.base = { cli: [process.execPath, baseCli], label: baseLabel(a.base) };
+  }
   const sections = loadSections(a.sections);
   const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
   process.stdout.write(
     `Sextant bench — ${new Date().toISOString()}\n` +
       `machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, load ${load}; node ${process.version}\n` +
       `sextant CLI: ${options.cliKind === 'dist' ? 'dist/cli.js (bundled)' : 'server/src/cli.ts under tsx (dist/cli.js missing or older than server/src)'}\n` +
+      (options.base ? `base CLI: ${options.base.cli[1]} (${options.base.label})\n` : '') +
       `sections: ${sections.map((s) => s.name).join(', ')}${a.quick ? ' (quick)' : ''}\n\n`,
   );
-  const out: { startedAt: string; machine: unknown; cli: string; targets: unknown[] } = {
+  const out: { startedAt: string; machine: unknown; cli: string; base: unknown; targets: unknown[] } = {
     startedAt: new Date().toISOString(),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, totalmem: os.totalmem(), loadavg: os.loadavg(), node: process.version },
     cli: options.cliKind,
+    base: options.base,
     targets: [],
   };
   const targets: Array<{ target: BenchTarget; info: string[] }> = [];

@@ -22,6 +22,8 @@ export interface BenchOptions {
   cli: string[];
   /** 'dist' (bundled dist/cli.js) or 'source' (server/src/cli.ts under tsx). */
   cliKind: 'dist' | 'source';
+  /** `--base DIR`: the earlier build the comparing sections run beside this one (alternating). */
+  base?: { cli: string[]; label: string };
 }
 
 export interface BenchContext {

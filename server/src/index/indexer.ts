@@ -66,6 +66,11 @@ export interface IndexHook {
    * files changed in this refresh.
    */
   pending?(store: IndexStore): number[];
+  /**
+   * Phase 2 is about to hand this hook `files` files (inside a transaction, before the first
+   * batch; optional): e.g. drop indexes it then builds once in `finish`, for a bulk write.
+   */
+  begin?(store: IndexStore, files: number): void;
   /** Runs after all batches (e.g. the project model re-reads project files); optional. */
   finish?(store: IndexStore, ctx: RefreshContext): Promise<void> | void;
 }
@@ -378,6 +383,14 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
     for (const f of discovery.files) if (f.linkTarget) linkTargets.set(f.path, f.linkTarget);
     const ids = [...work.keys()].filter((id) => info.has(id)).sort((a, b) => a - b);
     hooksPending = ids.length;
+    const starting = hooks.filter((h) => h.begin && h.prepare);
+    if (starting.length > 0) {
+      const owed = new Map<IndexHook, number>();
+      for (const id of ids) for (const h of work.get(id)!.hooks) owed.set(h, (owed.get(h) ?? 0) + 1);
+      store.transaction(() => {
+        for (const h of starting) if (owed.has(h)) h.begin!(store, owed.get(h)!);
+      });
+    }
     /** Batches being prepared, oldest first; each resolves to its writers and its file count. */
     const inflight: Promise<{ writers: ((s: IndexStore) => void)[]; files: number }>[] = [];
     const commitOldest = async () => {

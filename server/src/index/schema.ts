@@ -36,6 +36,14 @@ export const MODULE_REFS_SQL = `
         refs TEXT NOT NULL
       );`;
 
+const SYMBOL_ROW_INDEX_NAME_SQL = 'CREATE INDEX IF NOT EXISTS symbol_rows_name ON symbol_rows(name);';
+const SYMBOL_ROW_INDEX_SID_SQL = 'CREATE INDEX IF NOT EXISTS symbol_rows_sid ON symbol_rows(sid_hash);';
+/** The symbol_rows indexes a bulk write drops and builds again at its end (symbolsHook). */
+export const SYMBOL_ROW_INDEXES_SQL: readonly { name: string; sql: string }[] = [
+  { name: 'symbol_rows_name', sql: SYMBOL_ROW_INDEX_NAME_SQL },
+  { name: 'symbol_rows_sid', sql: SYMBOL_ROW_INDEX_SID_SQL },
+];
+
 export const SYMBOLS_V5_SQL = `
       CREATE TABLE IF NOT EXISTS symbol_strings (
         id INTEGER PRIMARY KEY,
@@ -70,8 +78,8 @@ export const SYMBOLS_V5_SQL = `
         extended_type TEXT,
         PRIMARY KEY (file_id, ordinal)
       ) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS symbol_rows_name ON symbol_rows(name);
-      CREATE INDEX IF NOT EXISTS symbol_rows_sid ON symbol_rows(sid_hash);
+      ${SYMBOL_ROW_INDEX_NAME_SQL}
+      ${SYMBOL_ROW_INDEX_SID_SQL}
       CREATE INDEX IF NOT EXISTS symbol_rows_qn ON symbol_rows(qn) WHERE qn IS NOT NULL;
       CREATE VIEW IF NOT EXISTS symbols AS
         SELECT file_id, ordinal, parent, depth, sid_hash, qn AS qn_raw,

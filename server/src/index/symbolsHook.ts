@@ -10,14 +10,16 @@
  * also after a run was stopped between the phases.
  * The worker pool lives for one refresh and is disposed in `finish`.
  */
-import { PARSE_WORKER_MIN_FILES } from '../core/limits';
+import { PARSE_WORKER_MIN_FILES, SYMBOLS_BULK_MIN_FILES } from '../core/limits';
 import { languageById } from '../syntax/languageConfig';
 import { parseBatch } from '../syntax/parseBatch';
 import { ParsePool } from '../syntax/parsePool';
 import type { FileSyntax, ParseRequest } from '../syntax/types';
+import type { Statement } from 'sql.js';
 import { encodeModuleRefs } from './moduleRefsStore';
 import type { ChangedFile, IndexHook } from './indexer';
 import type { IndexStore } from './store';
+import { SYMBOL_ROW_INDEXES_SQL } from './schema';
 import {
   ensureSymbolTables, SID_FORM_PATH, SIGNATURE_PACKED, SID_FORM_PREFIX, SID_FORM_QN, SYMBOL_FLAG_GENERATED, SYMBOL_FLAG_RECOVERED, SYMBOL_FLAG_TEST, symbolIdHash,
 } from './symbolTables';
@@ -41,6 +43,8 @@ export function decodeAttributes(col: string | null | undefined): { names: strin
 export interface SymbolsHookOptions {
   /** Parse worker threads (default: available cores); 0 parses in the indexing thread. */
   workers?: number;
+  /** Owed files from which a (nearly) cold parse phase builds the name and id indexes at its end (default SYMBOLS_BULK_MIN_FILES). */
+  bulkMinFiles?: number;
 }
 
 /** The parse requests of a batch (files of a language with syntax support) and the files replaced. */
@@ -59,6 +63,13 @@ export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
   let pool: ParsePool | undefined;
   return {
     name: 'symbols',
+    begin(store, files) {
+      ensureSymbolTables(store);
+      // A (nearly) cold index: the name and id indexes are built once at the end (see finish).
+      if (files < (options.bulkMinFiles ?? SYMBOLS_BULK_MIN_FILES)) return;
+      const parsed = Number(store.rows('SELECT count(*) FROM syntax_files')[0]?.[0] ?? 0);
+      if (files > parsed) store.db.exec(SYMBOL_ROW_INDEXES_SQL.map((i) => `DROP INDEX IF EXISTS ${i.name};`).join(''));
+    },
     async prepare(batch: ChangedFile[]) {
       const { reqs, ids, replaced } = requestsOf(batch);
       if (reqs.length === 0 && replaced.length === 0) return undefined;
@@ -90,12 +101,21 @@ export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
         )
         .map((r) => r[0] as number);
     },
-    async finish() {
+    async finish(store) {
       const p = pool;
       pool = undefined;
       await p?.dispose();
+      // After a bulk write (or a run stopped in one): the indexes begin() dropped, built in one pass.
+      ensureSymbolRowIndexes(store);
     },
   };
+}
+
+/** Creates the symbol_rows indexes that are missing (one sort each over the rows). */
+export function ensureSymbolRowIndexes(store: IndexStore): void {
+  const present = new Set(store.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'symbol_rows'").map((r) => r[0] as string));
+  const missing = SYMBOL_ROW_INDEXES_SQL.filter((i) => !present.has(i.name));
+  if (missing.length > 0) store.transaction(() => store.db.exec(missing.map((i) => i.sql).join('')));
 }
 
 function deleteRows(store: IndexStore, fileIds: number[]): void {
@@ -170,6 +190,7 @@ export function writeSymbols(store: IndexStore, replaced: number[], ids: number[
     insSym.free();
     insFile.free();
     insModules.free();
+    scopes.release();
   }
 }
 
@@ -178,6 +199,8 @@ interface Interner {
   string(value: string): number;
   scope(namespace: string, container: string): number;
   stamp(): string;
+  /** Frees the insert statements prepared since the last call (end of a batch). */
+  release(): void;
 }
 
 const internerCache = new WeakMap<IndexStore, Interner>();
@@ -201,12 +224,15 @@ function internerOf(store: IndexStore): Interner {
     scopes.set(`${r[1] as number}:${r[2] as string}`, id);
     if (id >= nextScope) nextScope = id + 1;
   }
+  // Prepared once per batch, not per new value (a cold index adds ~10^5 scopes).
+  let insString: Statement | undefined;
+  let insScope: Statement | undefined;
   const interner: Interner = {
     string(value) {
       let id = strings.get(value);
       if (id === undefined) {
         id = nextString++;
-        store.db.run('INSERT INTO symbol_strings(id, value) VALUES (?,?)', [id, value]);
+        (insString ??= store.db.prepare('INSERT INTO symbol_strings(id, value) VALUES (?,?)')).run([id, value]);
         strings.set(value, id);
       }
       return id;
@@ -217,12 +243,17 @@ function internerOf(store: IndexStore): Interner {
       let id = scopes.get(key);
       if (id === undefined) {
         id = nextScope++;
-        store.db.run('INSERT INTO symbol_scopes(id, namespace, container) VALUES (?,?,?)', [id, ns, container]);
+        (insScope ??= store.db.prepare('INSERT INTO symbol_scopes(id, namespace, container) VALUES (?,?,?)')).run([id, ns, container]);
         scopes.set(key, id);
       }
       return id;
     },
     stamp: () => `${nextString > 1 ? nextString - 1 : ''},${nextScope > 1 ? nextScope - 1 : ''}`,
+    release() {
+      insString?.free();
+      insScope?.free();
+      insString = insScope = undefined;
+    },
   };
   internerCache.set(store, interner);
   return interner;
