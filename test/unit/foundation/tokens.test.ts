@@ -79,4 +79,28 @@ describe('text index tokens', function () {
     assert.equal(d.add('other'), false);
     assert.deepEqual(TermDictionary.parse(d.serialize()), ['other', 'service', 'zservice']);
   });
+
+  it('expansions of a stored dictionary with terms added since equal a test of every term, in sorted order', function () {
+    // Random lower-case tokens over a small alphabet, so fragments hit many of them.
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const word = () => Array.from({ length: 2 + rnd(7) }, () => 'abcd_1'[rnd(6)]).join('');
+    const stored = [...new Set(Array.from({ length: 3000 }, word))].sort();
+    const added = Array.from({ length: 300 }, word);
+    const d = new TermDictionary();
+    d.resetLazy(() => TermDictionary.parse(stored.join('\n')));
+    for (const t of added) d.add(t);
+    const all = [...new Set([...stored, ...added])].sort();
+    for (let q = 0; q < 200; q++) {
+      const text = word().slice(0, 1 + rnd(3));
+      for (const kind of ['prefix', 'suffix', 'substring'] as const) {
+        const want = all.filter((t) => (kind === 'prefix' ? t.startsWith(text) : kind === 'suffix' ? t.endsWith(text) : t.includes(text)));
+        assert.deepEqual(d.expand({ kind, text }, 100_000), want, `${kind} ${text}`);
+        if (want.length > 0) assert.equal(d.expand({ kind, text }, want.length - 1), undefined, `${kind} ${text} over the cap`);
+      }
+    }
+    assert.equal(d.size, all.length);
+    assert.deepEqual(TermDictionary.parse(d.serialize()), all);
+    assert.deepEqual(d.expand({ kind: 'substring', text: 'ab' }, 100_000), all.filter((t) => t.includes('ab')), 'the same after the added terms are folded in');
+  });
 });
