@@ -68,7 +68,7 @@ public sealed class RpcTarget
         HostState.Log($"initialized: root {h.Root}, cap {h.MemoryCapMb} MB, dotnet {h.Resolver.DotnetRoot}, packs {string.Join(", ", h.Resolver.Packs.Select(x => x.Name + " " + x.Version))}");
         return Task.FromResult<object>(new
         {
-            protocolVersion = 4,
+            protocolVersion = 5,
             hostVersion = typeof(RpcTarget).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "0",
             roslynVersion = typeof(Workspace).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion?.Split('+')[0],
             runtimeVersion = Environment.Version.ToString(),
@@ -76,6 +76,7 @@ public sealed class RpcTarget
             sdkVersions = h.Resolver.SdkVersions,
             referencePacks = h.Resolver.Packs,
             memoryCapMb = h.MemoryCapMb,
+            generatorTriggers = GeneratorCatalog.AllTriggers,
         });
     }, ct, needInit: false); }
 
@@ -105,6 +106,10 @@ public sealed class RpcTarget
         var (u, r) = h.DocumentsChanged(p.Changes ?? new());
         return Task.FromResult<object>(new { updated = u, removed = r });
     }, ct); }
+
+    /// A virtual document's text: a generator's output or a decompiled metadata type (Sources.cs).
+    [JsonRpcMethod("documents/source", UseSingleObjectParameterDeserialization = true)]
+    public Task<SourceResult> Source(SourceParams p, CancellationToken ct) { Trace("documents/source", p); return Guard(() => Sources.Read(h, p, ct), ct); }
 
     [JsonRpcMethod("query", UseSingleObjectParameterDeserialization = true)]
     public Task<QueryResult> Query(QueryParams p, CancellationToken ct) { Trace("query", p); Warmup.Stop(); return Guard(() => queries.Run(p, ct), ct); }
@@ -153,7 +158,7 @@ public static class Program
         {
             if (args[i] == "--parent-pid" && i + 1 < args.Length && int.TryParse(args[i + 1], out var pp)) { parentPid = pp; i++; }
             else if (args[i] == "--selftest" && i + 1 < args.Length) { selftest = args[++i]; }
-            else if (args[i] == "--version") { Console.WriteLine("Sextant.RoslynHost protocol 4"); return 0; }
+            else if (args[i] == "--version") { Console.WriteLine("Sextant.RoslynHost protocol 5"); return 0; }
         }
         if (selftest != null) return await SelfTest.Run(selftest);
 

@@ -50,6 +50,8 @@ public sealed class ProjectDescription
     public List<string> References { get; set; } = new();
     public List<string> Analyzers { get; set; } = new();
     public string? AssetsFile { get; set; }
+    /// protocol 5: the generator trigger names (initialize's generatorTriggers) the project's files mention
+    public List<string>? GeneratorTriggers { get; set; }
     public string Hash { get; set; } = "";
 }
 
@@ -166,6 +168,25 @@ public sealed class Loc
     public string? Id { get; set; }
     public string? Severity { get; set; }
     public string? Message { get; set; }
+    /// a metadata declaration (a decompiled: path): assembly, package, signature, doc summary (protocol 5)
+    public MetadataFacts? Metadata { get; set; }
+}
+
+public sealed class MetadataFacts
+{
+    public string Assembly { get; set; } = "";
+    public string? Package { get; set; }
+    public string? Signature { get; set; }
+    public string? Summary { get; set; }
+}
+
+/// references / callers of a metadata symbol (protocol 5): the known projects referencing its
+/// assembly; the others in the scope cannot use it and count as searched
+public sealed class MetadataScope
+{
+    public string Assembly { get; set; } = "";
+    public int Referencing { get; set; }
+    public int Known { get; set; }
 }
 
 public class SymbolRef
@@ -232,4 +253,15 @@ public sealed class QueryResult
     public List<string>? DispatchScope { get; set; }
     /// diagnostics of one document cut by the deadline: only its syntax diagnostics (protocol 4)
     public bool? SyntaxOnly { get; set; }
+    /// references / callers / implementations of a metadata symbol (protocol 5)
+    public MetadataScope? MetadataScope { get; set; }
+    /// source generators of the searched projects that threw (protocol 5): their output is missing
+    public List<GeneratorFailure>? GeneratorFailures { get; set; }
+}
+
+public sealed class GeneratorFailure
+{
+    public string ProjectKey { get; set; } = "";
+    public string Generator { get; set; } = "";
+    public string Error { get; set; } = "";
 }

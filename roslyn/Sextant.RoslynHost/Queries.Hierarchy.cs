@@ -32,10 +32,15 @@ public sealed partial class Queries
         var sym = t.Symbol!;
         var seen = new HashSet<string>();
         var items = new List<object>();
+        // a metadata supertype (System.Object, a package interface) is shown at its decompiled
+        // declaration (protocol 5), a few of them: each is one type decompiled
+        var decompileLeft = MetadataSupertypesDecompiled;
+        var ownComp = t.ProjectKey != null && sol.GetProject(h.Known[t.ProjectKey].Id) is Project op ? await op.GetCompilationAsync(ct) : null;
         void Add(ISymbol s, string relation, string? direction, int? depth)
         {
             var r = Ref(s, sol);
             r.Relation = relation; r.Direction = direction; r.Depth = depth;
+            if (direction == "supertype" && r.Locations.Count == 0 && ownComp != null && decompileLeft-- > 0 && MetadataSymbols.DefinitionRow(h, s, ownComp, r.Display, null) is Loc ml) r.Locations.Add(ml);
             if (seen.Add((r.DocId ?? r.Display) + "|" + string.Join(",", r.Locations.Select(LocKey)) + "|" + direction)) items.Add(r);
         }
         // rows and the symbol are kept apart until the search completed (an abandoned one writes nowhere)
@@ -217,6 +222,9 @@ public sealed partial class Queries
             res.Stats.ProjectsEvicted += h.EvictIfNeeded(pinned);
         }
     }
+
+    /// Metadata supertypes of one typeHierarchy answer given a decompiled location (the rest keep only their assembly).
+    const int MetadataSupertypesDecompiled = 8;
 
     /// Levels between a type and one of its base types or interfaces (1 = direct).
     static int DepthBelow(INamedTypeSymbol t, INamedTypeSymbol root)

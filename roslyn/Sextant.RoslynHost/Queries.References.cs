@@ -46,6 +46,15 @@ public sealed partial class Queries
         // a local / parameter / local function: only its own document can reference it
         var localOnly = DocId(sym) == null && t.Document != null;
         var dispatchers = new List<(ISymbol s, string? via)>();
+        // a framework or package symbol: only projects compiling against its assembly can use it
+        // (protocol 5); the others of the scope count as searched
+        if (MetadataSymbols.AssemblyOf(sym) is string metaAsm)
+        {
+            var referencing = scope.Where(k => MetadataSymbols.References(h.Known[k], metaAsm)).ToList();
+            res.MetadataScope = new MetadataScope { Assembly = metaAsm, Referencing = referencing.Count, Known = scope.Count };
+            res.Searched.AddRange(scope.Except(referencing));
+            scope = referencing;
+        }
         if (localOnly) scope = scope.Where(k => k == t.ProjectKey).ToList();
         else if (q.Op == "callers" && (q.Options?.WidenDispatch ?? true))
         {

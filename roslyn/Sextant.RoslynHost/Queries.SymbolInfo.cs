@@ -50,7 +50,7 @@ public sealed partial class Queries
         return row;
     }
 
-    static string? Summary(string xml)
+    internal static string? Summary(string xml)
     {
         if (string.IsNullOrWhiteSpace(xml)) return null;
         try

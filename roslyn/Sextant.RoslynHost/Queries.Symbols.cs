@@ -88,7 +88,8 @@ public sealed partial class Queries
     List<Loc> DeclLocs(ISymbol s, Solution sol)
     {
         var list = new List<Loc>();
-        var srcLocs = s.Locations.Where(l => l.IsInSource).ToList();
+        // a partial member's implementing part (often a generator's) is a declaration too
+        var srcLocs = MetadataSymbols.Declarations(s);
         foreach (var l in srcLocs)
         {
             var loc = ToLoc(l, sol);
@@ -187,7 +188,12 @@ public sealed partial class Queries
         if (ReferenceEquals(from, to)) return s;
         var id = DocId(s);
         var loc = s.Locations.FirstOrDefault(l => l.IsInSource);
-        if (loc?.SourceTree == null) return s;
+        // a framework or package symbol: bound again in a project of `to` that references its
+        // assembly (SymbolFinder follows a metadata symbol only from a project of the solution searched)
+        if (loc?.SourceTree == null)
+            return MetadataSymbols.AssemblyOf(s) is string asm
+                ? Normalize(await MetadataSymbols.InSolution(s, to, to.ProjectIds.Where(p => h.KeyOf(p) is string k && h.Known.TryGetValue(k, out var kp) && MetadataSymbols.References(kp, asm)).Take(4), ct))
+                : s;
         var did = from.GetDocumentId(loc.SourceTree);
         if (did == null) return s;
         var proj = to.GetProject(did.ProjectId);

@@ -74,6 +74,12 @@ public sealed partial class Queries
             case "definition":
                 var locs = DeclLocs(t.Symbol, sol);
                 foreach (var l in locs) { l.PartialPart = locs.Count > 1 ? true : null; l.ProjectKey = ProjectKeyOfPath(l, sol); res.Items.Add(l); }
+                // a framework or package symbol: its declaration in the decompiled type (protocol 5)
+                if (locs.Count == 0 && t.ProjectKey != null && sol.GetProject(h.Known[t.ProjectKey].Id) is Project dp && await dp.GetCompilationAsync(ct) is Compilation dc)
+                {
+                    var xmlDoc = t.Symbol.GetDocumentationCommentXml(expandIncludes: true, cancellationToken: ct) ?? "";
+                    if (MetadataSymbols.DefinitionRow(h, t.Symbol, dc, res.Symbol.Display, Summary(xmlDoc)) is Loc ml) res.Items.Add(ml);
+                }
                 if (t.ProjectKey != null) res.Searched.Add(t.ProjectKey);
                 break;
             case "symbolInfo":
@@ -101,6 +107,7 @@ public sealed partial class Queries
                 throw new HostError(-32602, $"Error [UNKNOWN_OP]: query op '{q.Op}' is not one of definition, references, implementations, callers, callees, typeHierarchy, symbolInfo, documentation, diagnostics. Hint: see roslyn/PROTOCOL.md.");
         }
         if (res.Items.Count > maxItems) { res.Items = res.Items.Take(maxItems).ToList(); res.Truncated = true; }
+        await ReportGeneratorFailures(t.ProjectKey, res, ct);
         res.Stats.ProjectsLoaded = Math.Max(0, h.Known.Values.Count(k => k.Touched) - touchedBefore + res.Stats.ProjectsEvicted);
         Finish(res, sw, loadMs);
         return res;
@@ -117,8 +124,18 @@ public sealed partial class Queries
             if (h.Known.TryGetValue(k, out var kp) && kp.Res.Unresolved.Count > 0) { res.UnresolvedInScope.Projects++; res.UnresolvedInScope.References += kp.Res.Unresolved.Count; }
     }
 
+    /// Generators of the question's project that threw while it compiled (their output is missing).
+    async Task ReportGeneratorFailures(string? key, QueryResult res, CancellationToken ct)
+    {
+        if (key == null || !h.Known.TryGetValue(key, out var kp) || kp.GeneratorRefs.Count == 0) return;
+        if (h.Workspace.CurrentSolution.GetProject(kp.Id) is not Project p) return;
+        foreach (var (gen, error) in await GeneratorCatalog.Failures(p, ct))
+            (res.GeneratorFailures ??= new()).Add(new GeneratorFailure { ProjectKey = key, Generator = gen, Error = error });
+    }
+
     string? ProjectKeyOfPath(Loc l, Solution sol)
     {
+        if (GeneratedPaths.TryParse(l.Path, out var gk, out _)) return gk;
         var abs = l.External == true ? l.Path : h.Abs(l.Path);
         var ids = sol.GetDocumentIdsWithFilePath(abs);
         return ids.IsEmpty ? null : h.KeyOf(ids[0].ProjectId);

@@ -15,6 +15,9 @@ public sealed class Resolution
     public List<string> Paths { get; } = new();
     public List<Unresolved> Unresolved { get; } = new();
     public List<Substitution> Substitutions { get; } = new();
+    /// Targeting packs used (their analyzers are the SDK's source generators) and package analyzer files.
+    public List<string> PackDirs { get; } = new();
+    public List<string> Analyzers { get; } = new();
 }
 
 /// A target framework moniker parsed into family and version ("net8.0" → (core, 8.0)).
@@ -154,6 +157,7 @@ public sealed class Resolver
             packMemo[key] = m;
         }
         r.Paths.AddRange(m.Paths);
+        r.PackDirs.AddRange(m.PackDirs);
         r.Unresolved.AddRange(m.Unresolved.Select(u => new Unresolved { Kind = u.Kind, Name = u.Name, Reason = u.Reason }));
         r.Substitutions.AddRange(m.Substitutions.Select(u => new Substitution { Kind = u.Kind, Name = u.Name, Wanted = u.Wanted, Used = u.Used, Reason = u.Reason }));
     }
@@ -184,6 +188,7 @@ public sealed class Resolver
             return;
         }
         r.Paths.AddRange(Directory.GetFiles(dir, "*.dll"));
+        r.PackDirs.Add(chosen.Path);
         if (exact == null)
             r.Substitutions.Add(new Substitution { Kind = "framework", Name = name, Wanted = tfm.Raw, Used = $"{chosen.Version} ({Path.GetFileName(dir)})", Reason = $"no {name} {tfm.Raw} targeting pack installed; the nearest installed one is used" });
     }
@@ -307,10 +312,15 @@ public sealed class Resolver
             if (type != "package") continue;
             if (lib.Value.TryGetProperty("frameworkReferences", out var fr))
                 foreach (var f in fr.EnumerateArray()) if (f.GetString() is string s) frameworkRefs.Add(s);
-            if (!lib.Value.TryGetProperty("compile", out var compile)) continue;
             string? libPath = null;
-            if (libs.ValueKind == JsonValueKind.Object && libs.TryGetProperty(lib.Name, out var le) && le.TryGetProperty("path", out var lp)) libPath = lp.GetString();
+            JsonElement le = default;
+            if (libs.ValueKind == JsonValueKind.Object && libs.TryGetProperty(lib.Name, out le) && le.TryGetProperty("path", out var lp)) libPath = lp.GetString();
             libPath ??= lib.Name.ToLowerInvariant();
+            // its analyzers (source generators among them): listed in the library's files
+            if (le.ValueKind == JsonValueKind.Object && le.TryGetProperty("files", out var lf) && lf.ValueKind == JsonValueKind.Array)
+                foreach (var a in GeneratorCatalog.PackageAnalyzerFiles(lf.EnumerateArray().Select(x => x.GetString() ?? "")))
+                    if (folders.Select(f => Path.Combine(f, libPath, a)).FirstOrDefault(File.Exists) is string ap) r.Analyzers.Add(ap);
+            if (!lib.Value.TryGetProperty("compile", out var compile)) continue;
             foreach (var asset in compile.EnumerateObject())
             {
                 if (asset.Name.EndsWith("/_._") || asset.Name == "_._" || !asset.Name.EndsWith(".dll", StringComparison.OrdinalIgnoreCase)) continue;
@@ -351,6 +361,9 @@ public sealed class Resolver
         }
         if (best == null) { r.Unresolved.Add(new Unresolved { Kind = "package", Name = name, Reason = $"{p.Id} {chosen} has no assemblies for {tfm.Raw}" }); return; }
         r.Paths.AddRange(Directory.GetFiles(best, "*.dll"));
+        var analyzers = Path.Combine(dir, chosen, "analyzers");
+        if (Directory.Exists(analyzers))
+            r.Analyzers.AddRange(GeneratorCatalog.PackageAnalyzerFiles(Directory.GetFiles(analyzers, "*.dll", SearchOption.AllDirectories).Select(f => Path.GetRelativePath(Path.Combine(dir, chosen), f))).Select(f => Path.Combine(dir, chosen, f)));
         r.Substitutions.Add(new Substitution { Kind = "package", Name = p.Id, Wanted = p.Version ?? "*", Used = $"{chosen} ({Path.GetFileName(best)})", Reason = "no project.assets.json: taken from the packages folder (direct package only, its dependencies are not followed)" });
     }
 }

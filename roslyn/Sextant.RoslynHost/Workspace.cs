@@ -31,6 +31,9 @@ public sealed class KnownProject
     public bool Touched;
     public HashSet<string> GeneratedPaths = new(StringComparer.Ordinal);
     public ProjectInfo? Info;
+    /// The source generators it runs (Generators.cs) and their assembly names.
+    public List<Microsoft.CodeAnalysis.Diagnostics.AnalyzerReference> GeneratorRefs = new();
+    public HashSet<string> GeneratorNames = new(StringComparer.OrdinalIgnoreCase);
 }
 
 public sealed class HostState
@@ -48,6 +51,10 @@ public sealed class HostState
     public string Root = "/";
     public int MemoryCapMb = 4096;
     public Resolver? Resolver;
+    public readonly GeneratorCatalog Generators = new();
+    Decompiled? decompiled;
+    /// Metadata types decompiled for definitions and documents/source (Decompiled.cs).
+    public Decompiled Decompiled => decompiled ??= new Decompiled(this);
     public long Tick;
     public int Evictions;
     public int Queries;
@@ -59,6 +66,7 @@ public sealed class HostState
     public string Abs(string p)
     {
         if (string.IsNullOrEmpty(p)) return p;
+        if (GeneratedPaths.TryParse(p, out _, out var tree)) return tree;
         var full = Path.IsPathRooted(p) ? p : Path.Combine(Root, p);
         return Path.GetFullPath(full).Replace('\\', '/');
     }
@@ -66,6 +74,7 @@ public sealed class HostState
     public (string path, bool external) Rel(string abs)
     {
         var a = abs.Replace('\\', '/');
+        if (GeneratedPaths.ToVirtual(a) is string virt) return (virt, false);
         var r = Root.TrimEnd('/') + "/";
         return a.StartsWith(r, StringComparison.Ordinal) ? (a[r.Length..], false) : (a, true);
     }
@@ -113,7 +122,7 @@ public sealed class HostState
     };
 
     public static bool LooksGenerated(string absPath) =>
-        absPath.Contains("/obj/", StringComparison.Ordinal) || absPath.EndsWith(".g.cs", StringComparison.OrdinalIgnoreCase) || absPath.EndsWith(".g.i.cs", StringComparison.OrdinalIgnoreCase);
+        GeneratedPaths.IsSentinel(absPath) || GeneratedPaths.IsVirtual(absPath) || absPath.Contains("/obj/", StringComparison.Ordinal) || absPath.EndsWith(".g.cs", StringComparison.OrdinalIgnoreCase) || absPath.EndsWith(".g.i.cs", StringComparison.OrdinalIgnoreCase);
 
     public bool IsGenerated(string absPath, ProjectId? pid)
     {
@@ -157,6 +166,8 @@ public sealed class HostState
             var buffered = Buffers.TryGetValue(abs, out var bufferText);
             if (!buffered && !File.Exists(abs)) continue; // a listed file that no longer exists is not a document
             var gen = doc.Generated == true || LooksGenerated(abs);
+            // a build's output of a generator the host runs itself would declare everything twice
+            if (gen && kp.GeneratorNames.Count > 0 && kp.GeneratorNames.Any(n => abs.Contains("/generated/" + n + "/", StringComparison.OrdinalIgnoreCase))) continue;
             if (gen) kp.GeneratedPaths.Add(abs);
             var logical = doc.LinkPath ?? Path.GetRelativePath(projectDir, abs);
             var folders = logical.Replace('\\', '/').Split('/').SkipLast(1).Where(f => f != ".." && f != ".").ToList();
@@ -188,8 +199,11 @@ public sealed class HostState
         refKeys.Remove(d.Key);
         var projRefs = refKeys.OrderBy(k => k, StringComparer.Ordinal).Select(k => new ProjectReference(IdFor(k)));
         var metas = kp.Res.Paths.Select(Metadata).ToList();
-        return ProjectInfo.Create(pid, VersionStamp.Create(), d.Name, string.IsNullOrEmpty(d.AssemblyName) ? d.Name : d.AssemblyName!, LanguageNames.CSharp,
-            filePath: projectAbs, compilationOptions: comp, parseOptions: parse, documents: docs, projectReferences: projRefs, metadataReferences: metas);
+        var info = ProjectInfo.Create(pid, VersionStamp.Create(), d.Name, string.IsNullOrEmpty(d.AssemblyName) ? d.Name : d.AssemblyName!, LanguageNames.CSharp,
+            filePath: projectAbs, compilationOptions: comp, parseOptions: parse, documents: docs, projectReferences: projRefs, metadataReferences: metas,
+            analyzerReferences: kp.GeneratorRefs);
+        // generated trees get paths under a folder that never exists, mapped to `generated:` paths
+        return kp.GeneratorRefs.Count > 0 ? info.WithCompilationOutputInfo(new CompilationOutputInfo().WithGeneratedFilesOutputDirectory(GeneratedPaths.OutputDirectory(d.Key))) : info;
     }
 
     public List<EnsureResult> Ensure(List<ProjectDescription> descs, out int loadedCount)
@@ -215,6 +229,10 @@ public sealed class HostState
                 foreach (var a in d.Analyzers)
                     if (!File.Exists(Abs(a)))
                         kp.Res.Unresolved.Add(new Unresolved { Kind = "analyzer", Name = Path.GetFileName(a), Reason = $"analyzer not built (file not found: {Abs(a)}); dropped" });
+                var gens = Generators.For(kp.Res.PackDirs.Distinct().SelectMany(Generators.PackAnalyzers), kp.Res.Analyzers.Concat(d.Analyzers.Select(Abs)), d.GeneratorTriggers);
+                kp.GeneratorRefs = gens.refs;
+                kp.GeneratorNames = gens.names;
+                kp.Res.Unresolved.AddRange(gens.problems);
                 kp.Result = new EnsureResult { Key = d.Key, Status = old == null ? "loaded" : "updated", MetadataReferences = kp.Res.Paths.Count, Unresolved = kp.Res.Unresolved, Substitutions = kp.Res.Substitutions };
             }
             catch (Exception e)

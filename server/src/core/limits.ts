@@ -751,3 +751,9 @@ export const RESTORE_TOTAL_MAX_MS = 1_800_000;
 export const RESTORE_PROGRESS_POLL_MS = 1_000;
 /** Restore output read per run (NuGet prints one line per unresolved package and project). */
 export const RESTORE_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
+
+
+/** Virtual documents (generated:/decompiled:): how long reading one may take when the call gives no deadline (a cold project runs its generators; a big framework type decompiles in ~1 s). */
+export const VIRTUAL_DOCUMENT_DEADLINE_MS = 20_000;
+/** Virtual documents kept per engine and index version (the outline and source_context after a definition read the same one). */
+export const VIRTUAL_DOCUMENTS_KEPT = 16;

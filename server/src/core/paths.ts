@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ToolError } from './errors';
 import { MAX_FILE_BYTES, MAX_PATH_CHARS, MAX_SYMLINK_HOPS } from './limits';
+import { isVirtualPath } from './virtualPaths';
 
 /** C0 controls (incl. NUL), DEL and C1 controls. */
 // eslint-disable-next-line no-control-regex
@@ -49,6 +50,8 @@ export function pathShapeProblem(p: string, platform: NodeJS.Platform = process.
   if (p.length > MAX_PATH_CHARS) return `the path is longer than ${MAX_PATH_CHARS} characters`;
   if (CONTROL_CHARS.test(p)) return 'the path contains control characters';
   if (DEVICE_PREFIX.test(p)) return 'device-namespace paths are not accepted';
+  // A provider's virtual document (generated:…, decompiled:…) is no file: its colon names the scheme.
+  if (isVirtualPath(p)) return undefined;
   if (platform === 'win32') {
     const parts = p.split(/[\\/]+/);
     for (let i = 0; i < parts.length; i++) {

@@ -16,6 +16,8 @@ import { changedSince, resolveTarget, targetRefFor, type ResolvedTarget, type Ta
 import { semanticService } from './semanticService';
 import { symbolIds } from './symbolIds';
 import { isTestFile } from './testLabels';
+import { virtualRow } from './virtualDocuments';
+import { isVirtualPath } from '../core/virtualPaths';
 
 export type Confidence = 'exact' | 'partial' | 'heuristic' | 'stale';
 
@@ -43,6 +45,12 @@ export interface NavRow {
   snippet?: string;
   external?: boolean;
   target_ref?: TargetRef;
+  /** A generated document's generator (its `generated:` path names it; nav/virtualDocuments.ts). */
+  generator?: string;
+  /** A framework or package declaration (a `decompiled:` path): assembly, package, doc summary. */
+  assembly?: string;
+  package?: string;
+  summary?: string;
 }
 
 /** What every navigation answer carries besides its rows. */
@@ -428,6 +436,7 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
       isGenerated: false,
       confidence: confidenceOf(mode),
     };
+    if (isVirtualPath(l.path)) return virtualRow(row, l, withName);
     if (l.external) {
       row.external = true;
       return row;

@@ -3,6 +3,9 @@
  * `{path, line, column?}`, `{qualifiedName}` or a row's `target_ref` (`{symbolId}` of the
  * declaration at the row; a row without one is its own `{path, line, column}`). Equal-rank ambiguity returns candidates instead of choosing; an id or ref that no
  * longer resolves is STALE_TARGET with the replacement candidate when there is one.
+ * A C# documentation id that no workspace declaration has (`M:System.Net.Http.HttpClient.SendAsync(…)`,
+ * a bare id without `@project`) names a framework or package symbol: the target is that metadata
+ * symbol, answered by a provider that binds documentation ids (the Roslyn host).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,6 +13,7 @@ import { ToolError } from '../core/errors';
 import { HeuristicProvider, type SymbolRow } from '../semantic/heuristic/heuristicProvider';
 import { identifierAt } from '../semantic/heuristic/identifiers';
 import { languageOfPath } from '../semantic/language';
+import { docIdName } from '../semantic/roslyn/metadataTargets';
 import type { SourcePosition } from '../semantic/types';
 import type { Engine } from './engine';
 import { formatSymbolId, isCSharpDocId, symbolIds, type Compilation, type SymbolIdSpace } from './symbolIds';
@@ -43,8 +47,8 @@ export interface TargetSelection {
 }
 
 export interface ResolvedTarget {
-  /** Where to ask the provider: the name token. */
-  position: SourcePosition;
+  /** Where to ask the provider: the name token; for a metadata symbol no place (path '') and its `docId`. */
+  position: SourcePosition & { docId?: string };
   /** The project the target's id named (project file path), when it named one. */
   project?: string;
   language: string;
@@ -79,6 +83,7 @@ function fromSymbolId(engine: Engine, id: string, via: TargetSelection['via']): 
   const ids = symbolIds(engine);
   const parsed = ids.parse(id);
   const rows = HeuristicProvider.rowsById(engine.store, parsed.docId);
+  if (rows.length === 0 && parsed.projectKey === undefined && isCSharpDocId(parsed.docId)) return metadataTarget(parsed.docId, via);
   if (!isCSharpDocId(parsed.docId)) {
     if (rows.length === 0) throw staleId(engine, id, replacementFor(engine, parsed.docId));
     return fromRow(rows[0]!, via, rows[0]!.symbolId);
@@ -122,6 +127,19 @@ function fromSymbolId(engine: Engine, id: string, via: TargetSelection['via']): 
   if (one.c) r.project = one.c.project.id;
   if (parsed.projectKey === undefined && one.c) r.selection.note = `bare documentation id: resolved to ${one.id}, its only compilation`;
   return r;
+}
+
+/**
+ * A framework or package symbol by its documentation id: no workspace position; the provider binds
+ * the id in a project that references its assembly.
+ */
+function metadataTarget(docId: string, via: TargetSelection['via']): ResolvedTarget {
+  return {
+    position: { path: '', line: 1, column: 1, docId },
+    language: 'csharp',
+    name: docIdName(docId),
+    selection: { status: 'resolved', via, note: `${docId} is declared in no workspace file: answered for the framework or package symbol` },
+  };
 }
 
 function staleId(engine: Engine, id: string, replacement: { row: SymbolRow; id: string } | undefined): ToolError {

@@ -1,12 +1,16 @@
 /**
  * source_context: bounded live source around one or many spans, with line numbers, truncation and
  * freshness flags. Reads go through the path policy (one handle, size cap); a span that cannot be
- * served gets its own error row, the others are still answered.
+ * served gets its own error row, the others are still answered. A virtual document (generated:…,
+ * decompiled:…) is read from the provider that made it (nav/virtualDocuments.ts): never indexed,
+ * never changed since indexing.
  */
 import { isToolError, ToolError } from '../core/errors';
 import { LARGE_FILE_BYTES, LARGE_FILE_LINES } from '../core/limits';
 import { looksBinary } from '../core/paths';
+import { isVirtualPath } from '../core/virtualPaths';
 import type { Engine } from './engine';
+import { readVirtualDocument } from './virtualDocuments';
 
 export interface SpanRequest {
   path: string;
@@ -35,7 +39,7 @@ export interface SpanError {
   error: string;
 }
 
-export function readSpans(engine: Engine, spans: readonly SpanRequest[], contextLines: number, maxBytes: number): { slices: (SourceSlice | SpanError)[]; bytesUsed: number; truncated: boolean } {
+export async function readSpans(engine: Engine, spans: readonly SpanRequest[], contextLines: number, maxBytes: number, deadlineAt?: number): Promise<{ slices: (SourceSlice | SpanError)[]; bytesUsed: number; truncated: boolean }> {
   const out: (SourceSlice | SpanError)[] = [];
   let used = 0;
   let truncated = false;
@@ -43,6 +47,13 @@ export function readSpans(engine: Engine, spans: readonly SpanRequest[], context
   for (const span of spans) {
     try {
       let file = cache.get(span.path);
+      if (!file && isVirtualPath(span.path)) {
+        const doc = await readVirtualDocument(engine, span.path, deadlineAt);
+        const lines = doc.text.split(/\r?\n/);
+        if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+        file = { lines, changed: false, notIndexed: true, size: Buffer.byteLength(doc.text, 'utf8') };
+        cache.set(span.path, file);
+      }
       if (!file) {
         const { rel, bytes, mtimeMs } = engine.policy.readFile(span.path);
         if (looksBinary(bytes)) throw new ToolError('BINARY_FILE', `'${rel}' is a binary file`, 'source_context reads text files only');

@@ -1,6 +1,7 @@
 /**
  * Outlines for nav: from the index when the file on disk is the one indexed (same size and
- * mtime), else from a fresh parse of the live file. Also symbol_at and inspect_syntax_tree, which
+ * mtime), else from a fresh parse of the live file; a virtual document (generated:…, decompiled:…)
+ * is parsed from the provider's text (nav/virtualDocuments.ts). Also symbol_at and inspect_syntax_tree, which
  * need the same path checks. Plain data; paths workspace-relative, lines 1-based.
  */
 import * as fs from 'node:fs';
@@ -15,7 +16,9 @@ import { parseText } from '../syntax/parseFile';
 import { symbolAt, type SymbolAtResult } from '../syntax/symbolAt';
 import { inspectText, type SyntaxTreeView } from '../syntax/syntaxTree';
 import type { OutlineSymbol, SymbolKind } from '../syntax/types';
+import { isVirtualPath } from '../core/virtualPaths';
 import type { Engine } from './engine';
+import { readVirtualDocument } from './virtualDocuments';
 
 export interface FileOutline {
   path: string;
@@ -37,6 +40,10 @@ export interface FileOutline {
 
 /** The outline of one workspace file. Throws ToolError for bad paths, directories, binary, unsupported languages. */
 export async function fileOutline(engine: Engine, path: string): Promise<FileOutline> {
+  if (isVirtualPath(path)) {
+    const doc = await readVirtualDocument(engine, path);
+    return parsedOutline(path, doc.text, Buffer.byteLength(doc.text, 'utf8'), 'csharp', doc.kind === 'generated');
+  }
   const { rel, abs, config } = resolveSourceFile(engine, path);
   const row = engine.catalog().byRelPath(rel);
   let st: fs.Stats | undefined;
@@ -50,7 +57,11 @@ export async function fileOutline(engine: Engine, path: string): Promise<FileOut
     if (fromIndex) return fromIndex;
   }
   const { text, bytes } = readSource(abs, rel);
-  const r = await parseText(rel, text, config.id);
+  return parsedOutline(rel, text, bytes, config.id);
+}
+
+async function parsedOutline(rel: string, text: string, bytes: number, language: string, generated?: boolean): Promise<FileOutline> {
+  const r = await parseText(rel, text, language);
   if (r.error) throw new ToolError(r.error.code === 'UNSUPPORTED_LANGUAGE' ? 'UNSUPPORTED_LANGUAGE' : 'INTERNAL', r.error.message, 'see server_capabilities for supported languages');
   return {
     path: rel,
@@ -64,7 +75,7 @@ export async function fileOutline(engine: Engine, path: string): Promise<FileOut
     reparsedWith: r.diagnostics.reparsedWith,
     recoveredDeclarations: r.diagnostics.recoveredDeclarations,
     depthTruncated: r.diagnostics.depthTruncated,
-    isGenerated: r.isGenerated,
+    isGenerated: generated ?? r.isGenerated,
     symbols: r.symbols,
   };
 }

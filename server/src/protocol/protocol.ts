@@ -332,6 +332,21 @@ export interface EditorLocation extends EditorSpan {
   path: string;
   external?: boolean;
   fullSpan?: EditorSpan;
+  /**
+   * A framework or package declaration shown at a virtual `decompiled:` path (the Roslyn host):
+   * its assembly, the package or targeting pack holding it, its signature and doc summary.
+   */
+  metadata?: EditorMetadataFacts;
+}
+
+/** What a metadata (framework / package) declaration is: assembly, package, signature, doc summary. */
+export interface EditorMetadataFacts {
+  /** `System.Net.Http 10.0.0.0` */
+  assembly: string;
+  /** `Microsoft.NETCore.App.Ref 10.0.12` (a targeting pack) or `Microsoft.Extensions.Logging.Abstractions 10.0.0` */
+  package?: string;
+  signature?: string;
+  summary?: string;
 }
 
 /**

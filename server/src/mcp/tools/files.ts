@@ -71,7 +71,7 @@ export const sourceContext = defineTool({
   async handle(env, args, page) {
     // The JSON and the text both carry the source once, plus envelope overhead: reserve room for it.
     const budget = Math.max(256, Math.floor((page.maxBytes ?? DEFAULT_RESPONSE_BYTES) * 0.8) - 600);
-    const r = readSpans(env.engine, args.spans, args.contextLines ?? DEFAULT_CONTEXT_LINES, budget);
+    const r = await readSpans(env.engine, args.spans, args.contextLines ?? DEFAULT_CONTEXT_LINES, budget, env.deadlineAt);
     const served = r.slices.filter((s) => !('error' in s)).length;
     return {
       summary: `${served} of ${args.spans.length} span${args.spans.length === 1 ? '' : 's'} read (${r.bytesUsed} bytes)${r.truncated ? '; cut at the byte budget' : ''}.`,

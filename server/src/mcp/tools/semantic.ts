@@ -127,6 +127,10 @@ const rowSchema = z.object({
   snippet: z.string().optional(),
   external: z.boolean().optional(),
   target_ref: targetRefSchema.optional(),
+  generator: z.string().optional().describe('Generated document (generated: path): its source generator'),
+  assembly: z.string().optional().describe('Framework/package declaration (decompiled: path): assembly, package, doc summary'),
+  package: z.string().optional(),
+  summary: z.string().optional(),
 });
 
 export const selectionSchema = z.object({

@@ -23,6 +23,8 @@ export interface Span {
 export interface HostLocation extends Span {
   path: string;
   external?: boolean;
+  /** protocol 5: a metadata declaration at a decompiled: path — assembly, package, signature, doc summary. */
+  metadata?: { assembly: string; package?: string; signature?: string; summary?: string };
   /** The whole declaration (declarations only). */
   fullSpan?: Span;
   /** A document labelled generated, or one under obj/. */
@@ -79,6 +81,8 @@ export interface InitializeResult {
   sdkVersions?: string[];
   referencePacks?: { name: string; version: string; path: string }[];
   memoryCapMb?: number;
+  /** protocol 5: names whose mention in a project's files turns on the SDK's generators for it (ProjectDescription.generatorTriggers). */
+  generatorTriggers?: string[];
 }
 
 // ─── projects ────────────────────────────────────────────────────────────────
@@ -121,11 +125,14 @@ export interface ProjectDescription {
   /** Analyzer dll paths (absolute); the host reports missing ones. */
   analyzers: string[];
   assetsFile?: string;
+  /** protocol 5: which of initialize's generatorTriggers the project's files mention (absent: every SDK generator runs). */
+  generatorTriggers?: string[];
   hash: string;
 }
 
 export interface Unresolved {
-  kind: 'package' | 'framework' | 'analyzer' | 'reference' | 'project';
+  /** generator (protocol 5): a source generator that could not be loaded or threw; its output is missing */
+  kind: 'package' | 'framework' | 'analyzer' | 'reference' | 'project' | 'generator';
   name: string;
   reason: string;
 }
@@ -256,6 +263,10 @@ export interface QueryResult<Row = unknown> extends Coverage {
    * only; its project is in `notSearched` with reason "deadline".
    */
   syntaxOnly?: boolean;
+  /** references / callers of a metadata symbol (protocol 5): its assembly; of the scope's `known` projects, `referencing` compile against it (the others count as searched). */
+  metadataScope?: { assembly: string; referencing: number; known: number };
+  /** protocol 5: source generators of the question's project that threw while it compiled (their output is missing). */
+  generatorFailures?: { projectKey: ProjectKey; generator: string; error: string }[];
 }
 
 export interface StatusResult {
@@ -287,8 +298,37 @@ export const HostMethods = {
   ensure: 'projects/ensure',
   evict: 'projects/evict',
   documentsChanged: 'documents/changed',
+  /** protocol 5: the text of a virtual document (generated:… / decompiled:…). */
+  documentsSource: 'documents/source',
   query: 'query',
   status: 'status',
   shutdown: 'shutdown',
   exit: 'exit',
 } as const;
+
+/** `documents/source` (protocol 5): a virtual document's text, or why there is none. */
+export interface SourceParams {
+  path: string;
+  deadlineMs?: number;
+}
+
+/** Where a metadata assembly came from (decompiled documents, metadata definitions). */
+export interface MetadataOrigin {
+  assembly: string;
+  assemblyVersion: string;
+  package?: string;
+  packageVersion?: string;
+  /** package | framework (an SDK targeting pack) | reference (another file) */
+  kind: 'package' | 'framework' | 'reference';
+  file: string;
+}
+
+export interface SourceResult {
+  path: string;
+  text?: string;
+  kind?: 'generated' | 'decompiled';
+  projectKey?: ProjectKey;
+  generator?: string;
+  origin?: MetadataOrigin;
+  reason?: string;
+}

@@ -14,6 +14,8 @@ export const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'enum']);
 export interface ItemData {
   docId: string | null;
   projectKey?: string;
+  /** A metadata symbol's item: the project it was found from (its documentation id binds there). */
+  contextKey?: string;
 }
 
 export function locKey(l: { path: string; line: number; column: number }): string {
@@ -36,6 +38,7 @@ export function toLocation(l: HostLocation): SemanticLocation {
   const out: SemanticLocation = { path: l.path, line: l.line, column: l.column, endLine: l.endLine, endColumn: l.endColumn };
   if (l.external) out.external = true;
   if (l.fullSpan) out.fullSpan = toSpan(l.fullSpan);
+  if (l.metadata) out.metadata = l.metadata;
   return out;
 }
 
@@ -46,11 +49,11 @@ export function toReference(r: ReferenceRow): ReferenceLocation {
   return out;
 }
 
-export function toItem(s: SymbolRef, fallback?: { path: string; line: number; column: number }): HierarchyItem {
+export function toItem(s: SymbolRef, fallback?: { path: string; line: number; column: number }, contextKey?: string): HierarchyItem {
   const loc = s.locations[0];
   const base: SemanticLocation = loc ? toLocation(loc) : { path: s.assembly ?? fallback?.path ?? s.name, line: fallback?.line ?? 1, column: fallback?.column ?? 1, endLine: fallback?.line ?? 1, endColumn: fallback?.column ?? 1, ...(fallback ? {} : { external: true }) };
   if (!loc && s.assembly) base.external = true;
-  const data: ItemData = { docId: s.docId, ...(s.projectKey ? { projectKey: s.projectKey } : {}) };
+  const data: ItemData = { docId: s.docId, ...(s.projectKey ? { projectKey: s.projectKey } : !loc?.path || loc.external ? (contextKey ? { contextKey } : {}) : {}) };
   const item: HierarchyItem = { ...base, name: s.name, kind: kindName(s.kind), origin: ROSLYN_PROVIDER_ID, data };
   if (s.containerName) item.detail = s.containerName;
   if (s.locations.length > 1) item.partials = s.locations.slice(1).map(toLocation);

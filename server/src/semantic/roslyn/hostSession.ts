@@ -84,6 +84,7 @@ export class RoslynSession {
   async ensure(describer: ProjectDescriber, keys: readonly ProjectKey[], ctx: CallContext, generation: number, batchSize = ROSLYN_ENSURE_BATCH_PROJECTS): Promise<Map<ProjectKey, string>> {
     const failed = new Map<ProjectKey, string>();
     const send: ProjectDescription[] = [];
+    const triggers = this.host.initialized?.generatorTriggers;
     for (const k of keys) {
       const d = describer.describe(k);
       if (!d.ok) {
@@ -92,8 +93,9 @@ export class RoslynSession {
         continue;
       }
       if (d.notes.length) log.debug('roslyn: description notes', { key: k, notes: d.notes });
-      if (this.ensured.get(k) === d.description.hash) continue;
-      send.push(d.description);
+      const description = withGeneratorTriggers(d.description, triggers, this.model);
+      if (this.ensured.get(k) === description.hash) continue;
+      send.push(description);
     }
     for (let i = 0; i < send.length; i += batchSize) {
       const batch = send.slice(i, i + batchSize);
@@ -268,4 +270,19 @@ export class RoslynSession {
     log.warn(`roslyn ${op} failed`, { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     return { kind: 'error', reason: `roslyn ${op} failed: ${e instanceof Error ? e.message : String(e)}` };
   }
+}
+
+/**
+ * The SDK's generators run for a project only when its files mention one of their trigger names
+ * (protocol 5, initialize's `generatorTriggers`): the text index says which. The list is part of
+ * the description's hash, so a file that starts using `[GeneratedRegex]` re-ensures its project.
+ */
+function withGeneratorTriggers(d: ProjectDescription, triggers: readonly string[] | undefined, model: RoslynWorkspaceModel): ProjectDescription {
+  if (!triggers?.length) return d;
+  const project = splitKey(d.key).project;
+  const mentioned = triggers.filter((t) => {
+    const m = model.projectsMentioning(t);
+    return m === undefined || m.has(project);
+  });
+  return { ...d, generatorTriggers: mentioned, hash: `${d.hash}:g${mentioned.join(',')}` };
 }

@@ -147,6 +147,11 @@ export class RoslynHost extends ManagedProcess<HostState> {
   private connection: RpcConnection | undefined;
   private generation = 0;
   private info: InitializeResult | undefined;
+
+  /** What initialize answered (undefined while not ready). */
+  get initialized(): InitializeResult | undefined {
+    return this.info;
+  }
   private command: HostCommand | undefined;
 
   constructor(private readonly options: RoslynHostOptions) {

@@ -15,23 +15,33 @@ import { splitKey, type ProjectDescriber } from './projectDescriptions';
 import { roslynDocumentation } from './roslynDocumentation';
 import { candidates, coverageGaps, linkedOwners, mentioningDocuments, referenceClosure } from './scopePlan';
 import { rpcErrorCode } from '../lsp/rpcChannel';
+import { metadataScopeNote } from './metadataTargets';
 
-export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: string; line: number; column: number; origin?: string; data?: unknown; name?: string }, bindKey: ProjectKey, describer: ProjectDescriber, ctx: CallContext, generation: number): Promise<ProviderOutcome<unknown>> {
-  const position = { path: a.path, line: a.line, column: a.column, projectKey: bindKey };
+/** Source generators of the question's project that threw (protocol 5): their output is missing. */
+function generatorFailureNotes(r: QueryResult<unknown>): string[] {
+  return (r.generatorFailures ?? []).map((f) => `source generator ${f.generator} threw in ${splitKey(f.projectKey).project} (its generated code is missing): ${f.error}`);
+}
+
+export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: string; line: number; column: number; origin?: string; data?: unknown; name?: string; docId?: string }, bindKey: ProjectKey, describer: ProjectDescriber, ctx: CallContext, generation: number): Promise<ProviderOutcome<unknown>> {
   const own = a.origin === ROSLYN_PROVIDER_ID ? (a.data as ItemData | undefined) : undefined;
-  const target: Pick<QueryParams, 'position' | 'symbol'> = own?.docId && own.projectKey ? { symbol: { docId: own.docId, projectKey: own.projectKey } } : { position };
+  // A framework or package symbol (a documentation id asked without a position, or a metadata item
+  // of an earlier answer) is bound by its id in `bindKey`, a project that sees it (metadataTargets.ts).
+  const metadataId = a.docId ?? (own?.contextKey && own.docId ? own.docId : undefined);
+  const position = metadataId ? undefined : { path: a.path, line: a.line, column: a.column, projectKey: bindKey };
+  const target: Pick<QueryParams, 'position' | 'symbol'> = metadataId ? { symbol: { docId: metadataId, projectKey: bindKey } } : own?.docId && own.projectKey ? { symbol: { docId: own.docId, projectKey: own.projectKey } } : { position: position! };
+  const at: Pick<QueryParams, 'position' | 'symbol'> = position ? { position } : target;
   switch (op) {
     case 'definition': {
-      const r = await s.query<DefinitionRow>({ op: 'definition', position, scope: [bindKey] }, ctx, generation);
-      const notes = s.unresolvedNotes([bindKey]);
+      const r = await s.query<DefinitionRow>({ op: 'definition', ...at, scope: [bindKey] }, ctx, generation);
+      const notes = [...s.unresolvedNotes([bindKey]), ...generatorFailureNotes(r)];
       return { kind: 'ok', value: r.items.map(toLocation), ...(notes.length ? { notes } : {}) };
     }
     case 'prepareCallHierarchy':
     case 'prepareTypeHierarchy': {
-      const r = await s.query<unknown>({ op: 'symbolInfo', position, scope: [bindKey] }, ctx, generation);
+      const r = await s.query<unknown>({ op: 'symbolInfo', ...at, scope: [bindKey] }, ctx, generation);
       if (!r.symbol) return { kind: 'ok', value: [] };
       if (op === 'prepareTypeHierarchy' && !TYPE_KINDS.has(r.symbol.kind)) return { kind: 'ok', value: [] };
-      return { kind: 'ok', value: [toItem(r.symbol, position)] };
+      return { kind: 'ok', value: [toItem(r.symbol, position, bindKey)] };
     }
     case 'outgoingCalls': {
       const r = await s.query<CalleeRow>({ op: 'callees', ...target, scope: [bindKey] }, ctx, generation);
@@ -39,10 +49,11 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
       return { kind: 'ok', value };
     }
     case 'documentation':
+      if (!position) return { kind: 'unavailable', state: 'unsupported', reason: 'documentation is asked at a position' };
       return { kind: 'ok', value: await roslynDocumentation(s, position, bindKey, ctx, generation) };
     case 'supertypes': {
       const r = await s.query<TypeHierarchyRow>({ op: 'typeHierarchy', ...target, scope: [bindKey], options: { direction: 'supertypes', transitive: false } }, ctx, generation);
-      return { kind: 'ok', value: r.items.filter((t) => t.direction === 'supertype' && t.depth <= 1).map((t) => toItem(t)) };
+      return { kind: 'ok', value: r.items.filter((t) => t.direction === 'supertype' && t.depth <= 1).map((t) => toItem(t, undefined, bindKey)) };
     }
     default:
       break;
@@ -52,7 +63,7 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
   // resolve back to its symbol (SYMBOL_NOT_FOUND): the position still does.
   const notFound = (e: unknown) => rpcErrorCode(e) === HostErrorCodes.symbolNotFound;
   const info = await s.query<SymbolInfoRow>({ op: 'symbolInfo', ...target, scope: [bindKey] }, ctx, generation).catch((e: unknown) => {
-    if (!notFound(e) || !target.symbol) throw e;
+    if (!notFound(e) || !target.symbol || !position) throw e;
     return s.query<SymbolInfoRow>({ op: 'symbolInfo', position, scope: [bindKey] }, ctx, generation);
   });
   const symbol = info.symbol;
@@ -84,7 +95,7 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
     try {
       return await (variants.length > 1 ? s.queryVariants<Row>(params, symbol.docId!, variants, scopeOf, keyOf, ctx, generation) : s.query<Row>(params, ctx, generation));
     } catch (e) {
-      if (!notFound(e) || !params.symbol) throw e;
+      if (!notFound(e) || !params.symbol || !position) throw e;
       // By position, in the compilation of the position's project (its other frameworks' copies are not reached).
       const { symbol: _byId, ...rest } = params;
       return s.query<Row>({ ...rest, position }, ctx, generation);
@@ -246,7 +257,8 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
   if (overridesCut > 0) gaps.push(`${overridesCut} implementing member(s) were not searched for overrides below them (deadline, or a doc id naming an unresolved type)`);
   s.stats.lastScope = scope.keys.length + scope.dropped.length;
   s.stats.lastSearched = r.searched.length;
-  const notes = s.unresolvedNotes(r.searched);
+  const notes = [...s.unresolvedNotes(r.searched), ...generatorFailureNotes(r)];
+  if (r.metadataScope) notes.push(metadataScopeNote(symbol.name, r.metadataScope, r.searched.length));
   return { kind: 'ok', value, ...(gaps.length ? { gaps } : {}), ...(notes.length ? { notes } : {}) };
 }
 

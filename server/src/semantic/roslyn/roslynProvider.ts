@@ -20,7 +20,8 @@ import { log } from '../../core/log';
 import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutcome, SemanticOp, SemanticProvider } from '../provider';
 import type { ProjectKey, Unresolved } from './hostProtocol';
 import { RoslynSession } from './hostSession';
-import { ROSLYN_PROVIDER_ID } from './hostRows';
+import { ROSLYN_PROVIDER_ID, type ItemData } from './hostRows';
+import { docIdName, metadataBindKey } from './metadataTargets';
 import { splitKey, type ProjectDescriber } from './projectDescriptions';
 import { RoslynBackground, type PrewarmResult } from './backgroundWork';
 import { roslynDiagnostics } from './roslynDiagnostics';
@@ -128,9 +129,18 @@ export class RoslynProvider implements SemanticProvider {
     const describer = this.s.model.describer();
     if (!describer) return { kind: 'unavailable', state: 'loading', reason: 'the Roslyn host starts once the project model is built (the index is being built)' };
     if (op === 'diagnostics') return (await roslynDiagnostics(this.s, (args as OpArgs<'diagnostics'>).paths, describer, ctx)) as ProviderOutcome<OpResult<K>>;
-    const a = args as { path: string; line: number; column: number; external?: boolean; origin?: string; data?: unknown };
-    if (a.external) return { kind: 'unavailable', state: 'failed', reason: `${a.path} is outside the workspace (metadata); the Roslyn host answers for source positions` };
-    const bind = describer.keysOfFile(a.path);
+    const a = args as { path: string; line: number; column: number; external?: boolean; origin?: string; data?: unknown; docId?: string };
+    // A framework or package symbol: by documentation id (no position), or a metadata item of an
+    // earlier answer; bound in a project that sees it (metadataTargets.ts).
+    const own = a.origin === ROSLYN_PROVIDER_ID ? (a.data as ItemData | undefined) : undefined;
+    const metadataId = a.docId ?? (a.external && own?.docId ? own.docId : undefined);
+    if (a.external && !metadataId) return { kind: 'unavailable', state: 'failed', reason: `${a.path} is outside the workspace (metadata); the Roslyn host answers for source positions` };
+    let bind: ProjectKey[];
+    if (metadataId) {
+      const k = metadataBindKey(describer, this.s.model.projectsMentioning(docIdName(metadataId)), own?.contextKey);
+      if (!k) return { kind: 'unavailable', state: 'failed', reason: `no C# project's files mention ${docIdName(metadataId)}: no compiler context to bind ${metadataId} in` };
+      bind = [k];
+    } else bind = describer.keysOfFile(a.path);
     if (bind.length === 0) {
       return { kind: 'unavailable', state: 'failed', reason: `${a.path} is compiled by no C# project of the project model; no compiler context to answer in` };
     }
@@ -149,7 +159,7 @@ export class RoslynProvider implements SemanticProvider {
       const failedBind = await this.s.ensure(describer, bindScope.keys, ctx, acquired.generation);
       if (failedBind.has(bindKey)) return { kind: 'unavailable', state: 'failed', reason: `${splitKey(bindKey).project} could not be loaded: ${failedBind.get(bindKey)}` };
       const tEnsured = Date.now();
-      const out = (await answerOp(this.s, op, a, bindKey, describer, ctx, acquired.generation)) as ProviderOutcome<OpResult<K>>;
+      const out = (await answerOp(this.s, op, metadataId ? { ...a, docId: metadataId } : a, bindKey, describer, ctx, acquired.generation)) as ProviderOutcome<OpResult<K>>;
       log.debug('roslyn: question', { op, acquireMs: tAcquired - t0, ensureMs: tEnsured - tAcquired, closure: bindScope.keys.length, answerMs: Date.now() - tEnsured, outcome: out.kind });
       return out;
     } catch (e) {
@@ -183,6 +193,26 @@ export class RoslynProvider implements SemanticProvider {
   /** Whether the background continuation is running (tests, doctor). */
   continuationRunning(): boolean {
     return this.bg.continuationRunning();
+  }
+
+  /**
+   * Before a generated document is read (virtualDocuments.ts): its project and references in the
+   * host's workspace, as for a question in it. Never throws.
+   */
+  async ensureForSource(key: ProjectKey, ctx: CallContext, generation: number): Promise<{ ok: true } | { ok: false; reason: string }> {
+    const describer = this.s.model.describer();
+    if (!describer) return { ok: false, reason: 'the project model is not built yet' };
+    if (!describer.describe(key).ok) return { ok: false, reason: `${splitKey(key).project} is not a C# project of the project model (${key})` };
+    this.s.goFirst();
+    try {
+      if (!this.s.syncGeneration(generation)) await this.s.flushChanges(ctx);
+      const failed = await this.s.ensure(describer, referenceClosure(describer, [key]).keys, ctx, generation);
+      return failed.has(key) ? { ok: false, reason: `${splitKey(key).project} could not be loaded: ${failed.get(key)}` } : { ok: true };
+    } catch (e) {
+      return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+    } finally {
+      this.s.inFlight--;
+    }
   }
 
   /** What the searched projects compile without (unresolvedNotes.ts). */

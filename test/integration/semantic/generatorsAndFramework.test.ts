@@ -1,0 +1,159 @@
+/**
+ * Source generators run in the Roslyn host, and framework / package symbols as first-class targets
+ * (issue 23 items 3 and 4), through the engine's nav queries with the real host on the Lantern
+ * fixture (test/fixtures/lantern: restored, never built). Expected locations are the fixture's
+ * (1-based line:column of the identifier).
+ */
+import * as assert from 'node:assert/strict';
+import * as cp from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Engine } from '../../../server/src/nav/engine';
+import { definitionQuery, implementationsQuery, referencesQuery, typeHierarchyQuery, type NavRow } from '../../../server/src/nav/semanticQueries';
+import { disposeSemanticService, semanticService, type SemanticService } from '../../../server/src/nav/semanticService';
+import { readSpans } from '../../../server/src/nav/sourceContext';
+import { fileOutline } from '../../../server/src/nav/syntaxOutline';
+import { findDotnet, locateRoslynHost } from '../../../server/src/semantic/roslyn/roslynHost';
+import { alive, removeDir, waitFor } from './fixture';
+
+const FIXTURE = path.resolve(__dirname, '../../fixtures/lantern');
+const CORE = 'src/Lantern.Core/Lantern.Core.csproj|net10.0';
+const REGEX_DOC = `generated:${CORE}/System.Text.RegularExpressions.Generator/System.Text.RegularExpressions.Generator.RegexGenerator/RegexGenerator.g.cs`;
+const LOGGER_DOC = `generated:${CORE}/Microsoft.Extensions.Logging.Generators/Microsoft.Extensions.Logging.Generators.LoggerMessageGenerator/LoggerMessage.g.cs`;
+
+const at = (r: { path: string; line: number; column: number }) => `${r.path}:${r.line}:${r.column}`;
+const paths = (rows: readonly NavRow[]) => rows.map(at).sort();
+
+describe('semantic: source generators and framework/package symbols (real Roslyn host, never-built fixture)', function () {
+  this.timeout(300_000);
+  let dir: string;
+  let engine: Engine;
+  let svc: SemanticService;
+  const o = () => ({ deadlineAt: Date.now() + 90_000, waitForReadyMs: 90_000 });
+
+  before(async function () {
+    const host = locateRoslynHost();
+    if (!host.ok) {
+      if (findDotnet()) throw new Error(`dotnet is installed but ${host.reason}; run node scripts/build-roslyn-host.mjs`);
+      this.skip();
+    }
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-lantern-')));
+    fs.cpSync(FIXTURE, dir, { recursive: true });
+    const r = cp.spawnSync('dotnet', ['restore', 'Lantern.slnx', '--disable-build-servers', '-v', 'q'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1', MSBUILDDISABLENODEREUSE: '1' },
+      timeout: 240_000,
+    });
+    if (r.status !== 0) throw new Error(`dotnet restore failed (${r.status}): ${r.stdout}\n${r.stderr}`);
+    // What an earlier build with EmitCompilerGeneratedFiles leaves: the host runs that generator
+    // itself, so this copy must not be compiled beside its output (a second implementing part).
+    const stale = path.join(dir, 'src/Lantern.Core/obj/Debug/net10.0/generated/Microsoft.Extensions.Logging.Generators/Microsoft.Extensions.Logging.Generators.LoggerMessageGenerator/LoggerMessage.g.cs');
+    fs.mkdirSync(path.dirname(stale), { recursive: true });
+    fs.writeFileSync(stale, 'namespace Lantern.Core;\n\npartial class Log\n{\n    public static partial void Fetched(Microsoft.Extensions.Logging.ILogger logger, string url) { }\n}\n');
+    engine = await Engine.open({ workspaceRoot: dir, indexRoot: '' });
+    await engine.refresh();
+    svc = semanticService(engine, { csharpProvider: 'roslyn', roslynPrewarm: false });
+  });
+
+  after(async function () {
+    if (!engine) return;
+    const pid = svc.roslyn?.host.status().pid;
+    await disposeSemanticService(engine);
+    await engine.close();
+    if (pid !== undefined) assert.ok(await waitFor(() => !alive(pid), 5_000), 'the Roslyn host is still running after dispose');
+    removeDir(dir);
+  });
+
+  it('definition of a [GeneratedRegex] partial method finds its generated part, readable through source_context and outline', async () => {
+    const a = await definitionQuery(engine, { path: 'src/Lantern.Core/Patterns.cs', line: 10, column: 44 }, o());
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'precise', `${a.reason} ${a.gaps}`);
+    assert.equal(a.rows.length, 2, JSON.stringify(a.rows));
+    const own = a.rows.find((r) => r.path === 'src/Lantern.Core/Patterns.cs')!;
+    assert.equal(at(own), 'src/Lantern.Core/Patterns.cs:8:33');
+    const gen = a.rows.find((r) => r.path.startsWith('generated:'))!;
+    assert.equal(gen.path, REGEX_DOC);
+    assert.equal(gen.isGenerated, true);
+    assert.equal(gen.generator, 'System.Text.RegularExpressions.Generator.RegexGenerator');
+    assert.equal(gen.project, 'src/Lantern.Core/Lantern.Core.csproj');
+    const read = await readSpans(engine, [{ path: gen.path, line: gen.line }], 0, 8_000);
+    const slice = read.slices[0]!;
+    assert.ok(!('error' in slice), JSON.stringify(slice));
+    assert.match(slice.text, /partial .*Regex Word\(\)/);
+    const outline = await fileOutline(engine, gen.path);
+    assert.equal(outline.isGenerated, true);
+    assert.ok(outline.symbols.some((s) => s.name === 'Patterns' && s.kind === 'class'), JSON.stringify(outline.symbols.map((s) => s.name)));
+    assert.ok(outline.symbols.some((s) => s.name === 'Word'), 'the generated part declares Word');
+  });
+
+  it('definition of a [LoggerMessage] partial method (a package generator) finds its generated part, never an old build output beside it', async () => {
+    const a = await definitionQuery(engine, { path: 'src/Lantern.Core/Fetcher.cs', line: 11, column: 13 }, o());
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'precise', `${a.reason} ${a.gaps}`);
+    assert.deepEqual(
+      a.rows.map((r) => r.path).sort(),
+      [LOGGER_DOC, 'src/Lantern.Core/Log.cs'].sort(),
+      'the declaring part and the generated one, nothing from obj/',
+    );
+    const gen = a.rows.find((r) => r.path === LOGGER_DOC)!;
+    assert.equal(gen.generator, 'Microsoft.Extensions.Logging.Generators.LoggerMessageGenerator');
+    const slice = (await readSpans(engine, [{ path: gen.path, line: gen.line }], 0, 8_000)).slices[0]!;
+    assert.ok(!('error' in slice) && /partial void Fetched\(/.test(slice.text), JSON.stringify(slice));
+  });
+
+  it('an analyzer that cannot be loaded is named in the answer of its project, which still answers', async () => {
+    const a = await definitionQuery(engine, { path: 'src/Lantern.Tools/Stopwatch.cs', line: 5, column: 24 }, o());
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'precise', `${a.reason} ${a.gaps}`);
+    assert.deepEqual(paths(a.rows), ['src/Lantern.Tools/Stopwatch.cs:5:24']);
+    assert.ok((a.notes ?? []).some((n) => /Broken\.Generator/.test(n) && /generator/i.test(n)), JSON.stringify(a.notes));
+  });
+
+  it('references of a framework method span the projects that reference its assembly, by use site and by documentation id', async () => {
+    const byUse = await referencesQuery(engine, { path: 'src/Lantern.Core/Fetcher.cs', line: 10, column: 41 }, { ...o(), includeDefinition: false });
+    assert.ok(!('ambiguous' in byUse));
+    assert.equal(byUse.mode, 'precise', `${byUse.reason} ${byUse.gaps}`);
+    assert.deepEqual(paths(byUse.rows), ['src/Lantern.App/Downloader.cs:6:16', 'src/Lantern.Core/Fetcher.cs:10:41']);
+    assert.ok((byUse.notes ?? []).some((n) => /System\.Net\.Http/.test(n) && /searched the 2 of 2 candidate/.test(n)), `how many of how many: ${JSON.stringify(byUse.notes)}`);
+    const byId = await referencesQuery(engine, { symbolId: 'M:System.Net.Http.HttpClient.SendAsync(System.Net.Http.HttpRequestMessage)' }, { ...o(), includeDefinition: false });
+    assert.ok(!('ambiguous' in byId));
+    assert.equal(byId.mode, 'precise', `${byId.reason} ${byId.gaps}`);
+    assert.deepEqual(paths(byId.rows), paths(byUse.rows));
+  });
+
+  it('type_hierarchy goes through System.Object and a package interface, with workspace subtypes', async () => {
+    const a = await typeHierarchyQuery(engine, { path: 'src/Lantern.Core/QuietLogger.cs', line: 5, column: 14 }, 'both', 3, 50, o());
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'precise', `${a.reason} ${a.gaps}`);
+    const names = (rel: string) => a.nodes.filter((n) => n.relation === rel).map((n) => n.name).sort();
+    assert.deepEqual(names('supertype'), ['ILogger', 'Object']);
+    assert.deepEqual(names('subtype'), ['TaggedLogger']);
+    const logger = a.nodes.find((n) => n.name === 'ILogger')!;
+    assert.equal(logger.external, true);
+    assert.match(logger.path, /^decompiled:Microsoft\.Extensions\.Logging\.Abstractions@/);
+  });
+
+  it('implementations of a framework interface list the workspace implementors, by documentation id', async () => {
+    const a = await implementationsQuery(engine, { symbolId: 'T:System.IDisposable' }, o());
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'precise', `${a.reason} ${a.gaps}`);
+    assert.deepEqual(paths(a.rows), ['src/Lantern.App/Cleanup.cs:3:21', 'src/Lantern.Core/Fetcher.cs:5:21']);
+  });
+
+  it('definition of a framework type says its assembly and package and is readable as decompiled source', async () => {
+    const a = await definitionQuery(engine, { path: 'src/Lantern.Core/Fetcher.cs', line: 5, column: 29 }, o());
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'precise', `${a.reason} ${a.gaps}`);
+    assert.equal(a.rows.length, 1, JSON.stringify(a.rows));
+    const row = a.rows[0]!;
+    assert.match(row.path, /^decompiled:System\.Net\.Http@\d+\.\d+\.\d+\.\d+\/System\.Net\.Http\.HttpClient\.cs$/);
+    assert.equal(row.external, true);
+    assert.match(row.assembly ?? '', /^System\.Net\.Http \d+/);
+    assert.match(row.package ?? '', /^Microsoft\.NETCore\.App\.Ref \d+/);
+    assert.match(row.summary ?? '', /HTTP/);
+    const slice = (await readSpans(engine, [{ path: row.path, line: row.line }], 0, 8_000)).slices[0]!;
+    assert.ok(!('error' in slice) && /class HttpClient\b/.test(slice.text), JSON.stringify(slice));
+  });
+});
