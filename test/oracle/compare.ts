@@ -76,14 +76,18 @@ async function connectEngine(root: string, indexRoot: string, args: string[], en
   return { client, close: () => client.close(), stderr: () => err };
 }
 
-/** The oracle's answers as saved for reruns: paths, positions and symbol names only. */
-export function truthFile(r: OracleResult): OracleResult {
+/**
+ * The oracle's answers as saved for reruns: paths, positions and symbol names only. The list of
+ * compiled documents (the truth's scope) is kept only when the oracle loaded a subset of the
+ * projects (`subset`); for a whole solution the original tree is the scope.
+ */
+export function truthFile(r: OracleResult, subset: boolean): OracleResult {
   return {
     projects: r.projects,
     loadMs: r.loadMs,
     answerMs: r.answerMs,
     workspaceDiagnostics: [],
-    ...(r.documents ? { documents: r.documents } : {}),
+    ...(subset && r.documents ? { documents: r.documents } : {}),
     questions: r.questions,
     answers: r.answers.map(({ id, op, symbol, items, error, ms }) => ({
       id,
@@ -125,7 +129,7 @@ export async function compare(o: CompareOptions): Promise<CompareResult> {
     }
     if (o.truth) {
       fs.mkdirSync(path.dirname(o.truth), { recursive: true });
-      fs.writeFileSync(o.truth, JSON.stringify(truthFile(oracle)) + '\n');
+      fs.writeFileSync(o.truth, JSON.stringify(truthFile(oracle, o.projects !== undefined)) + '\n');
       log(`oracle answers saved to ${o.truth}`);
     }
   }

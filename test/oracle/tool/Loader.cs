@@ -39,7 +39,13 @@ public static class Loader
         }
         else
         {
-            foreach (var p in o.Projects) await ws.OpenProjectAsync(Path.GetFullPath(Path.Combine(o.Root, p)));
+            foreach (var p in o.Projects)
+            {
+                // A project an earlier one referenced is already loaded (opening it again throws).
+                var full = Path.GetFullPath(Path.Combine(o.Root, p));
+                if (ws.CurrentSolution.Projects.Any(x => string.Equals(x.FilePath, full, StringComparison.Ordinal))) continue;
+                await ws.OpenProjectAsync(full);
+            }
             solution = ws.CurrentSolution;
         }
         // An analyzer that is referenced but not built (ProjectReference OutputItemType="Analyzer"

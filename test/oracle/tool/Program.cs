@@ -23,6 +23,7 @@
 // - type_hierarchy: direct supertypes (base class, declared interfaces; a framework or package type
 //   as {meta: documentation id, name}) and direct subtypes in source, each with its relation.
 //
+// --generated N adds N definition questions at uses of symbols a source generator wrote a part of.
 // --framework adds questions at use sites of framework and package symbols (HttpClient.SendAsync,
 // LoggerExtensions.LogWarning, IHostedService, JsonSerializer.Deserialize, Task.WhenAll): the
 // first use of each in path order, asked for references / callers / implementations.
@@ -78,6 +79,8 @@ public sealed class Options
     public bool Quiet;
     /// <summary>Also ask at use sites of framework / package symbols (Sampler.FrameworkTargets).</summary>
     public bool Framework;
+    /// <summary>Also this many definition questions at uses of symbols with a generator-written part (Sampler.Generated).</summary>
+    public int Generated;
 
     public static Options Parse(string[] args)
     {
@@ -97,6 +100,7 @@ public sealed class Options
                 case "--ops": o.Ops = Next().Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).ToHashSet(); break;
                 case "--quiet": o.Quiet = true; break;
                 case "--framework": o.Framework = true; break;
+                case "--generated": o.Generated = int.Parse(Next()); break;
                 default: throw new ArgumentException($"unknown argument {args[i]}");
             }
         }
@@ -130,6 +134,7 @@ public static partial class Oracle
             questions = await Sampler.Sample(loaded, o.Sample, o.Seed, o.Ops);
             if (!o.Quiet) Console.Error.WriteLine($"oracle: {questions.Count} questions sampled at {sw.ElapsedMilliseconds} ms");
             if (o.Framework) questions.AddRange(await Sampler.Framework(loaded));
+            if (o.Generated > 0) questions.AddRange(await Sampler.Generated(loaded, o.Generated));
             if (!o.Quiet) Console.Error.WriteLine($"oracle: {questions.Count} questions with the framework ones at {sw.ElapsedMilliseconds} ms");
         }
 

@@ -98,6 +98,39 @@ public static class Sampler
         return questions;
     }
 
+    /// <summary>
+    /// Definition questions at uses of symbols with a part a source generator wrote ([LoggerMessage] /
+    /// [GeneratedRegex] partial methods, generated partial types): the first `n` in path order, one per symbol.
+    /// </summary>
+    public static async Task<List<Question>> Generated(Loaded w, int n)
+    {
+        var questions = new List<Question>();
+        var seen = new HashSet<ISymbol>(SymbolEqualityComparer.Default);
+        foreach (var (path, docs) in w.ByPath.OrderBy(k => k.Key, StringComparer.Ordinal))
+        {
+            if (questions.Count >= n) break;
+            if (path.Contains("/obj/") || path.StartsWith("obj/")) continue;
+            var doc = docs[0];
+            var root = await doc.GetSyntaxRootAsync();
+            var model = await doc.GetSemanticModelAsync();
+            if (root is null || model is null) continue;
+            foreach (var id in root.DescendantNodes().OfType<SimpleNameSyntax>())
+            {
+                if (questions.Count >= n) break;
+                var s = model.GetSymbolInfo(id).Symbol;
+                if (s is null) continue;
+                s = Answers.Normalize(s);
+                var parts = s is IMethodSymbol m ? new ISymbol?[] { m, m.PartialImplementationPart, m.PartialDefinitionPart } : new ISymbol?[] { s };
+                var generated = parts.OfType<ISymbol>().SelectMany(p => p.Locations).Any(l => l.IsInSource && w.IsSourceGenerated(l.SourceTree));
+                var inSource = parts.OfType<ISymbol>().SelectMany(p => p.Locations).Any(l => l.IsInSource && !w.IsSourceGenerated(l.SourceTree));
+                if (!generated || !inSource || !seen.Add(s)) continue;
+                var at = Answers.LocOf(w, id.Identifier.GetLocation());
+                if (at is not null && !at.Generated) questions.Add(new Question($"g{questions.Count + 1}", "definition", at.Path, at.Line, at.Column, s.ToDisplayString()));
+            }
+        }
+        return questions;
+    }
+
     static bool Implementable(ISymbol s) => s switch
     {
         INamedTypeSymbol t => t.TypeKind == TypeKind.Interface || (t.TypeKind == TypeKind.Class && !t.IsSealed && !t.IsStatic),

@@ -211,7 +211,8 @@ export class RestoreService {
     const sln = path.join(this.layout.dir, `restore-${n}.slnx`);
     const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
     fs.writeFileSync(sln, `<Solution>\n${projects.map((p) => `  <Project Path="${esc(path.join(this.o.root, p))}" />`).join('\n')}\n</Solution>\n`, { mode: 0o600 });
-    const args = ['restore', sln, '--disable-build-servers', '-nodeReuse:false', '-noAutoResponse', '-nologo', '-v:q', '-p:NuGetAudit=false'];
+    // A source that cannot be reached is skipped (the packages the others serve still resolve; it is reported).
+    const args = ['restore', sln, '--disable-build-servers', '-nodeReuse:false', '-noAutoResponse', '-nologo', '-v:q', '-p:NuGetAudit=false', '-p:RestoreIgnoreFailedSources=true'];
     const maxMs = this.o.batchMaxMs ?? RESTORE_BATCH_MAX_MS;
     return new Promise<void>((resolve) => {
       let out = '';
@@ -247,10 +248,8 @@ export class RestoreService {
         this.readOutput(out);
         if (err) this.failures.push(`dotnet restore failed to run: ${err.message}`);
         else if (code !== 0 && !this.disposed) {
-          const source = /error NU1301: ([^\r\n]*)/.exec(out)?.[1];
-          const other = /error (?!NU110[12])[A-Z]+\d+: ([^\r\n[]*)/.exec(out)?.[1];
-          if (source) this.failures.push(`a package source could not be reached: ${source.trim().slice(0, 200)}`);
-          else if (other && this.unresolved.size === 0) this.failures.push(`dotnet restore: ${other.trim().slice(0, 200)}`);
+          const other = /error (?!NU110[12]|NU1301)[A-Z]+\d+: ([^\r\n[]*)/.exec(out)?.[1];
+          if (other && this.unresolved.size === 0) this.failures.push(`dotnet restore: ${other.trim().slice(0, 200)}`);
         }
         log.info('restore into state: run ended', { projects: projects.length, code, ms: Date.now() - t0 });
         resolve();
@@ -263,5 +262,9 @@ export class RestoreService {
   /** Package ids NuGet could not find (the registry does not serve them). */
   private readOutput(out: string): void {
     for (const m of out.matchAll(/error NU110[12]: Unable to find package (\S+?)(?:\.\s| with version)/g)) this.unresolved.add(m[1]!);
+    for (const m of out.matchAll(/(?:warning|error) NU1(?:801|301): Unable to load the service index for source (\S+?)\.?\s/g)) {
+      const line = `package source ${m[1]} could not be reached`;
+      if (!this.failures.includes(line)) this.failures.push(line);
+    }
   }
 }
