@@ -17,9 +17,9 @@ export function copyFixture(name: 'csharp' | 'typescript'): string {
   return dir;
 }
 
-/** `dotnet restore` of the C# fixture copy (no package references: works offline). */
-export function restoreCSharp(dir: string): void {
-  const r = cp.spawnSync('dotnet', ['restore', 'Shapes.sln', '--disable-build-servers', '-v', 'q'], {
+/** `dotnet restore` of a C# fixture copy (the Shapes one by default: no package references, works offline). */
+export function restoreCSharp(dir: string, solution = 'Shapes.sln'): void {
+  const r = cp.spawnSync('dotnet', ['restore', solution, '--disable-build-servers', '-v', 'q'], {
     cwd: dir,
     encoding: 'utf8',
     env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1', MSBUILDDISABLENODEREUSE: '1' },

@@ -5,7 +5,6 @@
  * (1-based line:column of the identifier).
  */
 import * as assert from 'node:assert/strict';
-import * as cp from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,7 +14,7 @@ import { disposeSemanticService, semanticService, type SemanticService } from '.
 import { readSpans } from '../../../server/src/nav/sourceContext';
 import { fileOutline } from '../../../server/src/nav/syntaxOutline';
 import { findDotnet, locateRoslynHost } from '../../../server/src/semantic/roslyn/roslynHost';
-import { alive, removeDir, waitFor } from './fixture';
+import { alive, removeDir, restoreCSharp, waitFor } from './fixture';
 
 const FIXTURE = path.resolve(__dirname, '../../fixtures/lantern');
 const CORE = 'src/Lantern.Core/Lantern.Core.csproj|net10.0';
@@ -40,13 +39,8 @@ describe('semantic: source generators and framework/package symbols (real Roslyn
     }
     dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-lantern-')));
     fs.cpSync(FIXTURE, dir, { recursive: true });
-    const r = cp.spawnSync('dotnet', ['restore', 'Lantern.slnx', '--disable-build-servers', '-v', 'q'], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1', MSBUILDDISABLENODEREUSE: '1' },
-      timeout: 240_000,
-    });
-    if (r.status !== 0) throw new Error(`dotnet restore failed (${r.status}): ${r.stdout}\n${r.stderr}`);
+    // the package (Microsoft.Extensions.Logging.Abstractions) comes from the registry or the local cache
+    restoreCSharp(dir, 'Lantern.slnx');
     // What an earlier build with EmitCompilerGeneratedFiles leaves: the host runs that generator
     // itself, so this copy must not be compiled beside its output (a second implementing part).
     const stale = path.join(dir, 'src/Lantern.Core/obj/Debug/net10.0/generated/Microsoft.Extensions.Logging.Generators/Microsoft.Extensions.Logging.Generators.LoggerMessageGenerator/LoggerMessage.g.cs');
@@ -104,10 +98,10 @@ describe('semantic: source generators and framework/package symbols (real Roslyn
   });
 
   it('an analyzer that cannot be loaded is named in the answer of its project, which still answers', async () => {
-    const a = await definitionQuery(engine, { path: 'src/Lantern.Tools/Stopwatch.cs', line: 5, column: 24 }, o());
+    const a = await definitionQuery(engine, { path: 'src/Lantern.Tools/Stopwatch.cs', line: 7, column: 24 }, o());
     assert.ok(!('ambiguous' in a));
     assert.equal(a.mode, 'precise', `${a.reason} ${a.gaps}`);
-    assert.deepEqual(paths(a.rows), ['src/Lantern.Tools/Stopwatch.cs:5:24']);
+    assert.deepEqual(paths(a.rows), ['src/Lantern.Tools/Stopwatch.cs:7:24']);
     assert.ok((a.notes ?? []).some((n) => /Broken\.Generator/.test(n) && /generator/i.test(n)), JSON.stringify(a.notes));
   });
 
@@ -121,6 +115,16 @@ describe('semantic: source generators and framework/package symbols (real Roslyn
     assert.ok(!('ambiguous' in byId));
     assert.equal(byId.mode, 'precise', `${byId.reason} ${byId.gaps}`);
     assert.deepEqual(paths(byId.rows), paths(byUse.rows));
+  });
+
+  it('references of a package interface skip a project that mentions its name but does not reference the package', async () => {
+    const a = await referencesQuery(engine, { symbolId: 'T:Microsoft.Extensions.Logging.ILogger' }, { ...o(), includeDefinition: false });
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'precise', `${a.reason} ${a.gaps}`);
+    const rows = paths(a.rows);
+    for (const r of ['src/Lantern.Core/Fetcher.cs:5:46', 'src/Lantern.Core/Log.cs:8:40', 'src/Lantern.Core/QuietLogger.cs:5:28']) assert.ok(rows.includes(r), `${r} in ${rows}`);
+    assert.ok(!rows.some((r) => r.startsWith('src/Lantern.Tools/')), 'a comment is no reference');
+    assert.ok((a.notes ?? []).some((n) => /Microsoft\.Extensions\.Logging\.Abstractions/.test(n) && /searched the 1 of 2 candidate/.test(n)), JSON.stringify(a.notes));
   });
 
   it('type_hierarchy goes through System.Object and a package interface, with workspace subtypes', async () => {

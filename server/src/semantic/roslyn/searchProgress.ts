@@ -34,6 +34,8 @@ export class SearchProgress {
   /** Projects the host could not search for another reason than the deadline (kept until searched). */
   private readonly failed = new Map<ProjectKey, NotSearched>();
   truncated = false;
+  /** A metadata symbol's search (protocol 5): its assembly and how many scope projects reference it (the latest answer's). */
+  metadataScope: QueryResult['metadataScope'];
   /** Host requests for this search a question is (or was, past its wait) running: not continued meanwhile. */
   running = 0;
   /** Background continuation steps in a row that searched no project (it stops at ROSLYN_CONTINUE_MAX_STALLS). */
@@ -69,7 +71,8 @@ export class SearchProgress {
   }
 
   /** Merges one host answer (of any part of the scope). */
-  add(r: Pick<QueryResult<ReferenceRow>, 'items' | 'searched' | 'notSearched' | 'truncated'>): void {
+  add(r: Pick<QueryResult<ReferenceRow>, 'items' | 'searched' | 'notSearched' | 'truncated' | 'metadataScope'>): void {
+    if (r.metadataScope) this.metadataScope = r.metadataScope;
     for (const k of r.searched ?? []) {
       this.searched.add(k);
       this.failed.delete(k);
@@ -103,6 +106,7 @@ export class SearchProgress {
       searched: scope.filter((k) => this.searched.has(k)),
       notSearched,
       ...(this.truncated ? { truncated: true } : {}),
+      ...(this.metadataScope ? { metadataScope: this.metadataScope } : {}),
     };
   }
 }
