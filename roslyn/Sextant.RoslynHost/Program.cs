@@ -171,6 +171,7 @@ public static class Program
         var handler = new HeaderDelimitedMessageHandler(stdout, stdin, formatter);
         var rpc = new JsonRpc(handler);
         rpc.AddLocalRpcTarget(target, new JsonRpcTargetOptions { DisposeOnDisconnect = false });
+        rpc.AddLocalRpcTarget(new OccurrencesTarget(target), new JsonRpcTargetOptions { DisposeOnDisconnect = false }); // Occurrences.cs
         var exit = new TaskCompletionSource();
         target.OnExit = () => exit.TrySetResult();
         rpc.StartListening();

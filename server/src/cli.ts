@@ -19,6 +19,7 @@ import { LspProvider } from './semantic/lsp/lspProvider';
 import { probeVersion } from './semantic/lsp/doctor';
 import { locateRoslynHost } from './semantic/roslyn/roslynHost';
 import { chooseCSharpProvider } from './nav/semanticService';
+import { parseShard, runScipExport } from './scipCommand';
 import { readGitState } from './workspace/gitState';
 import { nativeWatcherCheck } from './workspace/watcher';
 
@@ -36,6 +37,7 @@ const ENGINE_OPTIONS: Record<string, OptionSpec> = {
   exclude: { type: 'string', value: 'G,…', help: 'extra ignore globs, workspace-relative' },
   include: { type: 'string', value: 'F,…', help: 're-admit default-excluded folders (e.g. packages,out)' },
   'csharp-provider': { type: 'string', value: 'P', help: 'headless C# backend: roslyn (default when the Roslyn host is built) or csharp-ls; env SEXTANT_CSHARP_PROVIDER' },
+  scip: { type: 'string', value: 'P,…', help: 'SCIP indexes to import (files or folders; default <workspace>/.sextant/scip/); env SEXTANT_SCIP' },
 };
 
 /** Restore runs the repository's MSBuild logic: opt-in headless (in VS Code: a trusted workspace and sextant.restore). */
@@ -59,6 +61,19 @@ const COMMANDS: Record<string, CommandSpec> = {
     options: { ...ENGINE_OPTIONS, args: { type: 'string', value: 'JSON', help: "the tool's arguments, e.g. '{\"query\":\"Foo\"}'" } },
   },
   stats: { summary: 'index statistics as JSON', options: ENGINE_OPTIONS },
+  scip: {
+    summary: 'export: write the precise facts of C# projects as a SCIP index (a CI shard with --shard K/N)',
+    positionals: ['ACTION'],
+    options: {
+      'workspace-root': ENGINE_OPTIONS['workspace-root']!,
+      'index-root': ENGINE_OPTIONS['index-root']!,
+      exclude: ENGINE_OPTIONS.exclude!,
+      include: ENGINE_OPTIONS.include!,
+      projects: { type: 'string', value: 'GLOB', help: 'only the projects whose path or name matches' },
+      shard: { type: 'string', value: 'K/N', help: 'the K-th of N shards of the project graph (dependency order, balanced by files)' },
+      out: { type: 'string', value: 'FILE', help: 'the SCIP file to write (required)' },
+    },
+  },
   doctor: { summary: 'what is installed and available', options: { 'workspace-root': ENGINE_OPTIONS['workspace-root']!, 'index-root': ENGINE_OPTIONS['index-root']! } },
 };
 
@@ -165,6 +180,9 @@ function engineOptions(a: Args) {
   }
   // Read by the semantic service when it is created (semantic/restore/restorePlan.ts).
   if (a.flags.get('restore') === true) process.env.SEXTANT_RESTORE = '1';
+  const scip = str(a, 'scip');
+  // Read by the semantic service when it is created, like the C# provider choice.
+  if (scip !== undefined) process.env.SEXTANT_SCIP = scip.split(',').filter(Boolean).map((p) => path.resolve(p)).join(path.delimiter);
   return o;
 }
 
@@ -400,6 +418,32 @@ function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+async function cmdScip(a: Args, argv: string[]): Promise<number> {
+  if (a.positional[0] !== 'export') throw new UsageError(`No action '${a.positional[0] ?? ''}' (scip takes export)`, 'scip');
+  const out = str(a, 'out');
+  if (!out) throw new UsageError(`Option '--out' is required`, 'scip');
+  const shard = str(a, 'shard');
+  if (shard !== undefined) parseShard(shard);
+  const opts = engineOptions(a);
+  const claim = await claimEngineFor(opts, 0);
+  // An engine serving this index holds it: the export indexes in memory instead.
+  const owner = claim.kind === 'owner';
+  try {
+    const r = await runScipExport({
+      engine: owner ? opts : { ...opts, indexRoot: '' },
+      ...(str(a, 'projects') !== undefined ? { projects: str(a, 'projects')! } : {}),
+      ...(shard !== undefined ? { shard } : {}),
+      out,
+      argv,
+      log: (l) => process.stderr.write(l + '\n'),
+    });
+    process.stderr.write(`scip export: ${r.documents} documents of ${r.projects} project(s), ${r.bytes} bytes in ${(r.ms / 1000).toFixed(1)} s → ${path.resolve(out)}\n`);
+    return 0;
+  } finally {
+    if (owner) claim.lock?.release();
+  }
+}
+
 async function cmdQuery(a: Args): Promise<number> {
   const tool = a.positional[0];
   if (!tool) throw new UsageError(`No tool named (one of ${toolNames().join(', ')})`, 'query');
@@ -542,6 +586,8 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdStats(a);
       case 'doctor':
         return await cmdDoctor(a);
+      case 'scip':
+        return await cmdScip(a, argv);
       case 'ipc':
         return await runEngineHost();
     }

@@ -35,6 +35,7 @@ import { RoslynProvider, type RoslynWorkspaceModel } from '../semantic/roslyn/ro
 import { locateRoslynHost } from '../semantic/roslyn/roslynHost';
 import { PreciseFacts } from '../semantic/precise/preciseFacts';
 import { languageOfPath } from '../semantic/language';
+import { compilationKey, DeclarationShapes } from '../semantic/precise/documentKeys';
 import type { PreciseEnv } from '../semantic/precise/preciseAnswers';
 import { restorePermission, restorePlan, restoreStateDir } from '../semantic/restore/restorePlan';
 import { RestoreService } from '../semantic/restore/restoreService';
@@ -155,17 +156,45 @@ export class SemanticService {
     }
     this.heuristic = new HeuristicProvider({ store: engine.store, root: engine.root });
     this.registry.register(this.heuristic, 'heuristic');
+    this.shapes = new DeclarationShapes(engine.store);
     const scip = options.scip ?? (process.env.SEXTANT_SCIP ? process.env.SEXTANT_SCIP.split(path.delimiter).filter(Boolean) : []);
     this.precise = new PreciseFacts({ workspaceRoot: engine.root, indexRoot: engine.indexRoot, scip, env: this.preciseEnv() });
     this.registry.setPrecise(this.precise.answers);
   }
+
+  /**
+   * Why a recorded document key no longer holds: its project's compilation inputs changed (as the
+   * Roslyn provider would describe the project now), or a declaration document it binds to has
+   * another declaration shape. Undefined when it holds.
+   */
+  private keyProblem(key: import('../semantic/precise/scipCodec').DocumentKey): string | undefined {
+    if (key.compilation) {
+      const g = projectGraph(this.engine);
+      const d = this.roslynModel().describer();
+      if (!g || !d) return 'the project model is not built yet';
+      let memo = this.compilationKeys.get(g);
+      if (!memo) this.compilationKeys.set(g, (memo = new Map()));
+      let now = memo.get(key.project);
+      if (now === undefined) {
+        const k = d.node(key.project) ? d.keyOfProject(key.project) : key.project;
+        const described = k ? d.describe(k) : undefined;
+        now = described?.ok ? compilationKey(described.description, this.engine.root) : '';
+        memo.set(key.project, now);
+      }
+      if (now !== key.compilation) return now ? `the compilation inputs of ${key.project} changed` : `${key.project} is no longer a project`;
+    }
+    for (const dep of key.deps) if (this.shapes.shape(dep.path) !== dep.shape) return `declarations it uses in ${dep.path} changed`;
+    return undefined;
+  }
+  private readonly compilationKeys = new WeakMap<ProjectGraph, Map<string, string>>();
+  private readonly shapes: DeclarationShapes;
 
   /** What the occurrence store asks of the engine: indexed hashes, mentions, texts, languages. */
   private preciseEnv(): PreciseEnv {
     const engine = this.engine;
     return {
       currentHash: (p) => (engine.pendingPaths().has(p) ? undefined : engine.catalog().byRelPath(p)?.hash || undefined),
-      keyProblem: () => undefined,
+      keyProblem: (key) => this.keyProblem(key),
       filesMentioning: (name) => this.filesMentioning(name),
       readText: (p) => {
         try {
@@ -175,6 +204,8 @@ export class SemanticService {
         }
       },
       languageOf: (p) => languageOfPath(p),
+      version: () => engine.version,
+      primaryCompilation: (p) => this.roslynModel().describer()?.keysOfFile(p)[0],
     };
   }
 

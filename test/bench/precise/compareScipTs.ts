@@ -24,7 +24,11 @@ export interface Question {
 
 export interface Comparison {
   question: Question;
+  /** `store`: every candidate answered from the index; `merged`: some resolved live (changed, or not in the index); `live`: the index has nothing at the position. */
+  answeredBy: 'store' | 'merged' | 'live';
+  /** The registry's answer (store rows + live rows of the other documents) equals the host's. */
   equal: boolean;
+  liveWhy: string[];
   store: number;
   live: number;
   onlyStore: string[];
@@ -47,7 +51,7 @@ export async function sampleQuestions(scip: string, root: string, n: number, see
   for await (const part of readScipIndex(scip)) {
     if (part.kind !== 'document') continue;
     const d = decodeDocument(part.bytes);
-    if (!/^packages\/[^/]+\/src\//.test(d.relativePath) || !/\.tsx?$/.test(d.relativePath)) continue;
+    if (!(d.language === 'csharp' || (/^packages\/[^/]+\/src\//.test(d.relativePath) && /\.tsx?$/.test(d.relativePath)))) continue;
     if (!fs.existsSync(path.join(root, d.relativePath))) continue;
     const implemented = new Set(d.symbols.flatMap((s) => s.relationships.filter((r) => r.isImplementation).map((r) => r.symbol)));
     for (const o of d.occurrences) {
@@ -55,7 +59,7 @@ export async function sampleQuestions(scip: string, root: string, n: number, see
       const q = { path: d.relativePath, line: o.range[0]! + 1, column: o.range[1]! + 1 };
       if (o.symbolRoles & ROLE_DEFINITION) {
         refs.push({ op: 'references', ...q });
-        if (implemented.has(o.symbol) || /#$/.test(o.symbol)) impls.push({ op: 'implementation', ...q });
+        if (implemented.has(o.symbol) || /#$/.test(o.symbol) || d.language === 'csharp') impls.push({ op: 'implementation', ...q });
       } else defs.push({ op: 'definition', ...q });
     }
   }
@@ -70,6 +74,7 @@ export async function sampleQuestions(scip: string, root: string, n: number, see
     return out;
   };
   const third = Math.ceil(n / 3);
+  if (n >= refs.length + defs.length + impls.length) return [...refs, ...defs, ...impls];
   return [...pick(refs, third), ...pick(defs, third), ...pick(impls, n - 2 * third)];
 }
 
@@ -86,23 +91,29 @@ export async function compare(root: string, scip: string, questions: number, see
     const qs = await sampleQuestions(scip, root, questions, seed);
     const out: Comparison[] = [];
     for (const q of qs) {
-      const language = /\.tsx$/.test(q.path) ? 'typescriptreact' : 'typescript';
+      const language = q.path.endsWith('.cs') ? 'csharp' : /\.tsx$/.test(q.path) ? 'typescriptreact' : 'typescript';
+      const provider = language === 'csharp' ? service.roslyn! : service.tsPrograms!;
       const args = { path: q.path, line: q.line, column: q.column, includeDeclaration: true };
       const t0 = Date.now();
       const s = service.precise.answers.answer(q.op, language, args);
       const storeMs = Date.now() - t0;
       const controller = new AbortController();
       const t1 = Date.now();
-      const live = await service.tsPrograms!.request(q.op, language, args as never, { signal: controller.signal, deadline: Date.now() + 120_000, waitForReadyMs: 120_000 });
+      const live = await provider.request(q.op, language, args as never, { signal: controller.signal, deadline: Date.now() + 120_000, waitForReadyMs: 120_000 });
       const liveMs = Date.now() - t1;
       const liveRows = live.kind === 'ok' ? (live.value as { path: string; line: number; column: number; endLine: number; endColumn: number; external?: boolean }[]).filter((x) => !x.external && !x.path.startsWith('/')) : [];
-      const a = new Set((s?.value ?? []).map(key));
+      // What the registry answers: the store's rows, plus the host's rows in the documents it could not answer.
+      const livePaths = new Set(s?.coverage.live.map((l) => l.path) ?? []);
+      const merged = s ? [...s.value, ...liveRows.filter((r) => livePaths.has(r.path) || !service.precise.answers.heldNow(r.path))] : liveRows;
+      const a = new Set(merged.map(key));
       const b = new Set(liveRows.map(key));
       const onlyStore = [...a].filter((x) => !b.has(x));
       const onlyLive = [...b].filter((x) => !a.has(x));
-      const c: Comparison = { question: q, equal: s !== undefined && s.coverage.live.length === 0 && onlyStore.length === 0 && onlyLive.length === 0, store: a.size, live: b.size, onlyStore, onlyLive, storeMs, liveMs, liveMode: live.kind === 'ok' ? (live.gaps?.length ? 'partial' : 'ok') : live.kind };
+      const answeredBy = !s ? 'live' : s.coverage.live.length ? 'merged' : 'store';
+      const liveWhy = [...new Set(s?.coverage.live.map((l) => l.why) ?? [])];
+      const c: Comparison = { question: q, answeredBy, liveWhy, equal: onlyStore.length === 0 && onlyLive.length === 0, store: a.size, live: b.size, onlyStore, onlyLive, storeMs, liveMs, liveMode: live.kind === 'ok' ? (live.gaps?.length ? 'partial' : 'ok') : live.kind };
       out.push(c);
-      log(`${c.equal ? 'EQUAL' : 'DIFF '} ${q.op} ${q.path}:${q.line}:${q.column} store ${a.size} (${storeMs} ms${s ? `, ${s.coverage.live.length} live docs` : ', no answer'}) live ${b.size} (${liveMs} ms ${c.liveMode})${c.equal ? '' : ` only-store ${onlyStore.slice(0, 3).join(' ')} only-live ${onlyLive.slice(0, 3).join(' ')}`}`);
+      log(`${c.equal ? 'EQUAL' : 'DIFF '} ${answeredBy.padEnd(6)} ${q.op} ${q.path}:${q.line}:${q.column} store ${a.size} (${storeMs} ms${s ? `, ${s.coverage.live.length} live docs${liveWhy.length ? ` (${liveWhy.join('; ')})` : ''}` : ', no answer'}) live ${b.size} (${liveMs} ms ${c.liveMode})${c.equal ? '' : ` only-store ${onlyStore.slice(0, 3).join(' ')} only-live ${onlyLive.slice(0, 3).join(' ')}`}`);
     }
     return out;
   } finally {
@@ -114,15 +125,20 @@ export async function compare(root: string, scip: string, questions: number, see
 if (require.main === module) {
   const [root, scip, n, seed] = process.argv.slice(2);
   void compare(path.resolve(root!), path.resolve(scip!), Number(n ?? 120), Number(seed ?? 1)).then((rows) => {
-    const eq = rows.filter((r) => r.equal).length;
-    const byOp = new Map<string, [number, number]>();
-    for (const r of rows) {
-      const v = byOp.get(r.question.op) ?? [0, 0];
-      v[0] += r.equal ? 1 : 0;
-      v[1]++;
-      byOp.set(r.question.op, v);
+    for (const by of ['store', 'merged', 'live'] as const) {
+      const part = rows.filter((r) => r.answeredBy === by);
+      const byOp = new Map<string, [number, number]>();
+      for (const r of part) {
+        const v = byOp.get(r.question.op) ?? [0, 0];
+        v[0] += r.equal ? 1 : 0;
+        v[1]++;
+        byOp.set(r.question.op, v);
+      }
+      console.log(`answered by ${by}: ${part.length}, equal ${part.filter((r) => r.equal).length}; ${[...byOp].map(([k, [e, t]]) => `${k} ${e}/${t}`).join(', ')}`);
     }
-    console.log(`equal ${eq} of ${rows.length}; ${[...byOp].map(([k, [e, t]]) => `${k} ${e}/${t}`).join(', ')}`);
+    const storeMs = rows.filter((r) => r.answeredBy === 'store').map((r) => r.storeMs).sort((x, y) => x - y);
+    const liveMs = rows.filter((r) => r.answeredBy === 'store').map((r) => r.liveMs).sort((x, y) => x - y);
+    console.log(`store-answered: store median ${storeMs[storeMs.length >> 1]} ms, max ${storeMs[storeMs.length - 1]} ms; host median ${liveMs[liveMs.length >> 1]} ms, max ${liveMs[liveMs.length - 1]} ms`);
     process.exit(0);
   });
 }

@@ -77,6 +77,7 @@ function env(over: Partial<PreciseEnv> = {}): PreciseEnv {
     filesMentioning: (name) => new Set(Object.keys(texts).filter((p) => new RegExp(`\\b${name}\\b`).test(texts[p]!))),
     readText: (p) => texts[p],
     languageOf: (p) => (p.endsWith('.cs') ? 'csharp' : undefined),
+    version: () => 'v1',
     ...over,
   };
 }

@@ -162,6 +162,17 @@ export class OccurrenceStore {
     return this.byPath.size;
   }
 
+  /** The wire bytes of an entry's document (for a cheap "does it name this symbol at all" test before decoding). */
+  readBytes(e: DocEntry): Uint8Array {
+    return readDocumentBytes(e.unit.file, e.offset, e.length);
+  }
+
+  /** True when the document's bytes contain the symbol string (a decoded miss is then certain). */
+  mayName(e: DocEntry, symbolBytes: Uint8Array): boolean {
+    if (this.decoded.has(e)) return true;
+    return Buffer.from(this.readBytes(e)).indexOf(symbolBytes) >= 0;
+  }
+
   /** The whole document of an entry (read from its file; the last ones read are kept). */
   read(e: DocEntry): ScipDocument {
     const hit = this.decoded.get(e);

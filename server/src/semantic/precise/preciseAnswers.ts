@@ -14,7 +14,7 @@ import { PRECISE_FOREIGN_MATCH_MIN_RATIO, PRECISE_MAX_CANDIDATE_DOCUMENTS } from
 import type { ReferenceLocation, SemanticLocation } from '../types';
 import type { DocEntry, OccurrenceStore, Provenance } from './occurrenceStore';
 import { ROLE_DEFINITION, ROLE_SEXTANT_IMPLICIT, symbolHash, type DocumentKey, type ScipDocument, type ScipOccurrence } from './scipCodec';
-import { isLocalSymbol, symbolName } from './scipSymbol';
+import { descriptorsOf, isLocalSymbol, symbolName } from './scipSymbol';
 
 /** What the store needs to know about the workspace now. */
 export interface PreciseEnv {
@@ -28,6 +28,10 @@ export interface PreciseEnv {
   readText(path: string): string | undefined;
   /** The indexed language of a file (`csharp`, `typescript`, …). */
   languageOf(path: string): string | undefined;
+  /** Changes whenever the index or the project model may have changed (verdicts are kept per version). */
+  version(): string;
+  /** The compilation a position in the file binds in (a Sextant key's `project`), when several compile it. */
+  primaryCompilation?(path: string): string | undefined;
 }
 
 /** Where a store answer's rows came from, and what it could not answer. */
@@ -60,7 +64,7 @@ const FAMILY: Record<string, string> = {
 
 export class PreciseAnswers {
   /** Per entry: the content hash it was checked at and the verdict (undefined = holds). */
-  private readonly checked = new Map<DocEntry, { hash: string; generation: number; problem: string | undefined }>();
+  private readonly checked = new Map<DocEntry, { hash: string; generation: string; problem: string | undefined }>();
   /** Bumped by the caller when keys may have changed (a new project model, a refresh). */
   envGeneration = 0;
 
@@ -80,10 +84,10 @@ export class PreciseAnswers {
     for (const e of ordered) {
       const c = this.checked.get(e);
       let problem: string | undefined;
-      if (c && c.hash === hash && c.generation === this.envGeneration) problem = c.problem;
+      if (c && c.hash === hash && c.generation === this.gen()) problem = c.problem;
       else {
         problem = this.check(e, hash);
-        this.checked.set(e, { hash, generation: this.envGeneration, problem });
+        this.checked.set(e, { hash, generation: this.gen(), problem });
       }
       if (problem === undefined) return { entry: e };
       why ||= problem;
@@ -107,6 +111,22 @@ export class PreciseAnswers {
       for (const f of files) out.add(f);
     }
     return out;
+  }
+
+  /** Every entry whose facts hold for a path now (a linked file has one per compilation). */
+  currentAll(p: string): DocEntry[] {
+    const first = this.current(p);
+    if (!('entry' in first)) return [];
+    const hash = this.env.currentHash(p);
+    return this.store.entries(p).filter((e) => e === first.entry || (this.checked.get(e)?.hash === hash && this.checked.get(e)?.generation === this.gen() ? this.checked.get(e)!.problem === undefined : (() => {
+      const problem = this.check(e, hash!);
+      this.checked.set(e, { hash: hash!, generation: this.gen(), problem });
+      return problem === undefined;
+    })()));
+  }
+
+  private gen(): string {
+    return `${this.envGeneration}:${this.env.version()}`;
   }
 
   /** True when a path has facts that hold now. */
@@ -136,8 +156,44 @@ export class PreciseAnswers {
    * that hold (the question is then the live providers' alone).
    */
   answer(op: StoreOp, language: string, args: { path: string; line: number; column: number; includeDeclaration?: boolean }): StoreAnswer<SemanticLocation[] | ReferenceLocation[]> | undefined {
-    const own = this.current(args.path);
-    if (!('entry' in own)) return undefined;
+    // A file compiled by several projects (a linked file) has a symbol per compilation: the
+    // answer is the union, as the live providers answer for every compilation of the position.
+    const all = this.currentAll(args.path);
+    if (all.length === 0) return undefined;
+    // The position binds in the file's primary compilation (as the live providers bind it); the
+    // other compilations take part with the same declaration (same descriptors) at that position.
+    const primaryKey = all.length > 1 ? this.env.primaryCompilation?.(args.path) : undefined;
+    const primary = all.find((e) => e.key?.project === primaryKey) ?? all[0]!;
+    const primarySymbol = occurrenceAt(this.store.read(primary), args.line - 1, args.column - 1)?.symbol;
+    if (!primarySymbol) return undefined;
+    const same = descriptorsOf(primarySymbol);
+    const parts = [primary, ...all.filter((e) => e !== primary && occurrenceAt(this.store.read(e), args.line - 1, args.column - 1)?.symbol && descriptorsOf(occurrenceAt(this.store.read(e), args.line - 1, args.column - 1)!.symbol) === same)]
+      .map((e) => this.answerAt(e, op, language, args))
+      .filter((x): x is StoreAnswer<SemanticLocation[] | ReferenceLocation[]> => x !== undefined);
+    if (parts.length <= 1) return parts[0];
+    const rows = new Map<string, SemanticLocation | ReferenceLocation>();
+    const coverage: StoreCoverage = { rows: { persisted: 0, scip: 0 }, documents: 0, live: [], producers: [] };
+    for (const p of parts) {
+      for (const r of p.value) {
+        const k = `${r.path}:${r.line}:${r.column}`;
+        const prev = rows.get(k) as ReferenceLocation | undefined;
+        if (!prev) rows.set(k, r);
+        else if ((r as ReferenceLocation).isDeclaration) prev.isDeclaration = true;
+      }
+      coverage.documents += p.coverage.documents;
+      for (const l of p.coverage.live) if (!coverage.live.some((x) => x.path === l.path)) coverage.live.push(l);
+      for (const x of p.coverage.producers) if (!coverage.producers.includes(x)) coverage.producers.push(x);
+    }
+    const value = [...rows.values()];
+    for (const r of value) {
+      const e = this.store.entries(r.path)[0];
+      if (e) coverage.rows[e.unit.provenance]++;
+    }
+    return { value, coverage };
+  }
+
+  private answerAt(entry: DocEntry, op: StoreOp, language: string, args: { path: string; line: number; column: number; includeDeclaration?: boolean }): StoreAnswer<SemanticLocation[] | ReferenceLocation[]> | undefined {
+    const own = { entry };
     const doc = this.store.read(own.entry);
     const at = occurrenceAt(doc, args.line - 1, args.column - 1);
     if (!at || !at.symbol) return undefined;
@@ -159,7 +215,7 @@ export class PreciseAnswers {
         const lang = this.env.languageOf(p);
         if (!lang || (FAMILY[lang] ?? lang) !== family) continue;
         const c = p === args.path ? own : this.current(p);
-        if ('entry' in c) held.push(c.entry);
+        if ('entry' in c) held.push(...this.currentAll(p));
         else if (!coverage.live.some((l) => l.path === p)) coverage.live.push({ path: p, why: c.why });
       }
       return { held, ok: true };
@@ -173,7 +229,12 @@ export class PreciseAnswers {
       if (!ok) return undefined;
       const ctor = symbol.endsWith('#') ? `${symbol}\`.ctor\`(` : undefined;
       const rows = new Map<string, ReferenceLocation>();
+      const needle = Buffer.from(symbol, 'utf8');
       for (const e of held) {
+        if (e !== own.entry && !this.store.mayName(e, needle)) {
+          use(e);
+          continue;
+        }
         const d = e === own.entry ? doc : this.store.read(e);
         let n = 0;
         for (const o of d.occurrences) {
@@ -214,7 +275,12 @@ export class PreciseAnswers {
       for (const t of frontier) {
         const { held, ok } = candidates(symbolName(t), t);
         if (!ok) return undefined;
+        const needle = Buffer.from(t, 'utf8');
         for (const e of held) {
+          if (e !== own.entry && !this.store.mayName(e, needle)) {
+            use(e);
+            continue;
+          }
           const d = e === own.entry ? doc : this.store.read(e);
           for (const s of d.symbols) {
             if (found.has(s.symbol) || targets.has(s.symbol)) continue;
@@ -231,7 +297,9 @@ export class PreciseAnswers {
     }
     const rows = new Map<string, SemanticLocation>();
     for (const s of found) {
-      for (const e of defsOf.get(s) ?? []) {
+      // every declaration of an implementation (a partial type's parts too), wherever the producer recorded it
+      const definers = this.store.definers(symbolHash(s)).filter((e) => this.currentAll(e.path).includes(e));
+      for (const e of new Set([...(defsOf.get(s) ?? []), ...definers])) {
         const d = e === own.entry ? doc : this.store.read(e);
         let n = 0;
         for (const o of d.occurrences) {
@@ -257,7 +325,9 @@ export class PreciseAnswers {
     count: (e: DocEntry, n: number) => void,
   ): SemanticLocation[] | undefined {
     const rows = new Map<string, SemanticLocation>();
+    const needle = Buffer.from(symbol, 'utf8');
     const scan = (e: DocEntry) => {
+      if (e !== ownEntry && !this.store.mayName(e, needle)) return use(e);
       const d = e === ownEntry ? ownDoc : this.store.read(e);
       let n = 0;
       for (const o of d.occurrences) {
@@ -291,7 +361,9 @@ export function occurrenceAt(doc: ScipDocument, line: number, character: number)
     const [sl, sc, el, ec] = o.range.length === 3 ? [o.range[0]!, o.range[1]!, o.range[0]!, o.range[2]!] : [o.range[0]!, o.range[1]!, o.range[2]!, o.range[3]!];
     if (line < sl || line > el || (line === sl && character < sc) || (line === el && character > ec)) continue;
     const len = (el - sl) * 10_000 + (ec - sc);
-    if (len < bestLen || (len === bestLen && (o.symbolRoles & ROLE_DEFINITION) !== 0)) {
+    // On the same range the later occurrence wins (the host emits a `new T()`'s constructor after
+    // the type: the compiler's symbol at that position), a definition over a use.
+    if (len < bestLen || (len === bestLen && ((o.symbolRoles & ROLE_DEFINITION) !== 0 || (best!.symbolRoles & ROLE_DEFINITION) === 0))) {
       best = o;
       bestLen = len;
     }
