@@ -17,7 +17,7 @@ namespace Sextant.RoslynHost;
 public sealed class OccurrencesParams
 {
     public string ProjectKey { get; set; } = "";
-    /// workspace-relative or absolute paths; default: every document of the project but generated ones
+    /// workspace-relative or absolute paths; default: every document of the project (generated ones under obj/ included)
     public List<string>? Documents { get; set; }
     public int? DeadlineMs { get; set; }
 }
@@ -85,7 +85,7 @@ public sealed class OccurrencesTarget
         var compilation = await project.GetCompilationAsync(deadline.Token);
         if (compilation == null) { res.Reason = "no compilation"; return res; }
         var wanted = p.Documents?.Select(h.Abs).ToHashSet(StringComparer.Ordinal);
-        var docs = project.Documents.Where(d => d.FilePath != null && (wanted?.Contains(d.FilePath) ?? !kp.GeneratedPaths.Contains(d.FilePath))).ToList();
+        var docs = project.Documents.Where(d => d.FilePath != null && (wanted?.Contains(d.FilePath) ?? true)).ToList();
         foreach (var d in docs)
         {
             if (deadline.IsCancellationRequested) { res.NotDone.Add(h.Rel(d.FilePath!).path); continue; }

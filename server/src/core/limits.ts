@@ -757,3 +757,9 @@ export const RESTORE_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 export const VIRTUAL_DOCUMENT_DEADLINE_MS = 20_000;
 /** Virtual documents kept per engine and index version (the outline and source_context after a definition read the same one). */
 export const VIRTUAL_DOCUMENTS_KEPT = 16;
+/** Persisted layer: quiet time (no semantic question) before the background pass resolves projects not persisted yet (questions go first). */
+export const PRECISE_PERSIST_IDLE_MS = 60_000;
+/** Persisted layer: memory cap of the background pass's own Roslyn host (MB; user-settable with SEXTANT_PRECISE_MEMORY_MB): beside the answering host, within the engine's target. */
+export const PRECISE_PERSIST_HOST_MEMORY_MB = 1_536;
+/** Persisted layer: nice value of the background pass's host process (it yields the CPU to everything else; SEXTANT_PRECISE_NICE). */
+export const PRECISE_PERSIST_NICE = 10;

@@ -17,6 +17,7 @@
  * from the project model, never restarted. `SEXTANT_CSHARP_PROVIDER=csharp-ls` (or the
  * `csharpProvider` option) selects csharp-ls instead; without a built host csharp-ls serves C#.
  */
+import * as crypto from 'node:crypto';
 import * as path from 'node:path';
 import { CSHARP_GENERATED_SOLUTION_MAX_PROJECTS, CSHARP_WHOLE_SOLUTION_MAX_PROJECTS, ROSLYN_PREWARM_POLL_MS, SEMANTIC_DEADLINE_MS, SEMANTIC_WAIT_FOR_READY_MS } from '../core/limits';
 import { matchFiles } from '../index/textIndex';
@@ -36,6 +37,10 @@ import { locateRoslynHost } from '../semantic/roslyn/roslynHost';
 import { PreciseFacts } from '../semantic/precise/preciseFacts';
 import { languageOfPath } from '../semantic/language';
 import { compilationKey, DeclarationShapes } from '../semantic/precise/documentKeys';
+import { PersistedLayer } from '../semantic/precise/persistedLayer';
+
+/** The producer version written into persisted SCIP files. */
+const SERVER_VERSION_FOR_FACTS = '0.1.0';
 import type { PreciseEnv } from '../semantic/precise/preciseAnswers';
 import { restorePermission, restorePlan, restoreStateDir } from '../semantic/restore/restorePlan';
 import { RestoreService } from '../semantic/restore/restoreService';
@@ -82,6 +87,8 @@ export interface SemanticServiceOptions {
    * VS Code passes its trusted workspace's `sextant.restore`; headless `--restore` (env SEXTANT_RESTORE=1).
    */
   restore?: boolean;
+  /** The persisted layer's quiet time before its background pass (ms); false turns it off (env SEXTANT_PRECISE_PERSIST=0). */
+  precisePersist?: { idleMs?: number } | false;
 }
 
 export type CSharpProviderChoice = 'roslyn' | 'csharp-ls';
@@ -109,6 +116,9 @@ export class SemanticService {
   readonly heuristic: HeuristicProvider;
   /** Recorded precise facts (persisted layer, imported SCIP) answering before the providers. */
   readonly precise: PreciseFacts;
+  /** Writes what the Roslyn host resolves into the index root's persisted layer, in quiet time. */
+  readonly persisted: PersistedLayer | undefined;
+  private lastQuestion = Date.now();
   private describers = new WeakMap<ProjectGraph, ProjectDescriber>();
   private dependentsCache = new WeakMap<ProjectGraph, Map<string, Set<string>>>();
   /** The projects listed in csharp-ls's solution (undefined: it chose itself, or nothing chosen yet). */
@@ -160,6 +170,32 @@ export class SemanticService {
     const scip = options.scip ?? (process.env.SEXTANT_SCIP ? process.env.SEXTANT_SCIP.split(path.delimiter).filter(Boolean) : []);
     this.precise = new PreciseFacts({ workspaceRoot: engine.root, indexRoot: engine.indexRoot, scip, env: this.preciseEnv() });
     this.registry.setPrecise(this.precise.answers);
+    const persist = options.precisePersist ?? (process.env.SEXTANT_PRECISE_PERSIST === '0' ? false : {});
+    if (persist && this.roslyn && engine.indexRoot) {
+      this.persisted = new PersistedLayer({
+        facts: this.precise,
+        version: SERVER_VERSION_FOR_FACTS,
+        lastQuestion: () => this.lastQuestion,
+        ...(persist.idleMs !== undefined ? { idleMs: persist.idleMs } : {}),
+        input: () => {
+          const g = projectGraph(engine);
+          if (!g || engine.meta().status === 'building') return undefined;
+          const catalog = engine.catalog();
+          return { root: engine.root, graph: g, files: catalog.all().map((r) => r.path), policy: engine.policy, shapes: this.shapes, indexedHash: (p) => catalog.byRelPath(p)?.hash };
+        },
+        order: () => {
+          const g = projectGraph(engine);
+          if (!g) return [];
+          const up = projectRefs(g).up;
+          return g.projects
+            .filter((p) => p.kind === 'csharp' && p.status !== 'failed')
+            .sort((a, b) => (up.get(b.id)?.length ?? 0) - (up.get(a.id)?.length ?? 0) || (a.id < b.id ? -1 : 1))
+            .map((p) => p.id);
+        },
+      });
+      this.persisted.start();
+      engine.onClose(() => this.persisted?.dispose());
+    }
   }
 
   /**
@@ -193,7 +229,18 @@ export class SemanticService {
   private preciseEnv(): PreciseEnv {
     const engine = this.engine;
     return {
-      currentHash: (p) => (engine.pendingPaths().has(p) ? undefined : engine.catalog().byRelPath(p)?.hash || undefined),
+      currentHash: (p) => {
+        if (engine.pendingPaths().has(p)) return undefined;
+        const indexed = engine.catalog().byRelPath(p)?.hash;
+        if (indexed) return indexed;
+        // generator output under obj/ is never indexed: hashed as it is now
+        if (!/(^|\/)obj\//.test(p)) return undefined;
+        try {
+          return crypto.createHash('sha1').update(engine.policy.readFile(p).bytes).digest('hex');
+        } catch {
+          return undefined;
+        }
+      },
       keyProblem: (key) => this.keyProblem(key),
       filesMentioning: (name) => this.filesMentioning(name),
       readText: (p) => {
@@ -205,6 +252,10 @@ export class SemanticService {
       },
       languageOf: (p) => languageOfPath(p),
       version: () => engine.version,
+      compilationsSeenBy: (k) => {
+        const d = this.roslynModel().describer()?.describe(k);
+        return d?.ok ? new Set([k, ...d.description.projectReferences]) : undefined;
+      },
       primaryCompilation: (p) => this.roslynModel().describer()?.keysOfFile(p)[0],
     };
   }
@@ -317,6 +368,7 @@ export class SemanticService {
     args: OpArgs<K>,
     o: { deadlineAt?: number; waitForReadyMs?: number; preciseOnly?: boolean } & RequestFocus = {},
   ): Promise<SemanticAnswer<OpResult<K>>> {
+    this.lastQuestion = Date.now();
     const answer = await this.ask(op, language, args, o);
     const note = language === 'csharp' ? this.restore?.note() : undefined;
     // Restore into state is announced while it runs and whenever it may not run; once done, only where something may be missing.

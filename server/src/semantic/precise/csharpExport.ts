@@ -6,6 +6,7 @@
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import type { PathPolicy } from '../../core/paths';
 import type { ProjectGraph } from '../../projects/ProjectGraph';
 import { ProjectDescriber, projectKey } from '../roslyn/projectDescriptions';
@@ -41,6 +42,9 @@ export interface CSharpExportInput {
   /** The indexed sha1 of a file (a document whose bytes differ from it is left out). */
   indexedHash: (rel: string) => string | undefined;
   log?: (line: string) => void;
+  /** The host's memory cap (MB) and nice value (background pass). */
+  memoryCapMb?: number;
+  nice?: number;
 }
 
 /** Converts one document of the host's answer to SCIP with its key. */
@@ -77,12 +81,20 @@ export function toScipDocument(d: HostDocumentOccurrences, project: string, comp
  */
 export async function* csharpDocuments(input: CSharpExportInput, projects: readonly string[], signal: AbortSignal): AsyncGenerator<ScipDocument> {
   const describer = new ProjectDescriber({ root: input.root, graph: input.graph, files: input.files, policy: input.policy });
-  const host = new RoslynHost({ root: input.root });
+  const host = new RoslynHost({ root: input.root, ...(input.memoryCapMb ? { memoryCapMb: input.memoryCapMb } : {}) });
   const say = input.log ?? (() => undefined);
   try {
     const ready = await host.acquire(120_000, signal);
     if (!ready.ok) throw new Error(`the Roslyn host did not start: ${ready.reason}`);
     const generation = ready.generation;
+    const pid = host.status().pid;
+    if (input.nice !== undefined && pid !== undefined) {
+      try {
+        os.setPriority(pid, input.nice);
+      } catch {
+        /* not permitted: runs at normal priority */
+      }
+    }
     const wanted = new Map<ProjectKey, { project: string; description: ProjectDescription }>();
     const all = new Map<ProjectKey, ProjectDescription>();
     // Every framework of a multi-targeting project is its own compilation (`#if` branches differ).
@@ -113,8 +125,9 @@ export async function* csharpDocuments(input: CSharpExportInput, projects: reado
       const compilation = compilationKey(description, input.root);
       let kept = 0;
       for (const d of r.documents) {
-        const indexed = input.indexedHash(d.path);
-        // The host read the file itself: facts are recorded only for the bytes the index holds.
+        // The host read the file itself: facts are recorded only for the bytes the index holds
+        // (generator output under obj/ is never indexed: keyed by the bytes the host read).
+        const indexed = input.indexedHash(d.path) ?? (/(^|\/)obj\//.test(d.path) ? d.sha1 : undefined);
         if (!indexed || (d.sha1 && d.sha1 !== indexed)) continue;
         kept++;
         yield toScipDocument(d, key, compilation, input.shapes, indexed);

@@ -30,6 +30,8 @@ export interface PreciseEnv {
   languageOf(path: string): string | undefined;
   /** Changes whenever the index or the project model may have changed (verdicts are kept per version). */
   version(): string;
+  /** The compilations a compilation sees (itself and its project references' keys). */
+  compilationsSeenBy?(project: string): ReadonlySet<string> | undefined;
   /** The compilation a position in the file binds in (a Sextant key's `project`), when several compile it. */
   primaryCompilation?(path: string): string | undefined;
 }
@@ -125,6 +127,13 @@ export class PreciseAnswers {
     })()));
   }
 
+  private generated: { generation: number; paths: string[] } | undefined;
+  /** Paths of the store's generated documents (under an obj/ folder). */
+  private generatedPaths(): string[] {
+    if (this.generated?.generation !== this.store.generation) this.generated = { generation: this.store.generation, paths: [...this.store.paths()].filter((p) => /(^|\/)obj\//.test(p)) };
+    return this.generated.paths;
+  }
+
   private gen(): string {
     return `${this.envGeneration}:${this.env.version()}`;
   }
@@ -165,7 +174,8 @@ export class PreciseAnswers {
     const primaryKey = all.length > 1 ? this.env.primaryCompilation?.(args.path) : undefined;
     const primary = all.find((e) => e.key?.project === primaryKey) ?? all[0]!;
     const primarySymbol = occurrenceAt(this.store.read(primary), args.line - 1, args.column - 1)?.symbol;
-    if (!primarySymbol) return undefined;
+    // A namespace is declared in every file that names it: left to the live providers.
+    if (!primarySymbol || primarySymbol.endsWith('/')) return undefined;
     const same = descriptorsOf(primarySymbol);
     const parts = [primary, ...all.filter((e) => e !== primary && occurrenceAt(this.store.read(e), args.line - 1, args.column - 1)?.symbol && descriptorsOf(occurrenceAt(this.store.read(e), args.line - 1, args.column - 1)!.symbol) === same)]
       .map((e) => this.answerAt(e, op, language, args))
@@ -211,9 +221,13 @@ export class PreciseAnswers {
       const files = name === undefined ? undefined : this.mentioning(name, sym);
       if (!files || files.size > PRECISE_MAX_CANDIDATE_DOCUMENTS) return { held: [], ok: false };
       const held: DocEntry[] = [];
-      for (const p of files) {
+      const taken = new Set<string>();
+      // Generated documents (under obj/) are not in the text index: always candidates, as for the host.
+      for (const p of [...files, ...this.generatedPaths()]) {
         const lang = this.env.languageOf(p);
         if (!lang || (FAMILY[lang] ?? lang) !== family) continue;
+        if (taken.has(p)) continue;
+        taken.add(p);
         const c = p === args.path ? own : this.current(p);
         if ('entry' in c) held.push(...this.currentAll(p));
         else if (!coverage.live.some((l) => l.path === p)) coverage.live.push({ path: p, why: c.why });
@@ -347,8 +361,21 @@ export class PreciseAnswers {
     if (!ok) return undefined;
     const definers = new Set(this.store.definers(symbolHash(symbol)).map((e) => e.path));
     // The documents the producer says define it; when it says none, every candidate.
-    const heldDefiners = held.filter((e) => definers.has(e.path));
-    for (const e of heldDefiners.length ? heldDefiners : held) scan(e);
+    let chosen = held.filter((e) => definers.has(e.path));
+    if (chosen.length === 0) chosen = held;
+    // A file compiled several times (frameworks of a multi-targeting project): the declaration in
+    // the compilation the asking document sees, as the compiler binds it.
+    const seen = ownEntry.key ? this.env.compilationsSeenBy?.(ownEntry.key.project) : undefined;
+    if (seen) {
+      const byPath = new Map<string, DocEntry[]>();
+      for (const e of chosen) (byPath.get(e.path) ?? byPath.set(e.path, []).get(e.path)!).push(e);
+      chosen = [...byPath.values()].flatMap((list) => {
+        if (list.length < 2) return list;
+        const visible = list.filter((e) => e.key && seen.has(e.key.project));
+        return visible.length ? visible : list;
+      });
+    }
+    for (const e of chosen) scan(e);
     return rows.size ? [...rows.values()] : undefined;
   }
 }

@@ -1,0 +1,131 @@
+/**
+ * The persisted layer: precise facts the engine resolves in the background, written under
+ * `<index-root>/precise/` as one SCIP file per C# project (the same documents and keys as
+ * `sextant scip export`), so the next engine on this index — another window, a CLI agent, the next
+ * morning — answers from them at once.
+ *
+ * The pass runs when no semantic question came for `PRECISE_PERSIST_IDLE_MS`, project by project in
+ * the given order (most depended-on first), in a Roslyn host of its own with a memory cap
+ * (`SEXTANT_PRECISE_MEMORY_MB`) at a low CPU priority (`SEXTANT_PRECISE_NICE`); a question stops
+ * it (the rest waits for the next quiet time). A project whose file already holds is skipped.
+ * `SEXTANT_PRECISE_PERSIST=0` turns it off.
+ */
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PRECISE_PERSIST_HOST_MEMORY_MB, PRECISE_PERSIST_IDLE_MS, PRECISE_PERSIST_NICE } from '../../core/limits';
+import { log } from '../../core/log';
+import { csharpDocuments, type CSharpExportInput } from './csharpExport';
+import type { PreciseFacts } from './preciseFacts';
+import { writeScipIndex, type ScipDocument } from './scipCodec';
+
+export interface PersistedLayerOptions {
+  facts: PreciseFacts;
+  /** The export input for the current index and project model (undefined: not ready). */
+  input: () => Omit<CSharpExportInput, 'memoryCapMb' | 'nice'> | undefined;
+  /** C# project ids, most depended-on first. */
+  order: () => string[];
+  /** Epoch ms of the last semantic question. */
+  lastQuestion: () => number;
+  idleMs?: number;
+  version: string;
+}
+
+/** The unit file of a project. */
+export function unitFile(dir: string, project: string): string {
+  return path.join(dir, `${crypto.createHash('sha1').update(project).digest('hex').slice(0, 16)}.scip`);
+}
+
+export class PersistedLayer {
+  private running: Promise<number> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly life = new AbortController();
+  /** Projects persisted by this engine, and the total. */
+  readonly stats = { projects: 0, documents: 0, passes: 0 };
+
+  constructor(private readonly o: PersistedLayerOptions) {}
+
+  /** Checks for quiet time every few seconds and runs a pass then. */
+  start(): void {
+    const tick = () => {
+      if (this.life.signal.aborted) return;
+      if (!this.running && Date.now() - this.o.lastQuestion() >= (this.o.idleMs ?? PRECISE_PERSIST_IDLE_MS)) void this.runOnce();
+      this.timer = setTimeout(tick, Math.min(5_000, this.o.idleMs ?? PRECISE_PERSIST_IDLE_MS)).unref();
+    };
+    this.timer = setTimeout(tick, 0).unref();
+  }
+
+  /** One pass over the projects not persisted yet; resolves with the number persisted. */
+  runOnce(): Promise<number> {
+    this.running ??= this.pass().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  async dispose(): Promise<void> {
+    this.life.abort(new Error('engine closing'));
+    if (this.timer) clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  private async pass(): Promise<number> {
+    const dir = this.o.facts.persistedDir();
+    const input = this.o.input();
+    if (!dir || !input) return 0;
+    await this.o.facts.ready;
+    const todo = this.o.order().filter((p) => !this.holds(unitFile(dir, p)));
+    if (todo.length === 0) return 0;
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    this.stats.passes++;
+    // A question stops the pass (the host it started is stopped with it).
+    const stop = new AbortController();
+    const started = this.o.lastQuestion();
+    const watch = setInterval(() => {
+      if (this.o.lastQuestion() !== started || this.life.signal.aborted) stop.abort(new Error('a question came'));
+    }, 200).unref();
+    let done = 0;
+    let current: { project: string; docs: ScipDocument[] } | undefined;
+    const flush = async () => {
+      if (!current) return;
+      const file = unitFile(dir, current.project);
+      await writeScipIndex(file, { version: 0, toolInfo: { name: 'sextant', version: this.o.version, arguments: ['persisted', current.project] }, projectRoot: `file://${input.root}`, textDocumentEncoding: 1 }, current.docs);
+      await this.o.facts.add(file, 'persisted');
+      this.stats.projects++;
+      this.stats.documents += current.docs.length;
+      done++;
+      current = undefined;
+    };
+    const envMb = Number(process.env.SEXTANT_PRECISE_MEMORY_MB);
+    const envNice = Number(process.env.SEXTANT_PRECISE_NICE);
+    try {
+      for await (const d of csharpDocuments({ ...input, memoryCapMb: envMb > 0 ? envMb : PRECISE_PERSIST_HOST_MEMORY_MB, nice: Number.isFinite(envNice) && process.env.SEXTANT_PRECISE_NICE ? envNice : PRECISE_PERSIST_NICE }, todo, stop.signal)) {
+        const project = d.key!.project.replace(/\|[^|]*$/, '');
+        if (current && current.project !== project) await flush();
+        current ??= { project, docs: [] };
+        current.docs.push(d);
+      }
+      if (!stop.signal.aborted) await flush();
+    } catch (e) {
+      if (!stop.signal.aborted) log.warn('persisted layer: background pass failed', { error: e instanceof Error ? e.message : String(e) });
+    } finally {
+      clearInterval(watch);
+    }
+    if (done) log.info(`persisted layer: ${done} project(s) persisted (${this.stats.documents} documents so far)`);
+    return done;
+  }
+
+  /** True when the unit file exists and most of its documents' facts hold. */
+  private holds(file: string): boolean {
+    const unit = this.o.facts.units().find((u) => u.file === file);
+    if (!unit) return false;
+    let ok = 0;
+    let all = 0;
+    for (const p of this.o.facts.store.paths()) {
+      for (const e of this.o.facts.store.entries(p)) {
+        if (e.unit !== unit) continue;
+        all++;
+        if (this.o.facts.answers.currentAll(p).includes(e)) ok++;
+      }
+    }
+    return all > 0 && ok / all >= 0.9;
+  }
+}

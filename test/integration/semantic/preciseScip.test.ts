@@ -1,0 +1,207 @@
+/**
+ * Precise facts that outlive the process (real Roslyn host, the Harbor fixture): `scip export`
+ * shards merge to the single-process export (decoded with the generated SCIP types), an engine
+ * that imported the shards answers from them without asking the host — row for row what the host
+ * answers live — a stale imported document is resolved live and labelled, an edit of a bound
+ * declaration or of the project's references invalidates the facts, and a truncated index is
+ * refused while the others load.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { deserializeSCIP } from '@c4312/scip';
+import { Engine } from '../../../server/src/nav/engine';
+import { semanticService } from '../../../server/src/nav/semanticService';
+import { ROLE_DEFINITION } from '../../../server/src/semantic/precise/scipCodec';
+import { isLocalSymbol } from '../../../server/src/semantic/precise/scipSymbol';
+import { runScipExport } from '../../../server/src/scipCommand';
+import { locateRoslynHost } from '../../../server/src/semantic/roslyn/roslynHost';
+import { copyTree, ROSLYN_FIXTURE } from './roslynFixture';
+
+const hostBuilt = locateRoslynHost().ok;
+
+type Row = { path: string; line: number; column: number; endLine: number; endColumn: number };
+const key = (r: Row) => `${r.path}:${r.line}:${r.column}-${r.endLine}:${r.endColumn}`;
+const sorted = (rows: readonly Row[] | undefined) => [...new Set((rows ?? []).map(key))].sort();
+
+(hostBuilt ? describe : describe.skip)('precise facts from SCIP shards (real Roslyn host)', function () {
+  this.timeout(900_000);
+  let dir: string;
+  let out: string;
+  const quiet = () => undefined;
+
+  before(async () => {
+    dir = copyTree(ROSLYN_FIXTURE, 'scip');
+    out = fs.mkdtempSync(path.join(path.dirname(dir), 'sextant-scip-out-'));
+    const engine = { workspaceRoot: dir, indexRoot: '' };
+    await runScipExport({ engine, out: path.join(out, 'whole.scip'), argv: [], log: quiet });
+    await runScipExport({ engine, shard: '1/2', out: path.join(out, 'shard1.scip'), argv: [], log: quiet });
+    await runScipExport({ engine, shard: '2/2', out: path.join(out, 'shard2.scip'), argv: [], log: quiet });
+  });
+  after(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  it('two shards decode with the generated SCIP types and merge to the single-process export', () => {
+    const docs = (f: string) => deserializeSCIP(fs.readFileSync(path.join(out, f))).documents.map((d) => JSON.stringify({ p: d.relativePath, o: d.occurrences.map((o) => [o.range, o.symbol, o.symbolRoles, o.enclosingRange]), s: d.symbols.map((s) => [s.symbol, s.relationships.map((r) => r.symbol)]) }));
+    const whole = docs('whole.scip').sort();
+    const one = docs('shard1.scip');
+    const two = docs('shard2.scip');
+    assert.ok(one.length > 0 && two.length > 0, `both shards hold documents (${one.length}, ${two.length})`);
+    assert.deepEqual([...one, ...two].sort(), whole);
+    assert.ok(whole.length >= 15, `${whole.length} documents`);
+  });
+
+  describe('an engine that imported the shards', () => {
+    let engine: Engine;
+    let service: ReturnType<typeof semanticService>;
+    before(async () => {
+      fs.writeFileSync(path.join(out, 'truncated.scip'), fs.readFileSync(path.join(out, 'shard1.scip')).subarray(0, 200));
+      engine = await Engine.open({ workspaceRoot: dir, indexRoot: '', gitAtOpen: false });
+      await engine.refresh();
+      service = semanticService(engine, { scip: [path.join(out, 'shard1.scip'), path.join(out, 'shard2.scip'), path.join(out, 'truncated.scip')], roslynPrewarm: false, tsPrewarm: false });
+      await service.precise.ready;
+    });
+    after(async () => engine.close());
+
+    it('refuses the truncated index with the reason and loads the others', () => {
+      assert.deepEqual(service.precise.refused().map((r) => path.basename(r.file)), ['truncated.scip']);
+      assert.match(service.precise.refused()[0]!.reason, /truncated/);
+      assert.equal(service.precise.units().length, 2);
+    });
+
+    it('answers references, definitions and implementations from the shards, row for row as the host answers live', async () => {
+      const idx = deserializeSCIP(fs.readFileSync(path.join(out, 'whole.scip')));
+      const questions: { op: 'references' | 'definition' | 'implementation'; path: string; line: number; column: number }[] = [];
+      const seen = new Set<string>();
+      for (const d of idx.documents) {
+        if (d.relativePath.includes('/obj/')) continue; // generator output: asked about through its sources
+        const text = fs.readFileSync(path.join(dir, d.relativePath), 'utf8').split('\n');
+        // positions inside #if branches bind differently per framework: left out
+        const inIf = new Set<number>();
+        let depth = 0;
+        text.forEach((l, i) => {
+          if (/^\s*#if/.test(l)) depth++;
+          if (depth > 0) inIf.add(i);
+          if (/^\s*#endif/.test(l)) depth--;
+        });
+        for (const o of d.occurrences) {
+          if (!o.symbol || isLocalSymbol(o.symbol) || inIf.has(o.range[0]!)) continue;
+          const at = { path: d.relativePath, line: o.range[0]! + 1, column: o.range[1]! + 1 };
+          const k = `${at.path}:${at.line}:${at.column}`;
+          if (seen.has(k)) continue;
+          seen.add(k);
+          if (o.symbolRoles & ROLE_DEFINITION) questions.push({ op: 'references', ...at }, { op: 'implementation', ...at });
+          else questions.push({ op: 'definition', ...at });
+        }
+      }
+      assert.ok(questions.length >= 150, `${questions.length} questions`);
+      const differ: string[] = [];
+      let fromStore = 0;
+      for (const q of questions) {
+        const args = { path: q.path, line: q.line, column: q.column, includeDeclaration: true };
+        const a = await service.registry.request(q.op, 'csharp', args as never, { deadlineMs: 120_000 });
+        const live = await service.roslyn!.request(q.op, 'csharp', args as never, { signal: new AbortController().signal, deadline: Date.now() + 120_000, waitForReadyMs: 120_000 });
+        assert.equal(live.kind, 'ok', `${q.op} ${q.path}:${q.line}:${q.column}: ${JSON.stringify(live)}`);
+        if (a.provider === 'scip') {
+          fromStore++;
+          assert.deepEqual(a.attempts.map((x) => x.provider), ['scip'], 'the host is not asked');
+        }
+        // (a question the shards do not cover goes to the host as before: not what is compared here)
+        if (!a.provider?.startsWith('scip')) continue;
+        const liveRows = sorted((live.kind === 'ok' ? live.value : []) as Row[]);
+        if (JSON.stringify(sorted(a.value as Row[])) !== JSON.stringify(liveRows)) differ.push(`${q.op} ${q.path}:${q.line}:${q.column}`);
+      }
+      assert.deepEqual(differ, []);
+      assert.ok(fromStore >= questions.length * 0.6, `${fromStore} of ${questions.length} answered from the shards alone`);
+    });
+
+    it('resolves a document edited since the export live and says so', async () => {
+      const dock = path.join(dir, 'src/Harbor.App/Dock.cs');
+      const before = fs.readFileSync(dock, 'utf8');
+      fs.writeFileSync(dock, '// edited\n' + before);
+      try {
+        await engine.refresh();
+        const args = { path: 'src/Harbor.Core/Ship.cs', line: 3, column: 22, includeDeclaration: true };
+        const a = await service.registry.request('references', 'csharp', args, { deadlineMs: 120_000 });
+        assert.equal(a.mode, 'precise');
+        assert.equal(a.provider, 'scip+roslyn');
+        assert.match(a.notes!.join('\n'), /resolved live by roslyn: src\/Harbor\.App\/Dock\.cs \(edited since its facts were recorded\)/);
+        assert.ok((a.provenance?.live ?? 0) > 0 && (a.provenance?.scip ?? 0) > 0, JSON.stringify(a.provenance));
+        const live = await service.roslyn!.request('references', 'csharp', args, { signal: new AbortController().signal, deadline: Date.now() + 120_000, waitForReadyMs: 120_000 });
+        assert.deepEqual(sorted(a.value as Row[]), sorted((live.kind === 'ok' ? live.value : []) as Row[]));
+      } finally {
+        fs.writeFileSync(dock, before);
+        await engine.refresh();
+      }
+    });
+
+    it('an edit of a declaration a document binds to, and a change of its project references, invalidate its facts', async () => {
+      const why = (p: string) => {
+        const c = service.precise.answers.current(p);
+        return 'why' in c ? c.why : 'holds';
+      };
+      assert.equal(why('src/Harbor.Core/Ship.cs'), 'holds');
+      const entity = path.join(dir, 'src/Harbor.Core/EntityBase.cs');
+      const was = fs.readFileSync(entity, 'utf8');
+      fs.writeFileSync(entity, was.replace(/Describe\(/g, 'DescribeIt('));
+      await engine.refresh();
+      assert.equal(why('src/Harbor.Core/Ship.cs'), 'declarations it uses in src/Harbor.Core/EntityBase.cs changed');
+      fs.writeFileSync(entity, was);
+      await engine.refresh();
+      assert.equal(why('src/Harbor.Core/Ship.cs'), 'holds');
+      const csproj = path.join(dir, 'tests/Harbor.Tests/Harbor.Tests.csproj');
+      const proj = fs.readFileSync(csproj, 'utf8');
+      assert.match(proj, /<ProjectReference Include="[^"]*Harbor\.Text[^"]*"/);
+      fs.writeFileSync(csproj, proj.replace(/\s*<ProjectReference Include="[^"]*Harbor\.Text[^"]*"\s*\/>/, ''));
+      await engine.refresh();
+      assert.match(why('tests/Harbor.Tests/ShipTests.cs'), /the compilation inputs of tests\/Harbor\.Tests\/Harbor\.Tests\.csproj\|net10\.0 changed/);
+      fs.writeFileSync(csproj, proj);
+      await engine.refresh();
+      assert.equal(why('tests/Harbor.Tests/ShipTests.cs'), 'holds');
+    });
+  });
+
+  it('the persisted layer: a second engine on the same index answers from what the first resolved in the background, until an edit', async () => {
+    const indexRoot = fs.mkdtempSync(path.join(path.dirname(dir), 'sextant-scip-index-'));
+    try {
+      const first = await Engine.open({ workspaceRoot: dir, indexRoot, gitAtOpen: false });
+      await first.refresh();
+      const s1 = semanticService(first, { scip: [], roslynPrewarm: false, tsPrewarm: false, precisePersist: { idleMs: 3_600_000 } });
+      assert.ok(s1.persisted, 'the persisted layer runs beside the Roslyn host');
+      assert.ok((await s1.persisted.runOnce()) >= 5, 'projects persisted');
+      assert.equal(await s1.persisted.runOnce(), 0, 'nothing left to persist');
+      await first.close();
+
+      const second = await Engine.open({ workspaceRoot: dir, indexRoot, gitAtOpen: false });
+      try {
+        await second.refresh();
+        const s2 = semanticService(second, { scip: [], roslynPrewarm: false, tsPrewarm: false, precisePersist: false });
+        await s2.precise.ready;
+        const args = { path: 'src/Harbor.Core/Ship.cs', line: 3, column: 22, includeDeclaration: true };
+        const a = await s2.registry.request('references', 'csharp', args, { deadlineMs: 120_000 });
+        assert.equal(a.provider, 'persisted');
+        assert.deepEqual(a.attempts.map((x) => x.provider), ['persisted']);
+        assert.equal(s2.roslyn!.stats.questions, 0, 'the host was not asked');
+        const live = await s2.roslyn!.request('references', 'csharp', args, { signal: new AbortController().signal, deadline: Date.now() + 120_000, waitForReadyMs: 120_000 });
+        assert.deepEqual(sorted(a.value as Row[]), sorted((live.kind === 'ok' ? live.value : []) as Row[]));
+        const tests = path.join(dir, 'tests/Harbor.Tests/ShipTests.cs');
+        const was = fs.readFileSync(tests, 'utf8');
+        fs.writeFileSync(tests, was + '\n// edited\n');
+        try {
+          await second.refresh();
+          const b = await s2.registry.request('references', 'csharp', args, { deadlineMs: 120_000 });
+          assert.equal(b.provider, 'persisted+roslyn');
+          assert.match(b.notes!.join('\n'), /tests\/Harbor\.Tests\/ShipTests\.cs \(edited since its facts were recorded\)/);
+        } finally {
+          fs.writeFileSync(tests, was);
+        }
+      } finally {
+        await second.close();
+      }
+    } finally {
+      fs.rmSync(indexRoot, { recursive: true, force: true });
+    }
+  });
+});
