@@ -148,6 +148,7 @@ export const section: BenchSection = {
     if (tree.copied) notes.push(`the target has restore output: asked on a copy without obj/ and bin/ (${tree.root})`);
     const { questions, from } = questionsFor(ctx, tree.root, ctx.options.quick ? QUICK_QUESTIONS : QUESTIONS);
     notes.push(`${questions.length} questions from ${from}`);
+    notes.push('the after pass starts once restore has ended: the host compiled projects while it waited, so its latency is warmer than the before pass (a first pass still, every question asked once)');
     const baseIndex = path.join(ctx.scratch, 'csharp-restore-index');
     ctx.progress('indexing (shared by both passes)…');
     const ix = spawnSync(ctx.options.cli[0]!, [...ctx.options.cli.slice(1), 'index', '--workspace-root', tree.root, '--index-root', baseIndex], { encoding: 'utf8', timeout: 3_600_000 });
