@@ -17,6 +17,8 @@
  * Questions come from the oracle's sampler: each picks a project at random (unrelated parts of the
  * graph), then a symbol; on bigger workspaces the sampler runs over a seeded subset of projects.
  * A run whose answers never name the Roslyn provider says so (host not built / not in this build).
+ * Restore into Sextant's state before / after (the same questions on a never-restored tree, and
+ * the restore time) is its companion section, csharpRestore.ts (`--sections csharp-restore`).
  */
 import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
