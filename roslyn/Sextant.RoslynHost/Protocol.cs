@@ -170,6 +170,11 @@ public sealed class Loc
     public string? Message { get; set; }
     /// a metadata declaration (a decompiled: path): assembly, package, signature, doc summary (protocol 5)
     public MetadataFacts? Metadata { get; set; }
+    /// references (protocol 6): "unbound" — a mention of the name Roslyn could not bind; `BlockedBy`
+    /// names the unresolved type in the way, `CandidateReason` Roslyn's reason when it had candidates
+    public string? Confidence { get; set; }
+    public string? BlockedBy { get; set; }
+    public string? CandidateReason { get; set; }
 }
 
 public sealed class MetadataFacts
@@ -219,6 +224,11 @@ public sealed class CallRow
     public string? ViaSymbol { get; set; }
     public string? CallKind { get; set; }
     public bool? Virtual { get; set; }
+    /// callers (protocol 6): "reference" when the caller names the method without calling it (a method group)
+    public string? Kind { get; set; }
+    /// protocol 6: "unbound" — a mention of the name Roslyn could not bind (see `BlockedBy`)
+    public string? Confidence { get; set; }
+    public string? BlockedBy { get; set; }
 }
 
 public sealed class SymbolInfoRow
@@ -257,6 +267,8 @@ public sealed class QueryResult
     public MetadataScope? MetadataScope { get; set; }
     /// source generators of the searched projects that threw (protocol 5): their output is missing
     public List<GeneratorFailure>? GeneratorFailures { get; set; }
+    /// a position query whose name did not bind (protocol 6): the symbol, when there is one, is Roslyn's candidate
+    public UnboundInfo? Unbound { get; set; }
 }
 
 public sealed class GeneratorFailure
@@ -265,3 +277,5 @@ public sealed class GeneratorFailure
     public string Generator { get; set; } = "";
     public string Error { get; set; } = "";
 }
+
+public sealed class UnboundInfo { public string Name { get; set; } = ""; public string? BlockedBy { get; set; } public string? CandidateReason { get; set; } }

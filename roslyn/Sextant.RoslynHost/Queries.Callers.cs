@@ -1,4 +1,4 @@
-// callers (with calls through the interface / base members a member implements or overrides) and callees.
+// callers (with calls through the interface / base members a member implements or overrides, and calls to its implementations and overrides) and callees.
 using System.Collections.Immutable;
 using System.Diagnostics;
 using System.Text;
@@ -101,20 +101,29 @@ public sealed partial class Queries
         return outList;
     }
 
-    async Task CallersBatch(ISymbol sym, Solution sol, IImmutableSet<Document> docs, UnitRows u, CancellationToken ct)
+    /// Callers of `sym` in `docs`: calls bound to it, to the source members it dispatches through
+    /// (`via` interface / base), and — for an interface, abstract or virtual member — calls bound to
+    /// its implementations and overrides (`via` implementation / override, protocol 6), looked for in
+    /// the `implScope` projects of the unit's reference closure. A use that does not call (a method
+    /// group: `items.Select(Parse)`, `handler += OnChanged`; nameof) is a row of kind "reference".
+    async Task CallersBatch(ISymbol sym, Solution sol, IImmutableSet<Document> docs, IEnumerable<string> unitKeys, IReadOnlySet<string> implScope, UnitRows u, CancellationToken ct)
     {
         var rows = u.Calls;
         if (docs.Count == 0) return;
         var closures = new Dictionary<ProjectId, HashSet<string>>();
         HashSet<string> ClosureOf(ProjectId id) =>
             closures.TryGetValue(id, out var c) ? c : closures[id] = h.KeyOf(id) is string k ? h.Closure(new[] { k }) : new HashSet<string>();
-        foreach (var (target, via) in await Dispatchers(sym, sol, ct))
+        var targets = await Dispatchers(sym, sol, ct);
+        var implProjects = h.Closure(unitKeys).Where(implScope.Contains).Select(k => sol.GetProject(h.Known[k].Id)).Where(p => p != null).Select(p => p!).ToImmutableHashSet();
+        foreach (var (m, rel) in await Implementors(sym, sol, implProjects, ct)) targets.Add((m, rel));
+        foreach (var (target, via) in targets)
         {
             // only documents whose project sees the target's declaring project can call it
             var declKey = target.Locations.FirstOrDefault(l => l.IsInSource)?.SourceTree is SyntaxTree tt && sol.GetDocumentId(tt) is DocumentId tdid ? h.KeyOf(tdid.ProjectId) : null;
             var seeing = declKey == null ? docs : docs.Where(d => ClosureOf(d.Project.Id).Contains(declKey)).ToImmutableHashSet();
             if (seeing.Count == 0) continue;
             var callers = await SymbolFinder.FindCallersAsync(target, sol, seeing, ct);
+            var upward = via is "interface" or "base";
             foreach (var c in callers)
             {
                 // FindCallers cascades (IsDirect false for calls bound to a related member); the
@@ -122,25 +131,84 @@ public sealed partial class Queries
                 if (!c.IsDirect) continue;
                 var sites = c.Locations.Where(l => l.IsInSource).ToList();
                 // base.M() is a non-virtual call: it never reaches an override
-                if (via != null) sites = sites.Where(l => !IsBaseCall(l)).ToList();
+                if (upward) sites = sites.Where(l => !IsBaseCall(l)).ToList();
                 if (sites.Count == 0) continue;
                 var from = c.CallingSymbol;
                 // a lambda is not a caller of its own: its enclosing member is
                 while (from is IMethodSymbol { MethodKind: MethodKind.AnonymousFunction } && from.ContainingSymbol != null) from = from.ContainingSymbol;
                 var fromRef = Ref(from, sol);
-                var key = (fromRef.DocId ?? fromRef.Display + "@" + string.Join(",", fromRef.Locations.Select(LocKey))) + "|" + via;
-                if (!rows.TryGetValue(key, out var row))
-                {
-                    row = new CallRow { From = fromRef, Via = via, ViaSymbol = via != null ? DocId(target) : null };
-                    rows[key] = row;
-                }
                 foreach (var l in sites)
                 {
+                    var kind = target is IMethodSymbol && !IsInvocationSite(l) ? "reference" : null;
+                    var key = (fromRef.DocId ?? fromRef.Display + "@" + string.Join(",", fromRef.Locations.Select(LocKey))) + "|" + via + (upward || via == null ? "" : "|" + DocId(target)) + (kind != null ? "|" + kind : "");
+                    if (!rows.TryGetValue(key, out var row))
+                    {
+                        row = new CallRow { From = fromRef, Via = via, ViaSymbol = via != null ? DocId(target) : null, Kind = kind };
+                        rows[key] = row;
+                    }
                     var loc = ToLoc(l, sol);
                     if (!row.Sites.Any(x => LocKey(x) == LocKey(loc))) row.Sites.Add(loc);
                 }
             }
         }
+    }
+
+    /// Most implementing / overriding members one callers unit follows down from the target.
+    const int ImplementorsMax = 256;
+
+    /// The source members below an interface, abstract or virtual member that a call can bind to
+    /// and still run in its place: implementations and overrides, transitively (an abstract
+    /// implementation's overrides too); `relation` to `sym`: "override" when its overridden chain
+    /// reaches `sym`, else "implementation".
+    static async Task<List<(ISymbol s, string? via)>> Implementors(ISymbol sym, Solution sol, IImmutableSet<Project> projects, CancellationToken ct)
+    {
+        var outList = new List<(ISymbol, string?)>();
+        if (sym is not (IMethodSymbol or IPropertySymbol or IEventSymbol) || projects.Count == 0) return outList;
+        static bool Open(ISymbol s) => s.ContainingType?.TypeKind == TypeKind.Interface || s.IsAbstract || s.IsVirtual || (s.IsOverride && !s.IsSealed && s.ContainingType?.IsSealed != true);
+        if (!Open(sym)) return outList;
+        var E = SymbolEqualityComparer.Default;
+        var target = sym.OriginalDefinition;
+        var seen = new HashSet<ISymbol>(E) { target };
+        var queue = new Queue<ISymbol>();
+        queue.Enqueue(target);
+        while (queue.Count > 0 && outList.Count < ImplementorsMax)
+        {
+            var n = queue.Dequeue();
+            IEnumerable<ISymbol> found;
+            try
+            {
+                found = n.ContainingType?.TypeKind == TypeKind.Interface
+                    ? await SymbolFinder.FindImplementationsAsync(n, sol, projects, ct)
+                    : await SymbolFinder.FindOverridesAsync(n, sol, projects, ct);
+            }
+            catch (Exception e) when (e is not OperationCanceledException) { HostState.Log($"implementors of {n.Name}: {e.Message}"); continue; }
+            foreach (var f in found)
+            {
+                var o = f.OriginalDefinition;
+                if (!InSource(o) || !seen.Add(o)) continue;
+                outList.Add((o, OverriddenChain(o).Any(x => E.Equals(x.OriginalDefinition, target)) ? "override" : "implementation"));
+                if (Open(o)) queue.Enqueue(o);
+            }
+        }
+        return outList;
+    }
+
+    /// Whether a reference to a method at `l` calls it (an invocation, an object creation, a
+    /// constructor initializer) rather than naming it (a method group, nameof, a cref).
+    static bool IsInvocationSite(Location l)
+    {
+        var root = l.SourceTree?.GetRoot();
+        var node = root?.FindNode(l.SourceSpan, getInnermostNodeForTie: true);
+        if (node == null) return true;
+        if (node is not SimpleNameSyntax) return true; // `new T()`, `: base(...)`, an attribute: constructor calls
+        SyntaxNode expr = node;
+        while (expr.Parent is MemberAccessExpressionSyntax ma && ma.Name == expr || expr.Parent is MemberBindingExpressionSyntax mb && mb.Name == expr
+               || expr.Parent is QualifiedNameSyntax qn && qn.Right == expr || expr.Parent is AliasQualifiedNameSyntax aq && aq.Name == expr)
+            expr = expr.Parent!;
+        if (expr.Parent is InvocationExpressionSyntax inv && inv.Expression == expr)
+            return !(inv.Expression is IdentifierNameSyntax { Identifier.ValueText: "nameof" });
+        if (expr.Parent is ObjectCreationExpressionSyntax or AttributeSyntax) return true;
+        return false;
     }
 
     static bool IsBaseCall(Location l)

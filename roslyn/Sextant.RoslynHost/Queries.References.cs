@@ -23,7 +23,7 @@ public sealed partial class Queries
 
     void Merge(UnitRows u, QueryResult res, HashSet<string> seen, Dictionary<string, CallRow> callerRows)
     {
-        foreach (var l in u.Refs) if (seen.Add(LocKey(l) + "|" + l.Definition)) res.Items.Add(l);
+        foreach (var l in u.Refs) if (seen.Add(LocKey(l) + "|" + l.Definition + "|" + l.Confidence)) res.Items.Add(l);
         foreach (var (k, row) in u.Calls)
         {
             if (!callerRows.TryGetValue(k, out var have)) { callerRows[k] = row; continue; }
@@ -79,6 +79,8 @@ public sealed partial class Queries
         var callerRows = new Dictionary<string, CallRow>();
         var batchSize = BatchSizeOf(q);
         bool Candidate(Document d) => onlyDocs == null || (d.FilePath != null && onlyDocs.Contains(d.FilePath));
+        // where implementations and overrides of the target can be (callers): the projects searched
+        var implScope = new HashSet<string>(scope, StringComparer.Ordinal);
         // Each unit searches a solution narrowed to its projects' reference closure (plus the
         // symbol's own project): Roslyn's cascade (the interface members, overrides and sibling
         // implementations of the symbol, looked for in every project depending on their declaring
@@ -91,7 +93,9 @@ public sealed partial class Queries
             var s2 = await Rebind(s, sol, narrow, ct) ?? s;
             var docs = docs0.Select(d => narrow.GetDocument(d.Id)).Where(d => d != null).Select(d => d!).ToImmutableHashSet();
             if (q.Op == "references") await ReferencesBatch(s2, narrow, docs, includeRelated, includeDecl, u, deadline);
-            else await CallersBatch(s2, narrow, docs, u, deadline);
+            else await CallersBatch(s2, narrow, docs, unitKeys, implScope, u, deadline);
+            // what Roslyn could not bind (a package not restored): named, never hidden (protocol 5)
+            if (!localOnly && MayBeUnbound(s2, unitKeys)) await UnboundMentions(s2, narrow, docs, q.Op == "callers", u, deadline);
         }
 
         // Under a deadline, a member's likely documents go first: those whose text also names its

@@ -108,6 +108,8 @@ public sealed partial class Queries
         public string? Reason;
         public string? ProjectKey;     // the project the question was asked in
         public Document? Document;
+        /// The name at the position did not bind (protocol 6): why, and what Roslyn offered.
+        public UnboundMention? Unbound;
     }
 
     async Task<Target> ResolveTarget(QueryParams q, CancellationToken ct)
@@ -140,8 +142,16 @@ public sealed partial class Queries
             var tl = text.Lines[line];
             var offset = Math.Clamp(tl.Start + Math.Max(0, q.Position.Column - 1), tl.Start, tl.End);
             var sym = await SymbolFinder.FindSymbolAtPositionAsync(doc, offset, ct);
-            if (sym == null && offset > tl.Start) sym = await SymbolFinder.FindSymbolAtPositionAsync(doc, offset - 1, ct);
-            return new Target { Symbol = Normalize(sym), ProjectKey = key, Document = doc, Reason = sym == null ? "no symbol at position" : null };
+            // the name the position is on (or ends at): only a position past a name's end looks back,
+            // never one on a name that did not bind (that would answer for its receiver)
+            var root = await doc.GetSyntaxRootAsync(ct);
+            var tok = root?.FindToken(offset) ?? default;
+            var onName = tok.IsKind(SyntaxKind.IdentifierToken) && tok.Span.Contains(offset);
+            if (!onName && offset > tl.Start && root?.FindToken(offset - 1) is { } before && before.IsKind(SyntaxKind.IdentifierToken) && before.Span.End == offset) { tok = before; onName = true; }
+            if (sym == null && offset > tl.Start && !(tok.IsKind(SyntaxKind.IdentifierToken) && tok.Span.Contains(offset))) sym = await SymbolFinder.FindSymbolAtPositionAsync(doc, offset - 1, ct);
+            var unbound = onName ? await UnboundAt(doc, tok, ct) : null;
+            var reason = sym != null ? null : unbound != null ? $"no symbol at position: `{unbound.Name}` could not be bound ({unbound.Why()})" : "no symbol at position";
+            return new Target { Symbol = Normalize(sym), ProjectKey = key, Document = doc, Reason = reason, Unbound = unbound };
         }
         if (q.Symbol != null)
         {

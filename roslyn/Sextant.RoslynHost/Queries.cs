@@ -64,6 +64,16 @@ public sealed partial class Queries
         }
         var t = await resolving;
         var loadMs = sw.ElapsedMilliseconds;
+        if (t.Unbound is { } ub)
+            res.Unbound = new UnboundInfo { Name = ub.Name, BlockedBy = ub.Blocked?.ToDisplayString(), CandidateReason = ub.CandidateReason != CandidateReason.None ? ub.CandidateReason.ToString() : null };
+        if (t.Symbol == null && t.Unbound != null && q.Op == "definition" && t.ProjectKey != null)
+        {
+            // the declarations the unbound name can mean, each labelled (protocol 6)
+            var usol = h.Workspace.CurrentSolution;
+            foreach (var s in await UnboundDeclarations(t.Unbound, t.ProjectKey, deadline.Token))
+                foreach (var l in DeclLocs(s, usol)) { l.ProjectKey = ProjectKeyOfPath(l, usol); l.Definition = DocId(s); l.Confidence = "unbound"; l.BlockedBy = res.Unbound!.BlockedBy; res.Items.Add(l); }
+            res.Searched.Add(t.ProjectKey);
+        }
         if (t.Symbol == null) { res.Reason = t.Reason; Finish(res, sw, loadMs); return res; }
         var sol = h.Workspace.CurrentSolution;
         res.Symbol = Ref(t.Symbol, sol);

@@ -365,6 +365,8 @@ export const ROSLYN_CONTINUE_MAX_STALLS = 3;
 export const ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS = 8;
 /** Unresolved packages/references named in one answer's note (the rest counted): enough to act on, short enough to read. */
 export const ROSLYN_UNRESOLVED_NOTE_MAX_NAMES = 5;
+/** Unresolved packages / blocking types named in an answer's "N mentions could not be bound" gap (the rest counted). */
+export const ROSLYN_UNBOUND_GAP_MAX_NAMES = 4;
 /** Time the host gets to answer `status` for doctor. */
 export const ROSLYN_HOST_STATUS_TIMEOUT_MS = 5_000;
 /** `--version` of a language server must answer within this (doctor). */

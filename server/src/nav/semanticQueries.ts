@@ -9,7 +9,7 @@ import { PREVIEW_CHARS } from '../core/limits';
 import { HeuristicProvider } from '../semantic/heuristic/heuristicProvider';
 import type { NavigationMode } from '../semantic/provider';
 import type { SemanticAnswer } from '../semantic/registry';
-import type { HierarchyItem, ReferenceLocation, SemanticLocation } from '../semantic/types';
+import type { HierarchyItem, IncomingCall, ReferenceLocation, SemanticLocation } from '../semantic/types';
 import type { Engine } from './engine';
 import { projectGraph } from './projects';
 import { changedSince, resolveTarget, targetRefFor, type ResolvedTarget, type TargetInput, type TargetRef, type TargetSelection } from './semanticTarget';
@@ -19,7 +19,8 @@ import { isTestFile } from './testLabels';
 import { virtualRow } from './virtualDocuments';
 import { isVirtualPath } from '../core/virtualPaths';
 
-export type Confidence = 'exact' | 'partial' | 'heuristic' | 'stale';
+/** `unbound`: a mention of the name the compiler could not bind (a package not restored), or a declaration such a mention may mean. */
+export type Confidence = 'exact' | 'partial' | 'heuristic' | 'stale' | 'unbound';
 
 /** One location row as every navigation tool returns it. */
 export interface NavRow {
@@ -51,6 +52,8 @@ export interface NavRow {
   assembly?: string;
   package?: string;
   summary?: string;
+  /** An unbound row: the unresolved type that kept it from binding. */
+  blocked_by?: string;
 }
 
 /** What every navigation answer carries besides its rows. */
@@ -110,6 +113,8 @@ export interface ReferenceCounts {
   test: number;
   generated: number;
   handwritten: number;
+  /** Rows the compiler could not bind (confidence unbound), only when some. */
+  unbound?: number;
 }
 
 export async function referencesQuery(engine: Engine, target: TargetInput, o: ReferenceOptions = {}): Promise<(NavMeta & { rows: NavRow[]; counts: ReferenceCounts }) | AmbiguousAnswer> {
@@ -137,8 +142,10 @@ export function countReferences(rows: readonly NavRow[]): ReferenceCounts {
   const projects = new Map<string, boolean>();
   let test = 0;
   let generated = 0;
+  let unbound = 0;
   for (const r of rows) {
     if (r.isTest) test++;
+    if (r.confidence === 'unbound') unbound++;
     if (r.isGenerated) generated++;
     const key = r.project ?? '(no project)';
     projects.set(key, (projects.get(key) ?? true) && r.isTest);
@@ -153,6 +160,7 @@ export function countReferences(rows: readonly NavRow[]): ReferenceCounts {
     test,
     generated,
     handwritten: rows.length - generated,
+    ...(unbound ? { unbound } : {}),
   };
 }
 
@@ -177,6 +185,13 @@ export interface CallEdge {
   /** Call sites (in the caller's file). */
   sites: { line: number; column: number }[];
   confidence: Confidence;
+  /** The calls bind to a member implementing / overriding the target (binds_to: its qualified name). */
+  via?: 'implementation' | 'override';
+  binds_to?: string;
+  /** The caller names the method without calling it (a method group). */
+  kind?: 'reference';
+  /** confidence unbound: the unresolved type in the way. */
+  blocked_by?: string;
 }
 
 export interface CallAnswer extends NavMeta {
@@ -226,17 +241,22 @@ export async function callsQuery(
       a.notes?.forEach((x) => notes.add(x));
       const conf = confidenceOf(a.mode);
       const calls = [...((a.value ?? []) as { from?: HierarchyItem; to?: HierarchyItem }[])].sort((x, y) => compareLocations((direction === 'incoming' ? x.from : x.to)!, (direction === 'incoming' ? y.from : y.to)!));
-      for (const call of calls as { from?: HierarchyItem; to?: HierarchyItem; sites: SemanticLocation[] | { line: number; column: number }[] }[]) {
+      for (const call of calls as (Partial<IncomingCall> & { to?: HierarchyItem; sites: SemanticLocation[] | { line: number; column: number }[] })[]) {
         const other = (direction === 'incoming' ? call.from : call.to)!;
         const [otherRow] = decorate(engine, [other], a.mode, true);
         const [itemRow] = decorate(engine, [item], a.mode, true);
-        edges.push({
+        const edge: CallEdge = {
           depth: d,
           caller: direction === 'incoming' ? otherRow! : itemRow!,
           callee: direction === 'incoming' ? itemRow! : otherRow!,
           sites: call.sites.map((s) => ({ line: s.line, column: s.column })),
-          confidence: direction === 'outgoing' && conf === 'exact' ? 'partial' : conf,
-        });
+          confidence: call.confidence === 'unbound' ? 'unbound' : direction === 'outgoing' && conf === 'exact' ? 'partial' : conf,
+        };
+        if (call.via) edge.via = call.via;
+        if (call.bindsTo) edge.binds_to = call.bindsTo;
+        if (call.kind) edge.kind = call.kind;
+        if (call.blockedBy) edge.blocked_by = call.blockedBy;
+        edges.push(edge);
         if (edges.length >= maxEdges) {
           truncated = 'cap';
           break;
@@ -350,7 +370,7 @@ function typeNode(engine: Engine, item: HierarchyItem, relation: TypeNode['relat
 
 /** Declaration facts, snippet and target_ref for rows decorated light (the page that is shown). */
 export function enrichRows(engine: Engine, rows: NavRow[]): NavRow[] {
-  const full = decorate(engine, rows, 'precise');
+  const full = decorate(engine, rows.map(({ confidence: _c, blocked_by: _b, ...r }) => r), 'precise');
   return rows.map((r, i) => {
     const f = full[i]!;
     const out: NavRow = { ...r };
@@ -454,6 +474,10 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
     row.isGenerated = file?.fileClass === 'generated';
     if (!stale.has(l.path)) stale.set(l.path, changedSince(engine, l.path));
     if (stale.get(l.path)) row.confidence = 'stale';
+    if (l.confidence === 'unbound') {
+      row.confidence = 'unbound';
+      if (l.blockedBy) row.blocked_by = l.blockedBy;
+    }
     const r = l as ReferenceLocation;
     if (r.related) row.role = 'related';
     else if (r.isDeclaration !== undefined) row.role = r.isDeclaration ? 'declaration' : 'reference';

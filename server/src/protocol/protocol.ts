@@ -337,6 +337,9 @@ export interface EditorLocation extends EditorSpan {
    * its assembly, the package or targeting pack holding it, its signature and doc summary.
    */
   metadata?: EditorMetadataFacts;
+  /** A mention of the name the compiler could not bind, or a declaration it may mean (an unresolved type in the way: `blockedBy`). */
+  confidence?: 'unbound';
+  blockedBy?: string;
 }
 
 /** What a metadata (framework / package) declaration is: assembly, package, signature, doc summary. */
@@ -390,6 +393,14 @@ export interface EditorIncomingCall {
   from: EditorHierarchyItem;
   /** Call sites, in `from.path`. */
   sites: EditorSpan[];
+  /** The calls bind to a member implementing / overriding the item (`bindsTo`: its qualified name). */
+  via?: 'implementation' | 'override';
+  bindsTo?: string;
+  /** The caller names the method without calling it (a method group: `items.Select(Parse)`, `+= OnChanged`). */
+  kind?: 'reference';
+  /** The sites are mentions the compiler could not bind (`blockedBy`: the unresolved type in the way). */
+  confidence?: 'unbound';
+  blockedBy?: string;
 }
 /** A callee of an item and the call sites inside the item (CallHierarchyOutgoingCall). */
 export interface EditorOutgoingCall {

@@ -18,6 +18,7 @@ import {
   type AmbiguousAnswer,
   type NavMeta,
   type NavRow,
+  type CallEdge,
 } from '../../nav/semanticQueries';
 import type { TargetInput } from '../../nav/semanticTarget';
 import { batchEntrySchema, checkBatch, entryText, fitEntries, isBatchEntry, runBatch, type BatchEntry } from '../batch';
@@ -118,7 +119,8 @@ const rowSchema = z.object({
   project: z.string().optional(),
   isTest: z.boolean().optional().describe('In a references group: said by the group'),
   isGenerated: z.boolean().optional().describe('In a references group: only when true'),
-  confidence: z.enum(['exact', 'partial', 'heuristic', 'stale']),
+  confidence: z.enum(['exact', 'partial', 'heuristic', 'stale', 'unbound']).describe('unbound: the compiler could not bind this mention (see blocked_by)'),
+  blocked_by: z.string().optional().describe('Unresolved type that kept an unbound row from binding'),
   role: z.enum(['declaration', 'reference', 'related']).optional(),
   name: z.string().optional(),
   kind: z.string().optional(),
@@ -314,7 +316,7 @@ export const referencesTool = defineTool({
   extra: {
     ...metaExtra,
     target_selection: selectionSchema.optional(),
-    counts: z.object({ total: z.number(), projects: z.number(), productionProjects: z.number(), testProjects: z.number(), production: z.number(), test: z.number(), generated: z.number(), handwritten: z.number() }).optional(),
+    counts: z.object({ total: z.number(), projects: z.number(), productionProjects: z.number(), testProjects: z.number(), production: z.number(), test: z.number(), generated: z.number(), handwritten: z.number(), unbound: z.number().optional() }).optional(),
   },
   paged: true,
   mode: true,
@@ -340,7 +342,7 @@ export const referencesTool = defineTool({
           const a = await referencesQuery(env.engine, toTarget(t), opts);
           if ('ambiguous' in a) return { error: ambiguousError(a) };
           const c = a.counts;
-          const note = `${c.total} reference${c.total === 1 ? '' : 's'} in ${c.projects} project${c.projects === 1 ? '' : 's'} (${c.productionProjects} production, ${c.testProjects} test).${modeNote(a)}`;
+          const note = `${c.total} reference${c.total === 1 ? '' : 's'} in ${c.projects} project${c.projects === 1 ? '' : 's'} (${c.productionProjects} production, ${c.testProjects} test)${c.unbound ? `; ${c.unbound} unbound` : ''}.${modeNote(a)}`;
           if (groupBy === 'none') return { rows: enrichRows(env.engine, a.rows.slice(0, BATCH_REFERENCES_LOCATIONS)), total: a.rows.length, mode: a.mode, note };
           const ordered = orderedGroups(a.rows, groupBy);
           const listed = spreadLocations(ordered.map(([, rows]) => rows.length), perGroup, args.per_group === undefined ? BATCH_REFERENCES_LOCATIONS : Infinity);
@@ -356,7 +358,8 @@ export const referencesTool = defineTool({
     const c = a.counts;
     const what = a.target_selection.symbol?.name ?? a.name;
     const split = c.generated > 0 ? `; ${c.generated} in generated files` : '';
-    const summary = `${c.total} reference${c.total === 1 ? '' : 's'} to ${what} across ${c.projects} project${c.projects === 1 ? '' : 's'} (${c.productionProjects} production, ${c.testProjects} test)${split}.${modeNote(a)}`;
+    const unbound = c.unbound ? `; ${c.unbound} of them unbound (mentions the compiler could not bind)` : '';
+    const summary = `${c.total} reference${c.total === 1 ? '' : 's'} to ${what} across ${c.projects} project${c.projects === 1 ? '' : 's'} (${c.productionProjects} production, ${c.testProjects} test)${split}${unbound}.${modeNote(a)}`;
     const extra = { ...metaFields(a), counts: c };
     const partial = a.mode === 'precise_partial' ? { partial: a.gaps.join('; ') } : {};
     const groupBy = args.group_by ?? 'project';
@@ -424,7 +427,11 @@ const edgeSchema = z.object({
   caller: rowSchema,
   callee: rowSchema,
   sites: z.array(z.object({ line: z.number(), column: z.number() })).describe("Call sites in the caller's file"),
-  confidence: z.enum(['exact', 'partial', 'heuristic', 'stale']),
+  confidence: z.enum(['exact', 'partial', 'heuristic', 'stale', 'unbound']),
+  via: z.enum(['implementation', 'override']).optional().describe('The calls bind to an implementation/override of the target: binds_to'),
+  binds_to: z.string().optional(),
+  kind: z.literal('reference').optional().describe('A method-group use, not a call'),
+  blocked_by: z.string().optional(),
 });
 
 function callTool(direction: 'incoming' | 'outgoing') {
@@ -451,8 +458,8 @@ function callTool(direction: 'incoming' | 'outgoing') {
     },
     paged: true,
     mode: true,
-    row: (e: { caller: NavRow; callee: NavRow; sites: { line: number }[]; depth: number; confidence: string }) =>
-      `${e.caller.name ?? e.caller.path} → ${e.callee.name ?? e.callee.path} (${e.caller.path}:${e.sites.map((s) => s.line).join(',')}; depth ${e.depth}, ${e.confidence})`,
+    row: (e: CallEdge) =>
+      `${e.caller.name ?? e.caller.path} → ${e.callee.name ?? e.callee.path} (${e.caller.path}:${e.sites.map((s) => s.line).join(',')}; depth ${e.depth}, ${e.confidence}${e.via ? `, via ${e.via} ${e.binds_to ?? ''}` : ''}${e.kind ? `, ${e.kind}` : ''}${e.blocked_by ? `, blocked by ${e.blocked_by}` : ''})`,
     async handle(env, args, p) {
       const a = await env.once('calls', () =>
         callsQuery(env.engine, toTarget(args.target), direction, args.depth ?? 1, SEMANTIC_CALLS_MAX_EDGES, {
@@ -470,7 +477,7 @@ function callTool(direction: 'incoming' | 'outgoing') {
       const summary =
         a.availability === 'unavailable'
           ? `Call hierarchy unavailable for ${what}: ${a.reason ?? 'no provider'} (this is not "no calls").`
-          : `${a.edges.length} ${noun}${a.edges.length === 1 ? '' : 's'} for ${what} (depth ≤ ${args.depth ?? 1}).${modeNote(a)}`;
+          : `${a.edges.length} ${noun}${a.edges.length === 1 ? '' : 's'} for ${what} (depth ≤ ${args.depth ?? 1})${edgeKinds(a.edges)}.${modeNote(a)}`;
       return {
         summary,
         items: pg.items,
@@ -537,3 +544,12 @@ export const typeHierarchyTool = defineTool({
 });
 
 export const SEMANTIC_TOOLS = [definitionTool, referencesTool, implementationsTool, callersTool, calleesTool, typeHierarchyTool];
+
+/** What kinds of edges a callers answer holds besides plain calls, counted ("" when none). */
+function edgeKinds(edges: readonly CallEdge[]): string {
+  const down = edges.filter((e) => e.via).length;
+  const refs = edges.filter((e) => e.kind === 'reference').length;
+  const unbound = edges.filter((e) => e.confidence === 'unbound').length;
+  const parts = [...(down ? [`${down} through an implementation or override`] : []), ...(refs ? [`${refs} method-group reference${refs === 1 ? '' : 's'}`] : []), ...(unbound ? [`${unbound} unbound (the compiler could not bind them)`] : [])];
+  return parts.length ? `; ${parts.join(', ')}` : '';
+}

@@ -8,7 +8,7 @@
  */
 
 /** The protocol version this mirror was written against. */
-export const HOST_PROTOCOL_VERSION = 3;
+export const HOST_PROTOCOL_VERSION = 6;
 
 /** A project key: `<workspace-relative project path>|<target framework>` (opaque to the host). */
 export type ProjectKey = string;
@@ -190,6 +190,10 @@ export interface QueryParams {
 export interface DefinitionRow extends HostLocation {
   projectKey?: ProjectKey;
   partialPart?: boolean;
+  /** Protocol 5, a declaration an unbound name may mean (`confidence: "unbound"`): its docId. */
+  definition?: string | null;
+  confidence?: 'unbound';
+  blockedBy?: string;
 }
 
 export interface ReferenceRow extends HostLocation {
@@ -200,6 +204,12 @@ export interface ReferenceRow extends HostLocation {
   isImplicit?: boolean;
   isCandidate?: boolean;
   projectKey?: ProjectKey;
+  /** Protocol 5: a mention of the name Roslyn could not bind (an unresolved type in the way). */
+  confidence?: 'unbound';
+  /** The unresolved type that kept it from binding (receiver, argument or the symbol's own signature). */
+  blockedBy?: string;
+  /** Roslyn's CandidateReason when the symbol was among its candidates (e.g. OverloadResolutionFailure). */
+  candidateReason?: string;
 }
 
 export interface ImplementationRow extends SymbolRef {
@@ -209,8 +219,15 @@ export interface ImplementationRow extends SymbolRef {
 export interface CallerRow {
   from: SymbolRef;
   sites: HostLocation[];
-  via?: 'interface' | 'base';
+  /** interface / base: the call binds to a member the symbol implements or overrides; implementation / override (protocol 6): to a member implementing or overriding it. */
+  via?: 'interface' | 'base' | 'implementation' | 'override';
+  /** The docId of that member. */
   viaSymbol?: string;
+  /** Protocol 5: the caller names the method without calling it (a method group, nameof). */
+  kind?: 'reference';
+  /** Protocol 5: the sites are mentions Roslyn could not bind (see ReferenceRow.confidence). */
+  confidence?: 'unbound';
+  blockedBy?: string;
 }
 
 export interface CalleeRow {
@@ -267,6 +284,16 @@ export interface QueryResult<Row = unknown> extends Coverage {
   metadataScope?: { assembly: string; referencing: number; known: number };
   /** protocol 5: source generators of the question's project that threw while it compiled (their output is missing). */
   generatorFailures?: { projectKey: ProjectKey; generator: string; error: string }[];
+  /** A position whose name did not bind (protocol 6); `symbol`, when set, is Roslyn's candidate. */
+  unbound?: UnboundInfo;
+}
+
+export interface UnboundInfo {
+  name: string;
+  /** The unresolved type in the way (receiver or argument). */
+  blockedBy?: string;
+  /** Roslyn's CandidateReason when it had candidates. */
+  candidateReason?: string;
 }
 
 export interface StatusResult {

@@ -39,6 +39,11 @@ export function toLocation(l: HostLocation): SemanticLocation {
   if (l.external) out.external = true;
   if (l.fullSpan) out.fullSpan = toSpan(l.fullSpan);
   if (l.metadata) out.metadata = l.metadata;
+  const u = l as { confidence?: string; blockedBy?: string };
+  if (u.confidence === 'unbound') {
+    out.confidence = 'unbound';
+    if (u.blockedBy) out.blockedBy = u.blockedBy;
+  }
   return out;
 }
 

@@ -14,6 +14,7 @@ import type { RoslynSession } from './hostSession';
 import { splitKey, type ProjectDescriber } from './projectDescriptions';
 import { roslynDocumentation } from './roslynDocumentation';
 import { candidates, coverageGaps, linkedOwners, mentioningDocuments, referenceClosure } from './scopePlan';
+import { unboundGap, unboundWhy } from './bindingGaps';
 import { rpcErrorCode } from '../lsp/rpcChannel';
 import { metadataScopeNote } from './metadataTargets';
 
@@ -34,7 +35,14 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
     case 'definition': {
       const r = await s.query<DefinitionRow>({ op: 'definition', ...at, scope: [bindKey] }, ctx, generation);
       const notes = [...s.unresolvedNotes([bindKey]), ...generatorFailureNotes(r)];
-      return { kind: 'ok', value: r.items.map(toLocation), ...(notes.length ? { notes } : {}) };
+      // A name that did not bind (protocol 6): the declarations it can mean, labelled; none: no precise answer.
+      const gaps: string[] = [];
+      if (r.unbound) {
+        const why = unboundWhy(s.unresolved, r.unbound, bindKey);
+        if (r.items.length === 0) return { kind: 'unavailable', state: 'failed', reason: `${why}; no declaration of that name is in reach` };
+        gaps.push(r.symbol ? `${why}; the declaration shown is Roslyn's candidate` : `${why}; ${r.items.length === 1 ? 'the declaration of that name it can mean is' : `the ${r.items.length} declarations of that name it can mean are`} listed with confidence "unbound"`);
+      }
+      return { kind: 'ok', value: r.items.map(toLocation), ...(gaps.length ? { gaps } : {}), ...(notes.length ? { notes } : {}) };
     }
     case 'prepareCallHierarchy':
     case 'prepareTypeHierarchy': {
@@ -62,10 +70,23 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
   // A doc id naming a type the compilation could not resolve (a package not restored) does not
   // resolve back to its symbol (SYMBOL_NOT_FOUND): the position still does.
   const notFound = (e: unknown) => rpcErrorCode(e) === HostErrorCodes.symbolNotFound;
-  const info = await s.query<SymbolInfoRow>({ op: 'symbolInfo', ...target, scope: [bindKey] }, ctx, generation).catch((e: unknown) => {
+  let info = await s.query<SymbolInfoRow>({ op: 'symbolInfo', ...target, scope: [bindKey] }, ctx, generation).catch((e: unknown) => {
     if (!notFound(e) || !target.symbol || !position) throw e;
     return s.query<SymbolInfoRow>({ op: 'symbolInfo', position, scope: [bindKey] }, ctx, generation);
   });
+  /** The target is not what the position binds to (protocol 6): said in the answer. */
+  let targetGap = info.unbound && info.symbol ? `${unboundWhy(s.unresolved, info.unbound, bindKey)}; the target is Roslyn's candidate` : undefined;
+  if (!info.symbol && info.unbound && position) {
+    // A name that did not bind (a package not restored): when it can mean one declaration only,
+    // that one is the target; else no precise answer (the heuristic says what it finds).
+    const why = unboundWhy(s.unresolved, info.unbound, bindKey);
+    const d = await s.query<DefinitionRow>({ op: 'definition', position, scope: [bindKey] }, ctx, generation);
+    const ids = [...new Set(d.items.map((x) => x.definition).filter((x): x is string => !!x))];
+    const pk = d.items.find((x) => x.definition === ids[0])?.projectKey;
+    if (ids.length !== 1 || !pk) return { kind: 'unavailable', state: 'failed', reason: `${why}${ids.length > 1 ? `; it can mean ${ids.length} declarations` : ''}` };
+    info = await s.query<SymbolInfoRow>({ op: 'symbolInfo', symbol: { docId: ids[0]!, projectKey: pk }, scope: [pk] }, ctx, generation);
+    targetGap = `${why}; the target is the one declaration of that name it can mean`;
+  }
   const symbol = info.symbol;
   if (!symbol) return { kind: 'ok', value: [] };
   // A call through an interface or base member this one implements or overrides reaches it from
@@ -109,6 +130,8 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
   let derivedOpen = false;
   /** Interface members (through an overridden member) whose calls could not be asked for. */
   const unresolvedVia: string[] = [];
+  /** Mentions the host could not bind (protocol 6), with the project they are in. */
+  let unbound: { projectKey?: string | undefined; blockedBy?: string | undefined }[] = [];
   switch (op) {
     case 'references': {
       const q = a as unknown as OpArgs<'references'>;
@@ -131,6 +154,7 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
         rows.push(out);
       }
       value = rows;
+      unbound = rr.items.filter((x) => x.confidence === 'unbound' && !x.isImplicit);
       r = rr;
       break;
     }
@@ -197,12 +221,13 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
       // A call names the member (through an interface or base member too: same name), so only
       // the files the text index says mention it are read (the host still searches generated ones).
       const documents = mentioningDocuments(s.model, symbol);
-      const rr = await query<CallerRow>({ op: 'callers', ...sym, scope: searchable, options: { deadlineMs, ...(documents ? { documents } : {}) } }, (c) => `${symKey(c.from)}|${c.via ?? ''}`);
+      const rr = await query<CallerRow>({ op: 'callers', ...sym, scope: searchable, options: { deadlineMs, ...(documents ? { documents } : {}) } }, callerKey);
       // Through a framework member (IEnumerable<T>.GetEnumerator in every foreach, object.ToString)
       // a call reaches every implementation in the world: not a caller of this one. Only calls
       // through the source members it implements or overrides are kept.
       const sourceVia = new Set(dispatchers.map((d) => d.docId).filter((d): d is string => d !== null));
-      rr.items = rr.items.filter((c) => !c.via || (c.viaSymbol !== undefined && sourceVia.has(c.viaSymbol)));
+      // Calls bound to its implementations and overrides (protocol 6) are callers of it too.
+      rr.items = rr.items.filter((c) => !c.via || c.via === 'implementation' || c.via === 'override' || (c.viaSymbol !== undefined && sourceVia.has(c.viaSymbol)));
       // An interface member reached through an overridden member (Circle.Area overrides
       // Shape.Area, which implements IShape.Area): its calls dispatch here too. Asked for
       // directly when the host's answer has no row through it.
@@ -218,7 +243,7 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
           return { symbol: null, items: [] as CallerRow[], searched: rr.searched, notSearched: [] };
         });
         for (const c of more.items) {
-          if (c.via) continue; // bound to the interface member itself
+          if (c.via || c.confidence || c.kind) continue; // not a call bound to the interface member itself
           const k = `${symKey(c.from)}|interface`;
           if (keys.has(k)) continue;
           keys.add(k);
@@ -229,18 +254,32 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
         for (const n of more.notSearched) if (!rr.notSearched.some((x) => x.key === n.key)) rr.notSearched.push(n);
       }
       // One caller per calling member: a member calling both directly and through the interface
-      // (or in two frameworks' compilations) is one row with every site.
+      // (or in two frameworks' compilations) is one row with every site. Calls bound to an
+      // implementation or override, method-group uses and unbound mentions are rows of their own
+      // that say so (via + bindsTo, kind, confidence).
       const byCaller = new Map<string, IncomingCall>();
       for (const c of rr.items) {
-        const k = symKey(c.from);
+        const down = c.via === 'implementation' || c.via === 'override' ? c.via : undefined;
+        const k = `${symKey(c.from)}|${down ? `${down}|${c.viaSymbol ?? ''}` : ''}|${c.kind ?? ''}|${c.confidence ?? ''}`;
         const row = byCaller.get(k);
         if (!row) {
-          byCaller.set(k, { from: toItem(c.from), sites: c.sites.map(toSpan) });
+          const call: IncomingCall = { from: toItem(c.from), sites: c.sites.map(toSpan) };
+          if (down) {
+            call.via = down;
+            if (c.viaSymbol) call.bindsTo = c.viaSymbol.replace(/^[A-Z]:/, '').replace(/~[^~]*$/, '');
+          }
+          if (c.kind === 'reference') call.kind = 'reference';
+          if (c.confidence === 'unbound') {
+            call.confidence = 'unbound';
+            if (c.blockedBy) call.blockedBy = c.blockedBy;
+          }
+          byCaller.set(k, call);
           continue;
         }
         for (const site of c.sites) if (!row.sites.some((x) => x.line === site.line && x.column === site.column)) row.sites.push(toSpan(site));
       }
       value = [...byCaller.values()];
+      unbound = rr.items.filter((c) => c.confidence === 'unbound').flatMap((c) => c.sites.map(() => ({ projectKey: c.from.projectKey, blockedBy: c.blockedBy })));
       r = rr;
       break;
     }
@@ -252,6 +291,9 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
     }
   }
   const gaps = coverageGaps(scope, r, value.length);
+  if (targetGap) gaps.push(targetGap);
+  const unboundNote = unboundGap(s.unresolved, unbound);
+  if (unboundNote) gaps.push(unboundNote);
   if (derivedOpen) gaps.push('types deriving from the implementations found were not all followed into the projects that mention them (deadline)');
   if (unresolvedVia.length) gaps.push(`calls through ${unresolvedVia.join(', ')} were not searched (its doc id names a type the compilation could not resolve)`);
   if (overridesCut > 0) gaps.push(`${overridesCut} implementing member(s) were not searched for overrides below them (deadline, or a doc id naming an unresolved type)`);
@@ -282,3 +324,7 @@ async function dispatchersOf(s: RoslynSession, info: SymbolInfoRow, ctx: CallCon
   return out;
 }
 
+/** The key caller rows of several framework variants are merged by. */
+function callerKey(c: CallerRow): string {
+  return `${symKey(c.from)}|${c.via ?? ''}|${c.via === 'implementation' || c.via === 'override' ? (c.viaSymbol ?? '') : ''}|${c.kind ?? ''}|${c.confidence ?? ''}`;
+}

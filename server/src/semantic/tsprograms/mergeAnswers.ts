@@ -17,9 +17,10 @@ export function mergeAnswers<K extends SemanticOp>(op: K, a: OpResult<K>, b: OpR
   if (op === 'incomingCalls') {
     const out = new Map<string, IncomingCall>();
     for (const c of [...(a as IncomingCall[]), ...(b as IncomingCall[])]) {
-      const k = key(c.from);
+      // a call bound to an implementation / override, a method-group use, an unbound mention: rows of their own
+      const k = `${key(c.from)}|${c.via ?? ''}|${c.bindsTo ?? ''}|${c.kind ?? ''}|${c.confidence ?? ''}`;
       const prev = out.get(k);
-      if (!prev) out.set(k, { from: c.from, sites: [...c.sites] });
+      if (!prev) out.set(k, { ...c, sites: [...c.sites] });
       else for (const s of c.sites) if (!prev.sites.some((x) => x.line === s.line && x.column === s.column)) prev.sites.push(s);
     }
     return [...out.values()] as OpResult<K>;

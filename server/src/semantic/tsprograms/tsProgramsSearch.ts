@@ -151,16 +151,31 @@ async function run<K extends SemanticOp>(op: K, q: Question, args: OpArgs<K>): P
     case 'incomingCalls': {
       const calls = new Map<string, IncomingCall>();
       const done = await q.eachUseProgram<OpResult<K>>((lp, pos) => {
-        for (const c of lp.service.provideCallHierarchyIncomingCalls(q.abs, pos)) {
-          const from = q.item(lp, c.from);
-          if (!from) continue;
-          const key = `${from.path}:${from.line}:${from.column}`;
-          const call = calls.get(key) ?? calls.set(key, { from, sites: [] }).get(key)!;
-          for (const s of c.fromSpans) {
-            const site = q.span(lp, c.from.file, s);
-            if (site && !call.sites.some((x) => x.line === site.line && x.column === site.column)) call.sites.push(site);
+        // Calls bound to an implementation or override of an interface / abstract / overridable
+        // member run in its place: callers of it too, each row saying which member it binds to
+        // (TypeScript's own call hierarchy lists some of them, unlabelled: each site is labelled by
+        // the member it binds to).
+        const implementors = q.implementorsOf(lp, pos);
+        const byDecl = new Map(implementors.map((d) => [`${d.file}:${d.at}`, d]));
+        const seen = new Set<string>();
+        const add = (file: string, at: number, down?: { via: 'implementation' | 'override'; bindsTo: string }) => {
+          for (const c of lp.service.provideCallHierarchyIncomingCalls(file, at)) {
+            const from = q.item(lp, c.from);
+            if (!from) continue;
+            for (const s of c.fromSpans) {
+              if (seen.has(`${c.from.file}:${s.start}`)) continue;
+              seen.add(`${c.from.file}:${s.start}`);
+              const bound = byDecl.size ? byDecl.get(q.declarationAt(lp, c.from.file, s.start) ?? '') : undefined;
+              const d = bound ? { via: bound.via, bindsTo: bound.name } : down;
+              const key = `${from.path}:${from.line}:${from.column}${d ? `|${d.bindsTo}` : ''}`;
+              const call = calls.get(key) ?? calls.set(key, { from, sites: [], ...(d ?? {}) }).get(key)!;
+              const site = q.span(lp, c.from.file, s);
+              if (site && !call.sites.some((x) => x.line === site.line && x.column === site.column)) call.sites.push(site);
+            }
           }
-        }
+        };
+        add(q.abs, pos);
+        for (const d of implementors) add(d.file, d.at, { via: d.via, bindsTo: d.name });
       });
       for (const c of calls.values()) c.sites.sort((a, b) => a.line - b.line || a.column - b.column);
       return done ?? ok([...calls.values()]);
@@ -407,6 +422,41 @@ class Question {
     const item: HierarchyItem = { ...loc, name: isModule ? (this.programs.rel(i.file) ?? i.name) : i.name, kind: isModule ? 'module' : kindName(i.kind), origin: TS_PROGRAMS_PROVIDER_ID };
     if (i.containerName) item.detail = i.containerName;
     return item;
+  }
+
+  /**
+   * The members implementing or overriding the method at `pos` (an interface member: implementation;
+   * a class member: override), each with a position to ask its callers at and its qualified name.
+   */
+  implementorsOf(lp: LoadedProgram, pos: number): { file: string; at: number; name: string; via: 'implementation' | 'override' }[] {
+    const ts = this.ts;
+    const prepared = lp.service.prepareCallHierarchy(this.abs, pos);
+    const target = Array.isArray(prepared) ? prepared[0] : prepared;
+    if (!target) return [];
+    const sf = lp.program.getSourceFile(target.file);
+    let n = sf ? nodeAt(ts, sf, target.selectionSpan.start) : undefined;
+    while (n && !ts.isInterfaceDeclaration(n) && !ts.isClassLike(n)) n = n.parent;
+    if (!n) return [];
+    const via = ts.isInterfaceDeclaration(n) ? 'implementation' : 'override';
+    const out: { file: string; at: number; name: string; via: 'implementation' | 'override' }[] = [];
+    const seen = new Set([`${target.file}:${target.selectionSpan.start}`]);
+    for (const x of lp.service.getImplementationAtPosition(this.abs, pos) ?? []) {
+      const p = lp.service.prepareCallHierarchy(x.fileName, x.textSpan.start);
+      const impl = Array.isArray(p) ? p[0] : p;
+      if (!impl || seen.has(`${impl.file}:${impl.selectionSpan.start}`)) continue;
+      seen.add(`${impl.file}:${impl.selectionSpan.start}`);
+      out.push({ file: impl.file, at: impl.selectionSpan.start, name: impl.containerName ? `${impl.containerName}.${impl.name}` : impl.name, via });
+    }
+    return out;
+  }
+
+  /** Where the symbol named at `pos` of `file` is declared (`file:nameStart`), for matching call sites to members. */
+  declarationAt(lp: LoadedProgram, file: string, pos: number): string | undefined {
+    const sf = lp.program.getSourceFile(file);
+    const node = sf ? nodeAt(this.ts, sf, pos) : undefined;
+    const decl = node ? lp.program.getTypeChecker().getSymbolAtLocation(node)?.declarations?.[0] : undefined;
+    const name = decl ? this.ts.getNameOfDeclaration(decl) : undefined;
+    return decl && name ? `${decl.getSourceFile().fileName}:${name.getStart()}` : undefined;
   }
 
   /** The class or interface the position names (declaration or use), as a hierarchy item. */
