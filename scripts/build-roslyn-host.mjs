@@ -60,6 +60,9 @@ const want = stamp();
 if (fs.existsSync(dll) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === want) done(0, `up to date (${path.relative(root, dll)})`);
 
 const started = Date.now();
+// A build that "succeeds" but leaves an older host in place (a publish stopped by its timeout, an
+// MSBuild step skipped as up to date) must not be reported as built: the host must be this build's.
+const fresh = () => fs.existsSync(dll) && fs.statSync(dll).mtimeMs >= started - 2000;
 const run = (args) =>
   spawnSync('dotnet', args, { cwd: root, encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 15 * 60 * 1000 });
 const tailOf = (r) => `${r.stdout ?? ''}\n${r.stderr ?? ''}`.trim().split('\n').filter(Boolean).slice(-6).join('\n  ');
@@ -77,12 +80,17 @@ if (rid && process.env.SEXTANT_ROSLYN_R2R !== '0') {
   const buildDir = path.join(root, 'roslyn', 'out', 'r2r-build') + path.sep;
   r = run(['publish', project, '-c', 'Release', '-r', rid, '--self-contained', 'false', '-p:PublishReadyToRun=true', `-p:OutDir=${buildDir}`, '-o', outDir, '--nologo', '-v', 'q', '--disable-build-servers', '-clp:ErrorsOnly']);
   fs.rmSync(buildDir, { recursive: true, force: true });
-  if (r.status === 0 && fs.existsSync(dll)) how = `ReadyToRun ${rid}`;
+  if (r.status === 0 && fresh()) how = `ReadyToRun ${rid}`;
   else say(`ReadyToRun publish for ${rid} failed (exit ${r.status ?? r.signal}); building without it.\n  ${tailOf(r)}`);
 }
 if (how === 'build') {
   r = run(['build', project, '-c', 'Release', '--nologo', '-v', 'q', '--disable-build-servers', '-clp:ErrorsOnly']);
-  if (r.status !== 0 || !fs.existsSync(dll)) done(1, `dotnet build failed (exit ${r.status ?? r.signal}); the Roslyn host is not available. ${LACKS}.\n  ${tailOf(r)}`);
+  if (r.status === 0 && !fresh()) {
+    // MSBuild judged the output up to date: copy again from a clean output so the host is this source's.
+    fs.rmSync(path.join(root, 'roslyn', 'out', 'obj'), { recursive: true, force: true });
+    r = run(['build', project, '-c', 'Release', '--nologo', '-v', 'q', '--disable-build-servers', '-clp:ErrorsOnly', '--no-incremental']);
+  }
+  if (r.status !== 0 || !fresh()) done(1, `dotnet build failed (exit ${r.status ?? r.signal}${r.status === 0 ? ', and the host dll was not rewritten' : ''}); the Roslyn host is not available. ${LACKS}.\n  ${tailOf(r)}`);
 }
 fs.writeFileSync(stampFile, want);
 done(0, `built ${path.relative(root, dll)} (${how}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
