@@ -263,6 +263,8 @@ public sealed class QueryResult
     public List<string>? DispatchScope { get; set; }
     /// diagnostics of one document cut by the deadline: only its syntax diagnostics (protocol 4)
     public bool? SyntaxOnly { get; set; }
+    /// definition (protocol 6): a declaration Roslyn expects is missing (a partial member's implementing part)
+    public string? Incomplete { get; set; }
     /// references / callers / implementations of a metadata symbol (protocol 5)
     public MetadataScope? MetadataScope { get; set; }
     /// source generators of the searched projects that threw (protocol 5): their output is missing

@@ -84,6 +84,9 @@ public sealed partial class Queries
             case "definition":
                 var locs = DeclLocs(t.Symbol, sol);
                 foreach (var l in locs) { l.PartialPart = locs.Count > 1 ? true : null; l.ProjectKey = ProjectKeyOfPath(l, sol); res.Items.Add(l); }
+                // a partial member without its implementing part: the part a generator writes is missing (protocol 5)
+                if (t.Symbol is IMethodSymbol { IsPartialDefinition: true, PartialImplementationPart: null } or IPropertySymbol { IsPartialDefinition: true, PartialImplementationPart: null })
+                    res.Incomplete = $"{res.Symbol.Display} is a partial declaration whose implementing part is not in this compilation: the source generator that writes it did not run here, or could not bind its attribute (see what the project compiles without)";
                 // a framework or package symbol: its declaration in the decompiled type (protocol 5)
                 if (locs.Count == 0 && t.ProjectKey != null && sol.GetProject(h.Known[t.ProjectKey].Id) is Project dp && await dp.GetCompilationAsync(ct) is Compilation dc)
                 {

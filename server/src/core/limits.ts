@@ -765,3 +765,5 @@ export const PRECISE_PERSIST_IDLE_MS = 60_000;
 export const PRECISE_PERSIST_HOST_MEMORY_MB = 1_536;
 /** Persisted layer: nice value of the background pass's host process (it yields the CPU to everything else; SEXTANT_PRECISE_NICE). */
 export const PRECISE_PERSIST_NICE = 10;
+/** Roslyn host: C# projects a framework/package documentation id is tried in until one resolves it (each may compile a project; one whose package is not restored cannot). */
+export const ROSLYN_METADATA_BIND_TRIES = 4;

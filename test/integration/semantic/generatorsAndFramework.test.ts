@@ -105,6 +105,14 @@ describe('semantic: source generators and framework/package symbols (real Roslyn
     assert.ok((a.notes ?? []).some((n) => /Broken\.Generator/.test(n) && /generator/i.test(n)), JSON.stringify(a.notes));
   });
 
+  it('definition of a partial method whose generator cannot run is precise_partial, naming the missing part', async () => {
+    const a = await definitionQuery(engine, { path: 'src/Lantern.Tools/Audit.cs', line: 7, column: 32 }, o());
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'precise_partial', `${a.mode} ${a.gaps}`);
+    assert.deepEqual(paths(a.rows), ['src/Lantern.Tools/Audit.cs:7:32']);
+    assert.match(a.gaps[0] ?? '', /implementing part is not in this compilation/);
+  });
+
   it('references of a framework method span the projects that reference its assembly, by use site and by documentation id', async () => {
     const byUse = await referencesQuery(engine, { path: 'src/Lantern.Core/Fetcher.cs', line: 10, column: 41 }, { ...o(), includeDefinition: false });
     assert.ok(!('ambiguous' in byUse));

@@ -282,6 +282,8 @@ export interface QueryResult<Row = unknown> extends Coverage {
   syntaxOnly?: boolean;
   /** references / callers of a metadata symbol (protocol 5): its assembly; of the scope's `known` projects, `referencing` compile against it (the others count as searched). */
   metadataScope?: { assembly: string; referencing: number; known: number };
+  /** definition (protocol 6): a declaration Roslyn expects is missing (a partial member's implementing part, a generator's). */
+  incomplete?: string;
   /** protocol 5: source generators of the question's project that threw while it compiled (their output is missing). */
   generatorFailures?: { projectKey: ProjectKey; generator: string; error: string }[];
   /** A position whose name did not bind (protocol 6); `symbol`, when set, is Roslyn's candidate. */

@@ -18,17 +18,22 @@ export interface MetadataScope {
 }
 
 /**
- * The project a metadata documentation id is bound in: the given context (the project an earlier
- * answer came from) when it is a C# project, else the first project (by id) whose files mention the
- * name. Undefined: no C# project mentions it (no use can exist to search).
+ * The projects a metadata documentation id may be bound in, in the order to try them: the given
+ * context (the project an earlier answer came from), then the projects whose files mention the
+ * name, shallowest path first (mainline code before samples and docs snippets), at most `max`. A
+ * project that cannot resolve the id (its package is not restored) answers SYMBOL_NOT_FOUND and
+ * the next is tried. Empty: no C# project mentions it (no use can exist to search).
  */
-export function metadataBindKey(describer: ProjectDescriber, mentioning: ReadonlySet<string> | undefined, context?: ProjectKey): ProjectKey | undefined {
-  if (context && describer.describe(context).ok) return context;
-  for (const id of [...(mentioning ?? [])].sort()) {
+export function metadataBindKeys(describer: ProjectDescriber, mentioning: ReadonlySet<string> | undefined, context: ProjectKey | undefined, max: number): ProjectKey[] {
+  const out: ProjectKey[] = [];
+  if (context && describer.describe(context).ok) out.push(context);
+  const depth = (id: string) => id.split('/').length;
+  for (const id of [...(mentioning ?? [])].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0))) {
+    if (out.length >= max) break;
     const k = describer.keyOfProject(id);
-    if (k) return k;
+    if (k && !out.includes(k)) out.push(k);
   }
-  return undefined;
+  return out;
 }
 
 /**

@@ -37,6 +37,8 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
       const notes = [...s.unresolvedNotes([bindKey]), ...generatorFailureNotes(r)];
       // A name that did not bind (protocol 6): the declarations it can mean, labelled; none: no precise answer.
       const gaps: string[] = [];
+      // a partial member whose generated part is missing: the answer lacks a declaration (precise_partial)
+      if (r.incomplete) gaps.push(r.incomplete);
       if (r.unbound) {
         const why = unboundWhy(s.unresolved, r.unbound, bindKey);
         if (r.items.length === 0) return { kind: 'unavailable', state: 'failed', reason: `${why}; no declaration of that name is in reach` };

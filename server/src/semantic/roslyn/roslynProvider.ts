@@ -21,14 +21,16 @@ import type { CallContext, OpArgs, OpResult, ProviderAvailability, ProviderOutco
 import type { ProjectKey, Unresolved } from './hostProtocol';
 import { RoslynSession } from './hostSession';
 import { ROSLYN_PROVIDER_ID, type ItemData } from './hostRows';
-import { docIdName, metadataBindKey } from './metadataTargets';
+import { docIdName, metadataBindKeys } from './metadataTargets';
+import { HostErrorCodes } from './hostProtocol';
+import { rpcErrorCode } from '../lsp/rpcChannel';
 import { splitKey, type ProjectDescriber } from './projectDescriptions';
 import { RoslynBackground, type PrewarmResult } from './backgroundWork';
 import { roslynDiagnostics } from './roslynDiagnostics';
 import { answerOp } from './roslynOps';
 import type { RoslynHost, HostCommand, HostStatus } from './roslynHost';
 import { referenceClosure, type RoslynWorkspaceModel } from './scopePlan';
-import { ROSLYN_HOST_INITIALIZE_TIMEOUT_MS } from '../../core/limits';
+import { ROSLYN_HOST_INITIALIZE_TIMEOUT_MS, ROSLYN_METADATA_BIND_TRIES } from '../../core/limits';
 
 export { ROSLYN_PROVIDER_ID } from './hostRows';
 export { coverageGaps, type RoslynWorkspaceModel, type Scope } from './scopePlan';
@@ -137,9 +139,8 @@ export class RoslynProvider implements SemanticProvider {
     if (a.external && !metadataId) return { kind: 'unavailable', state: 'failed', reason: `${a.path} is outside the workspace (metadata); the Roslyn host answers for source positions` };
     let bind: ProjectKey[];
     if (metadataId) {
-      const k = metadataBindKey(describer, this.s.model.projectsMentioning(docIdName(metadataId)), own?.contextKey);
-      if (!k) return { kind: 'unavailable', state: 'failed', reason: `no C# project's files mention ${docIdName(metadataId)}: no compiler context to bind ${metadataId} in` };
-      bind = [k];
+      bind = metadataBindKeys(describer, this.s.model.projectsMentioning(docIdName(metadataId)), own?.contextKey, ROSLYN_METADATA_BIND_TRIES);
+      if (bind.length === 0) return { kind: 'unavailable', state: 'failed', reason: `no C# project's files mention ${docIdName(metadataId)}: no compiler context to bind ${metadataId} in` };
     } else bind = describer.keysOfFile(a.path);
     if (bind.length === 0) {
       return { kind: 'unavailable', state: 'failed', reason: `${a.path} is compiled by no C# project of the project model; no compiler context to answer in` };
@@ -154,14 +155,25 @@ export class RoslynProvider implements SemanticProvider {
       const tAcquired = Date.now();
       this.stats.questions++;
       if (!this.s.syncGeneration(acquired.generation)) await this.s.flushChanges(ctx);
-      const bindKey = bind[0]!;
-      const bindScope = referenceClosure(describer, [bindKey]);
-      const failedBind = await this.s.ensure(describer, bindScope.keys, ctx, acquired.generation);
-      if (failedBind.has(bindKey)) return { kind: 'unavailable', state: 'failed', reason: `${splitKey(bindKey).project} could not be loaded: ${failedBind.get(bindKey)}` };
-      const tEnsured = Date.now();
-      const out = (await answerOp(this.s, op, metadataId ? { ...a, docId: metadataId } : a, bindKey, describer, ctx, acquired.generation)) as ProviderOutcome<OpResult<K>>;
-      log.debug('roslyn: question', { op, acquireMs: tAcquired - t0, ensureMs: tEnsured - tAcquired, closure: bindScope.keys.length, answerMs: Date.now() - tEnsured, outcome: out.kind });
-      return out;
+      // A metadata id is tried in each candidate project until one resolves it; a position binds in its first project.
+      for (let i = 0; ; i++) {
+        const bindKey = bind[i]!;
+        const bindScope = referenceClosure(describer, [bindKey]);
+        const failedBind = await this.s.ensure(describer, bindScope.keys, ctx, acquired.generation);
+        if (failedBind.has(bindKey)) return { kind: 'unavailable', state: 'failed', reason: `${splitKey(bindKey).project} could not be loaded: ${failedBind.get(bindKey)}` };
+        const tEnsured = Date.now();
+        let out: ProviderOutcome<OpResult<K>>;
+        try {
+          out = (await answerOp(this.s, op, metadataId ? { ...a, docId: metadataId } : a, bindKey, describer, ctx, acquired.generation)) as ProviderOutcome<OpResult<K>>;
+        } catch (e) {
+          if (metadataId && i + 1 < bind.length && rpcErrorCode(e) === HostErrorCodes.symbolNotFound) continue;
+          if (metadataId && rpcErrorCode(e) === HostErrorCodes.symbolNotFound)
+            return { kind: 'unavailable', state: 'failed', reason: `${metadataId} resolves in none of the ${bind.length} C# project(s) tried that mention ${docIdName(metadataId)} (${bind.map((k) => splitKey(k).project).join(', ')}): its assembly is not referenced or not restored there` };
+          throw e;
+        }
+        log.debug('roslyn: question', { op, acquireMs: tAcquired - t0, ensureMs: tEnsured - tAcquired, closure: bindScope.keys.length, answerMs: Date.now() - tEnsured, outcome: out.kind });
+        return out;
+      }
     } catch (e) {
       return this.s.failure(e, op, ctx);
     } finally {
