@@ -1,0 +1,255 @@
+/**
+ * The engine's ranking index: every code file (source, test and generated classes, languages with
+ * a syntax) as a document of fields — folders and file name (path), declared type and member names
+ * (the syntax layer's symbols), identifiers of the code, comments and string literals (one lexer
+ * pass, fieldScan.ts), and the subjects of the commits that changed it (history.ts) — kept in
+ * memory (fieldIndex.ts) and scored by BM25F (bm25f.ts).
+ *
+ * Built on first use, in slices that yield to the event loop (other questions keep being answered),
+ * and kept current per index version: files whose content hash changed are re-scanned into a small
+ * delta index (their old documents die); a delta past RANK_DELTA_MAX_SHARE of the base, or a new
+ * git HEAD (the history field moved), rebuilds the whole index. Cached per engine.
+ */
+import { RANK_DELTA_MAX_SHARE, RANK_SCAN_FILES_PER_SLICE, RANK_SCAN_MAX_FILE_BYTES } from '../../core/limits';
+import { languageById } from '../../syntax/languageConfig';
+import type { Engine } from '../engine';
+import type { FileRow } from '../fileCatalog';
+import { F_CODE, F_COMMENT, F_DIR, F_HISTORY, F_MEMBER, F_NAME, F_STRING, F_TYPE, FIELD_COUNT, idf, saturate, type FieldParams } from './bm25f';
+import { FieldIndex, FieldIndexBuilder, Vocabulary, type RankDoc } from './fieldIndex';
+import { scanFields, TextField } from './fieldScan';
+import { fileHistory, type FileHistory } from './history';
+import { stem, words } from './words';
+
+const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'struct', 'record', 'enum', 'trait', 'type', 'module', 'delegate']);
+const RANKED_CLASSES: ReadonlySet<string> = new Set(['source', 'test', 'generated']);
+const TEXT_FIELD: Record<TextField, number> = { [TextField.Code]: F_CODE, [TextField.Comment]: F_COMMENT, [TextField.String]: F_STRING };
+
+export interface Ranking {
+  /** Index version the ranking matches. */
+  version: string;
+  head: string;
+  vocab: Vocabulary;
+  /** The base, then at most one delta. */
+  indexes: FieldIndex[];
+  /** fileId → where its live document is. */
+  byFile: Map<number, { ix: number; doc: number }>;
+  history: FileHistory;
+  /** Files of the catalog the ranking covers (live documents). */
+  files: number;
+  /** Symbols were still being indexed when it was built (declaration fields incomplete). */
+  partial: boolean;
+  buildMs: number;
+}
+
+const cache = new WeakMap<Engine, { ranking?: Ranking; building?: Promise<Ranking> | undefined }>();
+
+/** The engine's ranking for its current index version (built or brought up to date as needed). */
+export function ranking(engine: Engine): Promise<Ranking> {
+  let c = cache.get(engine);
+  if (!c) cache.set(engine, (c = {}));
+  const have = c.ranking;
+  const partialNow = engine.symbolsPending() > 0;
+  if (have && have.version === engine.version && !(have.partial && !partialNow)) return Promise.resolve(have);
+  if (c.building) return c.building;
+  const entry = c;
+  const p = (async () => {
+    try {
+      const r = await update(engine, have);
+      entry.ranking = r;
+      return r;
+    } finally {
+      entry.building = undefined;
+    }
+  })();
+  c.building = p;
+  return p;
+}
+
+/** The ranking already built for this engine, whatever its version (no work). */
+export function currentRanking(engine: Engine): Ranking | undefined {
+  return cache.get(engine)?.ranking;
+}
+
+function rankedFiles(engine: Engine): FileRow[] {
+  return engine.catalog().all().filter((f) => RANKED_CLASSES.has(f.fileClass) && !f.binary && f.language !== undefined && languageById(f.language) !== undefined);
+}
+
+async function update(engine: Engine, prev: Ranking | undefined): Promise<Ranking> {
+  const t0 = performance.now();
+  const version = engine.version;
+  const partial = engine.symbolsPending() > 0;
+  const history = await fileHistory(engine);
+  const head = engine.git.head ?? '';
+  const files = rankedFiles(engine);
+  if (prev && prev.head === head && !prev.partial) {
+    // Incremental: re-scan what changed into a new delta (with the live documents of the old delta).
+    const base = prev.indexes[0]!;
+    const seen = new Set<number>();
+    const changed: FileRow[] = [];
+    for (const f of files) {
+      seen.add(f.id);
+      const at = prev.byFile.get(f.id);
+      if (!at) changed.push(f);
+      else if (prev.indexes[at.ix]!.docs[at.doc]!.hash !== f.hash || at.ix > 0) changed.push(f);
+    }
+    const removed = [...prev.byFile.keys()].filter((id) => !seen.has(id));
+    if (changed.length + removed.length === 0) return { ...prev, version, buildMs: prev.buildMs };
+    if (changed.length <= base.docs.length * RANK_DELTA_MAX_SHARE) {
+      const builder = new FieldIndexBuilder(prev.vocab);
+      await scanInto(engine, builder, changed, history);
+      const delta = builder.build();
+      const byFile = new Map(prev.byFile);
+      const changedIds = new Set(changed.map((c) => c.id));
+      for (const [id, at] of prev.byFile) {
+        if (at.ix === 0 && (!seen.has(id) || changedIds.has(id))) base.kill(at.doc);
+        if (at.ix > 0 || !seen.has(id)) byFile.delete(id);
+      }
+      delta.docs.forEach((d, i) => {
+        const old = byFile.get(d.fileId);
+        if (old) base.kill(old.doc);
+        byFile.set(d.fileId, { ix: 1, doc: i });
+      });
+      return { version, head, vocab: prev.vocab, indexes: [base, delta], byFile, history, files: byFile.size, partial, buildMs: performance.now() - t0 };
+    }
+  }
+  const vocab = new Vocabulary();
+  const builder = new FieldIndexBuilder(vocab);
+  await scanInto(engine, builder, files, history);
+  const base = builder.build();
+  const byFile = new Map<number, { ix: number; doc: number }>();
+  base.docs.forEach((d, i) => byFile.set(d.fileId, { ix: 0, doc: i }));
+  return { version, head, vocab, indexes: [base], byFile, history, files: byFile.size, partial, buildMs: performance.now() - t0 };
+}
+
+/** Declared names per file (types and members), from the syntax layer's rows. */
+function declarations(engine: Engine, fileIds: number[] | undefined): Map<number, { types: string[]; members: string[] }> {
+  const out = new Map<number, { types: string[]; members: string[] }>();
+  const sql = 'SELECT r.file_id, r.name, k.value FROM symbol_rows r JOIN symbol_strings k ON k.id = r.kind';
+  const chunks = fileIds ? Array.from({ length: Math.ceil(fileIds.length / 500) }, (_, i) => fileIds.slice(i * 500, i * 500 + 500)) : [undefined];
+  for (const chunk of chunks) {
+    let rows;
+    try {
+      rows = chunk ? engine.store.rows(`${sql} WHERE r.file_id IN (${chunk.map(() => '?').join(',')})`, chunk) : engine.store.rows(sql);
+    } catch {
+      return out; // no symbol tables yet
+    }
+    for (const r of rows) {
+      const id = r[0] as number;
+      let e = out.get(id);
+      if (!e) out.set(id, (e = { types: [], members: [] }));
+      (TYPE_KINDS.has(String(r[2])) ? e.types : e.members).push(String(r[1]));
+    }
+  }
+  return out;
+}
+
+async function scanInto(engine: Engine, builder: FieldIndexBuilder, files: FileRow[], history: FileHistory): Promise<void> {
+  const decls = declarations(engine, files.length > 2_000 ? undefined : files.map((f) => f.id));
+  for (let i = 0; i < files.length; i++) {
+    if (i > 0 && i % RANK_SCAN_FILES_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
+    const f = files[i]!;
+    addPathFields(builder, f.path);
+    const d = decls.get(f.id);
+    if (d) {
+      for (const n of d.types) for (const w of words(n)) builder.add(stem(w), F_TYPE);
+      for (const n of d.members) for (const w of words(n)) builder.add(stem(w), F_MEMBER);
+    }
+    const subjects = history.subjects.get(f.path);
+    if (subjects) for (const [s, n] of subjects) builder.add(s, F_HISTORY, n);
+    if (f.size <= RANK_SCAN_MAX_FILE_BYTES) {
+      let text: string | undefined;
+      try {
+        text = engine.policy.readFile(f.path, RANK_SCAN_MAX_FILE_BYTES).bytes.toString('utf8');
+      } catch {
+        text = undefined; // gone or unreadable since indexing: path and declarations only
+      }
+      if (text !== undefined) scanFields(text, f.language, (w, field) => builder.add(stem(w), TEXT_FIELD[field]));
+    }
+    builder.endDoc({ fileId: f.id, path: f.path, hash: f.hash, test: f.fileClass === 'test', generated: f.fileClass === 'generated' });
+  }
+}
+
+function addPathFields(builder: FieldIndexBuilder, path: string): void {
+  const slash = path.lastIndexOf('/');
+  for (const w of words(path.slice(0, Math.max(0, slash)))) builder.add(stem(w), F_DIR);
+  const base = path.slice(slash + 1);
+  const dot = base.lastIndexOf('.');
+  for (const w of words(dot > 0 ? base.slice(0, dot) : base)) builder.add(stem(w), F_NAME);
+}
+
+// ─── scoring ───────────────────────────────────────────────────────────────────
+
+export interface QueryTerm {
+  stem: string;
+  /** The question's weight for the term (1 = a whole word of the question). */
+  weight: number;
+}
+
+export interface ScoredFile {
+  doc: RankDoc;
+  ix: number;
+  docNo: number;
+  /** BM25F score. */
+  score: number;
+  /** Query terms found, by index into the query. */
+  matched: number[];
+}
+
+/** BM25F scores of every live document holding at least one of the terms. */
+export function scoreFiles(r: Ranking, terms: readonly QueryTerm[], p: FieldParams): ScoredFile[] {
+  const out: ScoredFile[] = [];
+  r.indexes.forEach((ix, k) => {
+    const n = ix.docs.length;
+    const score = new Float64Array(n);
+    const acc = new Float64Array(n);
+    const matched: number[][] = [];
+    const touchedAll: number[] = [];
+    const docsTotal = r.indexes.reduce((s, x) => s + x.liveCount, 0);
+    terms.forEach((q, qi) => {
+      const id = r.vocab.ids.get(q.stem);
+      if (id === undefined) return;
+      const touched: number[] = [];
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const w = p.w[f]!;
+        if (w === 0) continue;
+        const b = p.b[f]!;
+        const avg = ix.avg[f] || 1;
+        const len = ix.len[f]!;
+        ix.forEach(f, id, (doc, tf) => {
+          if (acc[doc] === 0) touched.push(doc);
+          acc[doc]! += (w * tf) / (1 - b + (b * len[doc]!) / avg);
+        });
+      }
+      // df over the base (the delta is small; its documents share the base's statistics).
+      let df = 0;
+      for (let f = 0; f < FIELD_COUNT; f++) df = Math.max(df, r.indexes[0]!.count(f, id));
+      const i = idf(docsTotal, Math.max(df, touched.length));
+      for (const doc of touched) {
+        if (!ix.dead[doc]) {
+          if (score[doc] === 0) touchedAll.push(doc);
+          score[doc]! += q.weight * i * saturate(p.k1, acc[doc]!);
+          (matched[doc] ??= []).push(qi);
+        }
+        acc[doc] = 0;
+      }
+    });
+    for (const doc of touchedAll) out.push({ doc: ix.docs[doc]!, ix: k, docNo: doc, score: score[doc]!, matched: matched[doc] ?? [] });
+  });
+  return out;
+}
+
+/** A term's frequency per field in one document (for the `why` of a candidate). */
+export function fieldsOf(r: Ranking, s: ScoredFile, termStem: string): number[] {
+  const id = r.vocab.ids.get(termStem);
+  const out: number[] = [];
+  if (id === undefined) return out;
+  const ix = r.indexes[s.ix]!;
+  for (let f = 0; f < FIELD_COUNT; f++) {
+    let tf = 0;
+    ix.forEach(f, id, (doc, t) => {
+      if (doc === s.docNo) tf = t;
+    });
+    if (tf) out.push(f);
+  }
+  return out;
+}

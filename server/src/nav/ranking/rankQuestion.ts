@@ -1,0 +1,255 @@
+/**
+ * A question in words → files ranked by BM25F over the ranking index, each with its best
+ * declaration, and the evidence margin between the first and the second (what calibration.ts
+ * turns into `located` or `ambiguous`).
+ *
+ * The question's words are split and stemmed like the files' (words.ts); English function words
+ * and question scaffolding are dropped. An identifier the question spells (`ForCtorParam`,
+ * `OriginalValues.ToObject`) also counts whole: a file declaring it is lifted. The BM25F score is
+ * then weighed by priors: the file's class (test and generated files are not where a change to
+ * product behaviour is asked about, unless the question says tests) and its churn (files that
+ * many recent commits changed are where the next change lands; git history before now only).
+ */
+import type { Engine } from '../engine';
+import { FIELD_NAMES, type FieldParams } from './bm25f';
+import { fieldsOf, scoreFiles, type QueryTerm, type Ranking, type ScoredFile } from './fileRanking';
+import { QUESTION_STOP_WORDS, stem, words } from './words';
+
+export interface RankParams extends FieldParams {
+  /** Multiplier of test files' scores when the question does not ask about tests. */
+  testPrior: number;
+  generatedPrior: number;
+  /** Score × (1 + churn · ln(1 + commits that changed the file)). */
+  churn: number;
+  /** Weight of a word split out of an identifier the question spells (a whole word weighs 1). */
+  splitWeight: number;
+  /** Score × (1 + declares) for a file declaring an identifier the question spells. */
+  declares: number;
+  /** Share of the file's score its best declaration's match adds (0 = declarations only explain). */
+  declBonus: number;
+}
+
+export const DEFAULT_PARAMS: RankParams = {
+  //   dir  name type member code comment string history
+  w: [0.6, 3.0, 2.0, 1.2, 1.0, 0.7, 0.9, 1.5],
+  b: [0.3, 0.3, 0.5, 0.6, 0.75, 0.6, 0.6, 0.5],
+  k1: 1.4,
+  testPrior: 0.35,
+  generatedPrior: 0.5,
+  churn: 0.15,
+  splitWeight: 0.6,
+  declares: 0.5,
+  declBonus: 0.3,
+};
+
+export interface ParsedQuestion {
+  terms: QueryTerm[];
+  /** The words each term came from (for `why`), by term index. */
+  words: string[];
+  /** Identifiers spelled in the question (camelCase, PascalCase, dotted, with underscores). */
+  identifiers: string[];
+  wantsTests: boolean;
+}
+
+const TEST_WORDS = /^(test|tests|testing|spec|specs|fake|fakes|mock|mocks|fixture|fixtures)$/;
+
+export function parseQuestion(question: string, p: RankParams = DEFAULT_PARAMS): ParsedQuestion {
+  const terms: QueryTerm[] = [];
+  const from: string[] = [];
+  const add = (w: string, weight: number) => {
+    if (QUESTION_STOP_WORDS.has(w)) return;
+    const s = stem(w);
+    const k = terms.findIndex((t) => t.stem === s);
+    if (k >= 0) terms[k]!.weight = Math.min(1.5, terms[k]!.weight + weight / 2);
+    else {
+      terms.push({ stem: s, weight });
+      from.push(w);
+    }
+  };
+  const identifiers: string[] = [];
+  for (const m of question.matchAll(/[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/g)) {
+    const run = m[0];
+    const parts = words(run);
+    const isIdent = parts.length > 1 && (/[a-z][A-Z]|[A-Z]{2}[a-z]|_|\./.test(run) || /^[A-Z][a-z]+[A-Z]/.test(run));
+    if (isIdent) {
+      for (const seg of run.split('.')) if (seg.length > 2 && words(seg).length > 1) identifiers.push(seg);
+      for (const w of parts) add(w, p.splitWeight);
+    } else for (const w of parts) add(w, 1);
+  }
+  return { terms, words: from, identifiers: [...new Set(identifiers)], wantsTests: words(question).some((w) => TEST_WORDS.test(w)) };
+}
+
+export interface Declaration {
+  name: string;
+  kind: string;
+  line: number;
+  endLine: number;
+  container: string;
+  depth: number;
+}
+
+export interface RankedFile {
+  path: string;
+  fileId: number;
+  score: number;
+  /** The BM25F score before priors. */
+  text: number;
+  test: boolean;
+  generated: boolean;
+  /** Query words found, with the fields they were found in (for `why`). */
+  found: { word: string; fields: string[] }[];
+  /** Its best declaration (filled for the first few). */
+  best?: Declaration;
+  /** Identifiers of the question the file declares. */
+  declares: string[];
+}
+
+export interface RankOptions {
+  params?: RankParams;
+  /** Keep only these paths (hints, a chosen layer). */
+  filter?: ((path: string) => boolean) | undefined;
+  /** Files declaring these names go first (symbol hints, a literal refinement). */
+  exact?: string[];
+  /** Files whose declarations are read (best declaration, declaration bonus). */
+  declare?: number;
+  limit?: number;
+}
+
+const DECL_KINDS_SQL = `('class','interface','struct','record','enum','trait','type','module','delegate','method','function','constructor','property','field','event','const','variable')`;
+
+/** What the ranking reads of the syntax layer besides its own index (an engine, or a test's fixture). */
+export interface DeclarationSource {
+  /** A file's declarations, in line order. */
+  declarations(fileId: number): Declaration[];
+  /** Files declaring any of the names (exact, case-sensitive) → the names each declares. */
+  declaring(names: string[]): Map<number, string[]>;
+  pathOf(fileId: number): string | undefined;
+}
+
+const sources = new WeakMap<Engine, { version: string; src: DeclarationSource }>();
+
+/** The engine's symbol rows as a DeclarationSource (declarations cached per index version). */
+export function engineDeclarations(engine: Engine): DeclarationSource {
+  const had = sources.get(engine);
+  if (had && had.version === engine.version) return had.src;
+  const byFile = new Map<number, Declaration[]>();
+  const src: DeclarationSource = {
+    declarations(fileId) {
+      let d = byFile.get(fileId);
+      if (d) return d;
+      try {
+        d = engine.store
+          .rows(`SELECT name, kind, line, end_line, container, depth FROM symbols WHERE file_id = ? AND kind IN ${DECL_KINDS_SQL} ORDER BY line`, [fileId])
+          .map((r) => ({ name: String(r[0]), kind: String(r[1]), line: Number(r[2]), endLine: Number(r[3]), container: String(r[4] ?? ''), depth: Number(r[5]) }));
+      } catch {
+        d = [];
+      }
+      if (byFile.size >= 2_000) byFile.delete(byFile.keys().next().value!);
+      byFile.set(fileId, d);
+      return d;
+    },
+    declaring(names) {
+      const out = new Map<number, string[]>();
+      if (!names.length) return out;
+      try {
+        for (const r of engine.store.rows(`SELECT DISTINCT file_id, name FROM symbol_rows WHERE name IN (${names.map(() => '?').join(',')})`, names)) {
+          const id = r[0] as number;
+          const l = out.get(id) ?? [];
+          l.push(String(r[1]));
+          out.set(id, l);
+        }
+      } catch {
+        /* no symbols yet */
+      }
+      return out;
+    },
+    pathOf: (fileId) => engine.catalog().get(fileId)?.path,
+  };
+  sources.set(engine, { version: engine.version, src });
+  return src;
+}
+
+const TYPE_LEVEL = /^(class|interface|struct|record|enum|trait|type|module)$/;
+
+/** How well a declaration's name (and container) says the question's words: 0..1 of the query weight. */
+export function declarationMatch(d: Declaration, q: ParsedQuestion): number {
+  const total = q.terms.reduce((s, t) => s + t.weight, 0) || 1;
+  const own = new Set(words(d.name).map(stem));
+  const around = new Set(words(d.container).map(stem));
+  let s = 0;
+  for (const t of q.terms) {
+    if (own.has(t.stem)) s += t.weight;
+    else if (around.has(t.stem)) s += t.weight * 0.3;
+  }
+  return s / total;
+}
+
+/** The declaration a read should open: the one whose name says most of the question, else the file's main type. */
+export function bestDeclaration(decls: Declaration[], q: ParsedQuestion, path: string): { decl: Declaration; match: number } | undefined {
+  if (!decls.length) return undefined;
+  const stemOfFile = path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+  const parts = stemOfFile.split('.');
+  const main = decls.find((d) => TYPE_LEVEL.test(d.kind) && d.name === parts[parts.length - 1]) ?? decls.find((d) => TYPE_LEVEL.test(d.kind) && d.name === parts[0]) ?? decls.find((d) => TYPE_LEVEL.test(d.kind)) ?? decls[0]!;
+  let best = { decl: main, match: declarationMatch(main, q) };
+  for (const d of decls) {
+    if (d === main || d.name.length < 3) continue;
+    const m = declarationMatch(d, q);
+    // A member must say more than its type does to be the read.
+    if (m > best.match + 1e-9 && m >= 0.2) best = { decl: d, match: m };
+  }
+  return best;
+}
+
+/** The question's files, best first. */
+export function rankQuestion(src: DeclarationSource, r: Ranking, q: ParsedQuestion, o: RankOptions = {}): RankedFile[] {
+  const p = o.params ?? DEFAULT_PARAMS;
+  const scored: ScoredFile[] = scoreFiles(r, q.terms, p);
+  const exactNames = [...new Set([...(o.exact ?? []), ...q.identifiers])];
+  const declaring = src.declaring(exactNames);
+  const forced = new Set(o.exact ?? []);
+  const out: RankedFile[] = [];
+  for (const s of scored) {
+    if (o.filter && !o.filter(s.doc.path)) continue;
+    let score = s.score;
+    if (s.doc.test && !q.wantsTests) score *= p.testPrior;
+    if (s.doc.generated) score *= p.generatedPrior;
+    const commits = r.history.churn.get(s.doc.path) ?? 0;
+    score *= 1 + p.churn * Math.log1p(commits);
+    const declares = declaring.get(s.doc.fileId) ?? [];
+    if (declares.length) score *= 1 + p.declares * declares.length;
+    if (declares.some((d) => forced.has(d))) score += 1e6;
+    out.push({ path: s.doc.path, fileId: s.doc.fileId, score, text: s.score, test: s.doc.test, generated: s.doc.generated, found: s.matched.map((i) => ({ word: q.words[i]!, fields: [] })), declares });
+  }
+  // Files declaring a forced name that no word matched still come first.
+  for (const [fileId, names] of declaring) {
+    if (!names.some((n) => forced.has(n)) || out.some((x) => x.fileId === fileId)) continue;
+    const at = r.byFile.get(fileId);
+    const doc = at ? r.indexes[at.ix]!.docs[at.doc]! : undefined;
+    const path = doc?.path ?? src.pathOf(fileId);
+    if (!path || (o.filter && !o.filter(path))) continue;
+    out.push({ path, fileId, score: 1e6, text: 0, test: doc?.test ?? false, generated: doc?.generated ?? false, found: [], declares: names });
+  }
+  out.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // Declarations of the first few: the best one is what the candidate shows; how well it says the
+  // question adds to the file's score (a file whose one declaration is named for the question beats
+  // a longer one that mentions the words in passing).
+  const nDecl = Math.min(out.length, o.declare ?? 12);
+  for (let i = 0; i < nDecl; i++) {
+    const f = out[i]!;
+    const b = bestDeclaration(src.declarations(f.fileId), q, f.path);
+    if (!b) continue;
+    f.best = b.decl;
+    f.score *= 1 + p.declBonus * b.match;
+  }
+  const head = out.slice(0, nDecl).sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const ranked = [...head, ...out.slice(nDecl)].slice(0, o.limit ?? 50);
+  // Fields of each found word, for the first candidates' `why`.
+  for (const f of ranked.slice(0, 3)) {
+    const at = r.byFile.get(f.fileId);
+    if (!at) continue;
+    const s: ScoredFile = { doc: r.indexes[at.ix]!.docs[at.doc]!, ix: at.ix, docNo: at.doc, score: f.text, matched: [] };
+    f.found = f.found.map((x) => ({ word: x.word, fields: fieldsOf(r, s, stem(x.word)).map((k) => FIELD_NAMES[k]!) }));
+  }
+  return ranked;
+}
+
