@@ -92,14 +92,14 @@ async function tool(e: Engine, name: string, args: Record<string, unknown>): Pro
 }
 
 /** The main type of a file: named after the file (last dotted part of the name, then the first), else its first top-level type. */
-export function mainType(e: Engine, rel: string): { symbolId: string; name: string } | undefined {
-  const rows = e.store.rows(`SELECT s.symbol_id, s.name, s.depth FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.kind IN ${TYPE_KINDS} ORDER BY s.depth, s.line`, [rel]);
+export function mainType(e: Engine, rel: string): { symbolId: string; name: string; line: number; column: number } | undefined {
+  const rows = e.store.rows(`SELECT s.symbol_id, s.name, s.depth, s.name_line, s.name_col FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.kind IN ${TYPE_KINDS} ORDER BY s.depth, s.line`, [rel]);
   if (!rows.length) return undefined;
   const stem = rel.slice(rel.lastIndexOf('/') + 1).replace(/\.cs$/, '');
   const parts = stem.split('.');
   const named = (n: string) => rows.find((r) => String(r[1]) === n.replace(/`\d+$/, ''));
   const r = named(parts[parts.length - 1]!) ?? named(parts[0]!) ?? rows[0]!;
-  return { symbolId: String(r[0]), name: String(r[1]) };
+  return { symbolId: String(r[0]), name: String(r[1]), line: Number(r[3]), column: Number(r[4]) };
 }
 
 export async function evaluate(o: EvalOptions): Promise<QuestionResult[]> {
@@ -118,7 +118,7 @@ export async function evaluate(o: EvalOptions): Promise<QuestionResult[]> {
       try {
         await engine.refresh();
         semanticService(engine, { noLsp: true, noTsPrograms: true });
-        if (o.only !== 'related') {
+        {
           o.progress(`${tag}: ranking index`);
           const c0 = process.cpuUsage();
           const rk = await ranking(engine);
@@ -162,7 +162,9 @@ async function ask(e: Engine, root: string, repo: string, q: HistoryQuestion, bm
         r.related.push({ file, type: undefined, tool: [], baseline: [], ms: 0 });
         continue;
       }
-      const a = await tool(e, 'related_tests', { target: { symbolId: t.symbolId } });
+      // Asked as an agent would after an outline: the type's name position (a multi-targeted
+      // project makes the bare documentation id ambiguous).
+      const a = await tool(e, 'related_tests', { target: { path: file, line: t.line, column: t.column } });
       const files: string[] = [];
       for (const row of a.sc?.items ?? []) if (!files.includes(row.path) && files.length < 5) files.push(row.path);
       r.related.push({ file, type: t.name, tool: files, baseline: await mentionCount(root, t.name, 5), ms: a.ms, ...(a.sc?.mode ? { mode: a.sc.mode } : {}) });

@@ -119,6 +119,8 @@ const KNOBS: Knob[] = [
   { name: 'splitWeight', lo: 0.2, hi: 1.2, get: (p) => p.splitWeight, set: (p, v) => (p.splitWeight = v) },
   { name: 'declares', lo: 0, hi: 3, get: (p) => p.declares, set: (p, v) => (p.declares = v) },
   { name: 'declBonus', lo: 0, hi: 2, get: (p) => p.declBonus, set: (p, v) => (p.declBonus = v) },
+  { name: 'vote', lo: 0, hi: 3, get: (p) => p.vote, set: (p, v) => (p.vote = v) },
+  { name: 'voters', lo: 3, hi: 80, get: (p) => p.voters, set: (p, v) => (p.voters = Math.round(v)) },
 ];
 
 function clone(p: RankParams): RankParams {
@@ -164,7 +166,7 @@ async function main(): Promise<void> {
   const test = evaluateParams(data, best, 'test');
   const r3 = (x: number) => Math.round(x * 1000) / 1000;
   process.stdout.write(`best dev ${bestScore.objective.toFixed(3)}: ${fmt(bestScore)}\n     test ${test.objective.toFixed(3)}: ${fmt(test)}\n`);
-  process.stdout.write(JSON.stringify({ ...best, w: best.w.map(r3), b: best.b.map(r3), k1: r3(best.k1), testPrior: r3(best.testPrior), generatedPrior: r3(best.generatedPrior), churn: r3(best.churn), splitWeight: r3(best.splitWeight), declares: r3(best.declares), declBonus: r3(best.declBonus) }) + '\n');
+  process.stdout.write(JSON.stringify({ ...best, w: best.w.map(r3), b: best.b.map(r3), k1: r3(best.k1), testPrior: r3(best.testPrior), generatedPrior: r3(best.generatedPrior), churn: r3(best.churn), splitWeight: r3(best.splitWeight), declares: r3(best.declares), declBonus: r3(best.declBonus), vote: r3(best.vote), voters: best.voters }) + '\n');
 }
 
 main().then(

@@ -690,6 +690,20 @@ export const LOCATE_LOCATOR_TTL_MS = 15 * 60 * 1000;
 export const LOCATE_MAX_REFINEMENTS = 2;
 /** locate_code: lines of a recommended read at most (a read is a span to open, not a file). */
 export const LOCATE_READ_MAX_LINES = 80;
+/** ranking (nav/ranking/): commits of the workspace's history read for churn and past subjects (a few years of a busy repository; ~2 MB of git log on efcore). */
+export const RANK_HISTORY_COMMITS = 3_000;
+/** ranking: the one git log is given this long (1-2 s on efcore under load). */
+export const RANK_HISTORY_TIMEOUT_MS = 8_000;
+/** ranking: git log output read at most (3,000 commits of a monorepo can list many files). */
+export const RANK_HISTORY_MAX_OUTPUT_BYTES = 48 * 1024 * 1024;
+/** ranking: bytes of a file scanned for words at most (a generated 4 MB file adds nothing a question finds). */
+export const RANK_SCAN_MAX_FILE_BYTES = 512 * 1024;
+/** ranking: files scanned between yields to the event loop while the ranking index is built (other questions keep being answered). */
+export const RANK_SCAN_FILES_PER_SLICE = 64;
+/** ranking: locate_code stops waiting for a ranking index being built this long before its deadline (the answer still has to be shaped). */
+export const RANK_ANSWER_RESERVE_MS = 500;
+/** ranking: a delta of changed files above this share of the base rebuilds the base (the delta is re-scanned on every change). */
+export const RANK_DELTA_MAX_SHARE = 0.1;
 // ─── related_tests / impact (nav/agent/) ──────────────────────────────────────
 /** related_tests / impact: files whose declarations are kept per index version (a test search reads a few hundred test files). */
 export const AGENT_FILE_SYMBOLS_CACHE_FILES = 2_000;
@@ -709,6 +723,14 @@ export const RELATED_TESTS_CALLER_WALK_MS = 3_000;
 export const RELATED_TESTS_TEXT_FILES = 300;
 /** related_tests: rows one answer keeps at most (ranked; a widely used type is referenced by thousands of tests). */
 export const RELATED_TESTS_MAX_ROWS = 500;
+/** related_tests: co-changed test files whose tests become rows without another signal (the most co-changed first). */
+export const RELATED_TESTS_COCHANGE_FILES = 5;
+/** related_tests: test files named like the type (beyond its exact name + Tests) whose tests become rows. */
+export const RELATED_TESTS_NAMED_FILES = 3;
+/** related_tests: rows of one file before the next file's (a first page names several test files, not one file's every test). */
+export const RELATED_TESTS_PER_FILE_TIER = 3;
+/** related_tests: how long it waits for the ranking index (similar test names) on a first question; the build goes on. */
+export const RELATED_TESTS_RANKING_WAIT_MS = 1_500;
 /** related_tests: default rows per page (the common question wants the handful that matter). */
 export const RELATED_TESTS_DEFAULT_LIMIT = 20;
 /** git co-change: commits of the target's file read (recent history is what predicts which tests move with it). */

@@ -1,10 +1,14 @@
 /**
  * locate_code: a deterministic gateway for "where is the code that does X" (seed 002), no LLM.
- * The question's words are classified against the architecture map (locateMap.ts); at most
- * LOCATE_MAX_SCOPES layers are searched through the syntax layer's symbols (hits discarded after
- * ranking); the best candidate is verified one hop (its declaration is live, and another file uses
- * it); the answer is a location packet: status, ≤ 3 candidates, ≤ 2 recommended reads (path + line
- * range, never source) and a locator. A refinement is the same tool with `locator` + `choice` (a
+ * The question's words rank the workspace's files by BM25F over their paths, declarations, code,
+ * comments, string literals and past commit subjects (nav/ranking/); a candidate is a file with its
+ * best declaration. The answer says `located` only when the evidence margin between the first and
+ * the second file clears the calibrated threshold (ranking/calibration.ts), else `ambiguous` with
+ * what tells the candidates apart. The question's words are also classified against the
+ * architecture map (locateMap.ts): the layers it names are offered as refinements and label the
+ * candidates. The best candidate is verified one hop (its declaration is live, and another file
+ * uses it); the answer is a location packet: status, ≤ 3 candidates, ≤ 2 recommended reads (path +
+ * line range, never source) and a locator. A refinement is the same tool with `locator` + `choice` (a
  * candidate number, a layer id, or a literal clue: one exact search), at most two per locator; a
  * refinement whose candidates are the ones it had answers `progress: unchanged`.
  *
@@ -16,18 +20,18 @@ import * as crypto from 'node:crypto';
 import picomatch from 'picomatch';
 import { ToolError } from '../../core/errors';
 import {
-  LOCATE_HITS_PER_SCOPE,
   LOCATE_LOCATOR_TTL_MS,
   LOCATE_MAX_CANDIDATES,
   LOCATE_MAX_REFINEMENTS,
   LOCATE_MAX_SCOPES,
-  LOCATE_MAX_TERMS,
   LOCATE_READ_MAX_LINES,
+  RANK_ANSWER_RESERVE_MS,
 } from '../../core/limits';
-import type { SymbolKind } from '../../syntax/types';
 import type { Engine } from '../engine';
+import { evidenceOf, isLocated, type Evidence } from '../ranking/calibration';
+import { ranking } from '../ranking/fileRanking';
+import { engineDeclarations, parseQuestion, rankQuestion, type RankedFile } from '../ranking/rankQuestion';
 import { changedSince } from '../semanticTarget';
-import { searchSymbols, type SymbolHit } from '../syntaxSymbols';
 import { searchText } from '../textSearch';
 import { architectureMap, splitWords, type ArchitectureMap, type Layer } from './locateMap';
 
@@ -65,6 +69,8 @@ export interface LocateAnswer {
   /** One-hop verification of the first candidate. */
   verified?: string;
   note?: string;
+  /** The ranking's evidence for the status (not part of the tool's answer: the evaluation reads it). */
+  evidence?: Evidence;
 }
 
 export interface LocateRequest {
@@ -101,8 +107,6 @@ const STOP = new Set(
     'will shall may might must any all some each every one two used use uses using called call calls please tell look looking want need our')
     .split(/\s+/),
 );
-
-const TYPE_KINDS: SymbolKind[] = ['class', 'interface', 'struct', 'record', 'enum', 'method', 'function', 'constructor', 'property', 'delegate', 'trait', 'type', 'variable', 'const'] as SymbolKind[];
 
 export async function locateCode(engine: Engine, req: LocateRequest): Promise<LocateAnswer> {
   let state: LocatorState | undefined;
@@ -146,25 +150,31 @@ export async function locateCode(engine: Engine, req: LocateRequest): Promise<Lo
   const scopes = scored.slice(0, layerChoice ? 1 : LOCATE_MAX_SCOPES - 1);
   const pathHints = hints.filter((h) => h.includes('/') || /\.[a-z]{1,5}$/i.test(h));
   const symbolHints = [...hints.filter((h) => !pathHints.includes(h)), ...(literal ? [literal] : [])];
-  const layerWords = new Set(map.layers.flatMap((l) => l.keywords));
-  const domain = terms.filter((t) => !layerWords.has(t));
-  const searchTerms = [...domain, ...terms.filter((t) => layerWords.has(t) && !map.layers.some((l) => l.id === t))]
-    .filter((t) => t.length >= 3)
-    .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
-    .slice(0, LOCATE_MAX_TERMS);
+  const parsed = parseQuestion([question, ...symbolHints].join(' '));
 
   let candidates: LocateCandidate[];
+  let evidence: Evidence | undefined;
   if (picked) {
     candidates = [{ name: picked[0], kind: picked[1], path: picked[2], line: picked[3], endLine: picked[4], ...(picked[5] ? { layer: picked[5] } : {}), why: 'chosen by refinement' }];
   } else {
-    if (searchTerms.length === 0 && symbolHints.length === 0) {
+    if (parsed.terms.length === 0 && symbolHints.length === 0) {
       return {
         ...bare('needs_user_input', 'ask the user for a symbol, error message or path clue, then call locate_code again with it as a hint'),
         scopes: scopes.map((s) => ({ layer: s.layer.id, matched: s.matched })),
         note: terms.length ? `the question names only layers (${terms.join(', ')}), nothing to search for inside them` : 'the question has no searchable words',
       };
     }
-    candidates = search(engine, map, scopes.map((s) => s.layer), searchTerms, terms, symbolHints, pathHints, req.deadlineAt, literal !== undefined, layerChoice !== undefined);
+    const r = await Promise.race([ranking(engine), new Promise<undefined>((res) => setTimeout(() => res(undefined), Math.max(0, req.deadlineAt - Date.now() - RANK_ANSWER_RESERVE_MS)).unref())]);
+    if (!r) {
+      return {
+        ...bare('not_indexed', 'the ranking index is being built (first question after start): ask the same question again in a few seconds'),
+        note: `ranking ${engine.catalog().size} files`,
+      };
+    }
+    const ranked = rankQuestion(engineDeclarations(engine), r, parsed, { filter: filterOf(map, layerChoice, pathHints), exact: symbolHints, limit: LOCATE_MAX_CANDIDATES + 1 });
+    evidence = evidenceOf(ranked, parsed);
+    candidates = ranked.slice(0, LOCATE_MAX_CANDIDATES).map((f) => candidateOf(engine, map, f, ranked));
+    if (r.partial && !ranked.length) candidates = [];
   }
 
   const signature = crypto.createHash('sha256').update(candidates.map((c) => `${c.path}:${c.line}:${c.name}`).join('|')).digest('base64url').slice(0, 16);
@@ -174,7 +184,7 @@ export async function locateCode(engine: Engine, req: LocateRequest): Promise<Lo
   const symbolsPending = engine.symbolsPending() > 0;
   if (candidates.length === 0) status = 'insufficient_coverage';
   else if (candidates.some((c) => changedSince(engine, c.path))) status = 'stale_index';
-  else if (picked || candidates.length === 1 || score(candidates[0]!) > score(candidates[1]!)) status = 'located';
+  else if (picked || (evidence !== undefined && isLocated(evidence))) status = 'located';
   else status = 'ambiguous';
 
   const top = candidates[0];
@@ -211,6 +221,7 @@ export async function locateCode(engine: Engine, req: LocateRequest): Promise<Lo
   if (status === 'insufficient_coverage' && symbolsPending) out.note = `symbols of ${engine.symbolsPending()} file(s) are not indexed yet`;
   else if (map.fileProblem) out.note = `${map.fileProblem}; the inferred map was used`;
   else if (map.source === 'empty') out.note = 'no architecture map (no projects or source folders): one workspace-wide search';
+  if (evidence) out.evidence = evidence;
   if (refinementsLeft > 0) {
     const body: LocatorState = {
       v: engine.version,
@@ -256,104 +267,52 @@ function classify(map: ArchitectureMap, terms: string[], chosen: string | undefi
   return out.filter((x) => x.score > 0).sort((a, b) => b.score - a.score);
 }
 
-interface Scored extends LocateCandidate {
-  score: number;
-}
-
-function score(c: LocateCandidate): number {
-  return (c as Scored).score ?? 0;
-}
-
-/** Symbol search in the chosen scopes (or the whole workspace when no layer matched). */
-function search(
-  engine: Engine,
-  map: ArchitectureMap,
-  layers: Layer[],
-  searchTerms: string[],
-  allTerms: string[],
-  symbolHints: string[],
-  pathHints: string[],
-  deadlineAt: number,
-  exactOnly: boolean,
-  onlyLayers: boolean,
-): LocateCandidate[] {
-  const layerMatchers = map.layers.map((l) => ({ id: l.id, m: picomatch(l.globs, { dot: true, nocase: true }) }));
-  const layerOf = (p: string) => layerMatchers.find((x) => x.m(p))?.id;
-  const scopeGlobs: (string | undefined)[] = layers.map((l) => (l.globs.length === 1 ? l.globs[0]! : `{${l.globs.join(',')}}`));
-  if (!onlyLayers || layers.length === 0) scopeGlobs.push(undefined);
+/** Paths a chosen layer or path hints leave in (undefined: the whole workspace). */
+function filterOf(map: ArchitectureMap, layer: string | undefined, pathHints: string[]): ((p: string) => boolean) | undefined {
+  const l = layer ? map.layers.find((x) => x.id === layer) : undefined;
+  const inLayer = l ? picomatch(l.globs, { dot: true, nocase: true }) : undefined;
   const inPath = pathHints.length ? picomatch(pathHints.map((h) => (/[*?[{]/.test(h) ? h : `${h.replace(/\/+$/, '')}{,/**}`)), { dot: true, nocase: true }) : undefined;
-  const wantsTests = allTerms.some((t) => /^(test|tests|testing|spec|specs|fake|fakes|mock|mocks)$/.test(t));
-  const hits = new Map<string, { hit: SymbolHit; scope: number; exact: boolean }>();
-  const run = (query: string, match: 'substring' | 'exact', glob: string | undefined, scope: number, exact: boolean) => {
-    const r = searchSymbols(engine, { query, match, kinds: TYPE_KINDS, pathGlob: glob, offset: 0, limit: LOCATE_HITS_PER_SCOPE, deadlineAt });
-    for (const found of r.hits) {
-      // A partial type is one hit with its other spans: the file named after it is its main declaration.
-      const named = found.otherSpans?.find((o) => baseStem(o.path) === found.name);
-      const h = named && baseStem(found.path) !== found.name ? { ...found, path: named.path, line: named.line, endLine: named.endLine } : found;
-      if (inPath && !inPath(h.path)) continue;
-      const key = `${h.path}:${h.line}:${h.name}`;
-      const had = hits.get(key);
-      if (!had || had.scope > scope || (exact && !had.exact)) hits.set(key, { hit: h, scope, exact: exact || (had?.exact ?? false) });
-    }
-  };
-  // One exact search for symbol hints (and a refinement's literal), inside the scopes.
-  for (const h of symbolHints) scopeGlobs.forEach((g, i) => run(h, 'exact', g, i, true));
-  if (!exactOnly) {
-    for (const t of searchTerms) scopeGlobs.forEach((g, i) => run(t, 'substring', g, i, false));
-  }
-  const stems = searchTerms.map((t) => t.replace(/(ies|es|s)$/, ''));
-  const allStems = allTerms.map((t) => t.replace(/(ies|es|s)$/, ''));
-  const wantsContract = allTerms.some((t) => /^(interface|interfaces|contract|contracts|abstraction|abstractions|port|ports)$/.test(t));
-  const scoredList: Scored[] = [];
-  for (const { hit, scope, exact } of hits.values()) {
-    const nameWords = splitWords(hit.name).join(' ');
-    const pathLower = hit.path.toLowerCase();
-    let s = exact ? 6 : 0;
-    const why: string[] = [];
-    if (exact) why.push('exact name');
-    const matchedName: string[] = [];
-    const lowerName = hit.name.toLowerCase();
-    stems.forEach((st, i) => {
-      if (nameWords.includes(st) || lowerName.includes(st)) {
-        s += 3;
-        // A name ending with the word is of that kind (…Controller, …Repository): the stronger signal.
-        if (lowerName.endsWith(st) || lowerName.endsWith(`${st}s`)) s += 1;
-        matchedName.push(searchTerms[i]!);
-      } else if (pathLower.includes(st)) s += 1;
-    });
-    if (matchedName.length) why.push(`name has ${matchedName.join(', ')}`);
-    // The name says nothing the question does not (JournalService for "journal service", not JournalServiceExtensions).
-    const own = splitWords(hit.name).filter((w) => w.length > 1 && !(w === 'i' || /^i$/.test(w)));
-    if (own.length && own.every((w) => allStems.some((t) => t === w || t === w.replace(/(ies|es|s)$/, '') || w.startsWith(t)))) s += 1;
-    // The file named after the symbol is its main declaration (Foo.cs before Foo.Columns.cs).
-    if (baseStem(hit.path) === hit.name) s += 1;
-    if (hit.kind === 'interface') s += wantsContract ? 1 : -1;
-    s += scope < layers.length ? 2 - Math.min(scope, 1) : 0;
-    const isTypeLevel = /^(class|interface|struct|record|enum|trait|type)$/.test(hit.kind);
-    if (isTypeLevel) s += 1;
-    if (hit.isTest) s += wantsTests ? 2 : -3;
-    if (hit.isGenerated) s -= 2;
-    const layer = layerOf(hit.path);
-    if (layer) why.push(`in layer ${layer}`);
-    scoredList.push({ name: hit.name, kind: hit.kind, path: hit.path, line: hit.line, endLine: hit.endLine, ...(layer ? { layer } : {}), why: why.join('; '), score: s });
-  }
-  // Best first; one candidate per file (its best symbol), then path order for ties.
-  scoredList.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
-  const perFile = new Set<string>();
-  const out: Scored[] = [];
-  for (const c of scoredList) {
-    if (c.score <= 0 || perFile.has(c.path)) continue;
-    perFile.add(c.path);
-    out.push(c);
-    if (out.length >= LOCATE_MAX_CANDIDATES) break;
-  }
-  // Keep the score on the objects (not serialised: the tool maps the fields it shows).
-  return out;
+  if (!inLayer && !inPath) return undefined;
+  return (p) => (!inLayer || inLayer(p)) && (!inPath || inPath(p));
 }
 
-function baseStem(p: string): string {
-  const b = p.slice(p.lastIndexOf('/') + 1);
-  return b.includes('.') ? b.slice(0, b.lastIndexOf('.')) : b;
+const layerMatchers = new WeakMap<ArchitectureMap, { id: string; m: (p: string) => boolean }[]>();
+
+function layerOf(map: ArchitectureMap, p: string): string | undefined {
+  let ms = layerMatchers.get(map);
+  if (!ms) layerMatchers.set(map, (ms = map.layers.map((l) => ({ id: l.id, m: picomatch(l.globs, { dot: true, nocase: true }) }))));
+  return ms.find((x) => x.m(p))?.id;
+}
+
+const FIELD_ORDER = ['name', 'type', 'member', 'dir', 'string', 'comment', 'code', 'history'];
+
+/** A ranked file as a candidate: its best declaration, its layer, and why (the words found, by field; first what only it has). */
+function candidateOf(engine: Engine, map: ArchitectureMap, f: RankedFile, all: RankedFile[]): LocateCandidate {
+  const layer = layerOf(map, f.path);
+  const byField = new Map<string, string[]>();
+  for (const x of f.found) {
+    const field = FIELD_ORDER.find((k) => x.fields.includes(k)) ?? 'code';
+    byField.set(field, [...(byField.get(field) ?? []), x.word]);
+  }
+  const others = all.slice(0, LOCATE_MAX_CANDIDATES).filter((o) => o !== f);
+  const only = f.found.map((x) => x.word).filter((w) => others.every((o) => !o.found.some((y) => y.word === w)));
+  const why: string[] = [];
+  if (f.declares.length) why.push(`declares ${f.declares.join(', ')}`);
+  if (only.length && others.length) why.push(`only here: ${only.join(', ')}`);
+  for (const k of FIELD_ORDER) if (byField.has(k)) why.push(`${k}: ${byField.get(k)!.join(', ')}`);
+  if (f.test) why.push('test file');
+  if (f.generated) why.push('generated');
+  const b = f.best;
+  const lines = engine.catalog().byRelPath(f.path)?.lines ?? 1;
+  return {
+    name: b?.name ?? f.path.slice(f.path.lastIndexOf('/') + 1),
+    kind: b?.kind ?? 'file',
+    path: f.path,
+    line: b?.line ?? 1,
+    endLine: b?.endLine ?? Math.max(1, lines),
+    ...(layer ? { layer } : {}),
+    why: why.join('; ') || 'path',
+  };
 }
 
 function readOf(c: LocateCandidate): LocateRead {

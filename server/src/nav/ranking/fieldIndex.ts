@@ -90,6 +90,11 @@ export class FieldIndex {
     return termId + 1 >= off.length ? 0 : off[termId + 1]! - off[termId]!;
   }
 
+  /** The arrays (for saving). */
+  raw(): { len: Float32Array[]; offsets: Uint32Array[]; postings: Int32Array[] } {
+    return { len: this.len, offsets: this.offsets, postings: this.postings };
+  }
+
   bytes(): number {
     let n = 0;
     for (let f = 0; f < FIELD_COUNT; f++) n += this.postings[f]!.byteLength + this.offsets[f]!.byteLength + this.len[f]!.byteLength;

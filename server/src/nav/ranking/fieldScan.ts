@@ -22,7 +22,7 @@ function isWordChar(c: number): boolean {
 /** Identifier → its split words (identifiers repeat across a code base: split each once). */
 const splitCache = new Map<string, string[]>();
 
-function splitCached(run: string): string[] {
+export function splitCached(run: string): string[] {
   let ws = splitCache.get(run);
   if (ws === undefined) {
     ws = [];
@@ -34,8 +34,11 @@ function splitCached(run: string): string[] {
   return ws;
 }
 
-/** Calls `emit(word, field)` for every word of the text (lower-case, unstemmed). */
-export function scanFields(text: string, language: string | undefined, emit: (word: string, field: TextField) => void): void {
+/**
+ * Calls `emit(run, field)` for every identifier-like run of the text (letters and digits, as
+ * spelled; split it with `splitCached`). Runs of one character are skipped.
+ */
+export function scanFields(text: string, language: string | undefined, emit: (run: string, field: TextField) => void): void {
   const hash = language !== undefined && HASH_COMMENT_LANGUAGES.has(language);
   const n = text.length;
   let i = 0;
@@ -48,8 +51,7 @@ export function scanFields(text: string, language: string | undefined, emit: (wo
       }
       const s = k;
       while (k < to && isWordChar(text.charCodeAt(k))) k++;
-      if (k - s < 2) continue;
-      for (const w of splitCached(text.slice(s, k))) emit(w, field);
+      if (k - s >= 2) emit(text.slice(s, k), field);
     }
   };
   while (i < n) {

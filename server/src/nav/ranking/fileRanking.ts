@@ -16,8 +16,9 @@ import type { Engine } from '../engine';
 import type { FileRow } from '../fileCatalog';
 import { F_CODE, F_COMMENT, F_DIR, F_HISTORY, F_MEMBER, F_NAME, F_STRING, F_TYPE, FIELD_COUNT, idf, saturate, type FieldParams } from './bm25f';
 import { FieldIndex, FieldIndexBuilder, Vocabulary, type RankDoc } from './fieldIndex';
-import { scanFields, TextField } from './fieldScan';
+import { scanFields, splitCached, TextField } from './fieldScan';
 import { fileHistory, type FileHistory } from './history';
+import { loadRanking, saveRanking } from './rankingStore';
 import { stem, words } from './words';
 
 const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'struct', 'record', 'enum', 'trait', 'type', 'module', 'delegate']);
@@ -74,13 +75,32 @@ function rankedFiles(engine: Engine): FileRow[] {
   return engine.catalog().all().filter((f) => RANKED_CLASSES.has(f.fileClass) && !f.binary && f.language !== undefined && languageById(f.language) !== undefined);
 }
 
-async function update(engine: Engine, prev: Ranking | undefined): Promise<Ranking> {
+async function update(engine: Engine, had: Ranking | undefined): Promise<Ranking> {
   const t0 = performance.now();
   const version = engine.version;
   const partial = engine.symbolsPending() > 0;
   const history = await fileHistory(engine);
   const head = engine.git.head ?? '';
   const files = rankedFiles(engine);
+  let prev = had;
+  if (!prev) {
+    // The ranking saved by an earlier engine on this index (brought up to date below).
+    const saved = loadRanking(engine.indexRoot);
+    if (saved && saved.head === head) {
+      // File ids are the index's: take them from the catalog by path (a rebuilt index renumbers).
+      const byFile = new Map<number, { ix: number; doc: number }>();
+      saved.index.docs.forEach((d, i) => {
+        const row = engine.catalog().byRelPath(d.path);
+        if (!row) {
+          saved.index.kill(i);
+          return;
+        }
+        d.fileId = row.id;
+        byFile.set(d.fileId, { ix: 0, doc: i });
+      });
+      prev = { version: '', head, vocab: saved.index.vocab, indexes: [saved.index], byFile, history, files: byFile.size, partial: false, buildMs: 0 };
+    }
+  }
   if (prev && prev.head === head && !prev.partial) {
     // Incremental: re-scan what changed into a new delta (with the live documents of the old delta).
     const base = prev.indexes[0]!;
@@ -93,7 +113,7 @@ async function update(engine: Engine, prev: Ranking | undefined): Promise<Rankin
       else if (prev.indexes[at.ix]!.docs[at.doc]!.hash !== f.hash || at.ix > 0) changed.push(f);
     }
     const removed = [...prev.byFile.keys()].filter((id) => !seen.has(id));
-    if (changed.length + removed.length === 0) return { ...prev, version, buildMs: prev.buildMs };
+    if (changed.length + removed.length === 0) return { ...prev, version, history, buildMs: prev.buildMs || performance.now() - t0 };
     if (changed.length <= base.docs.length * RANK_DELTA_MAX_SHARE) {
       const builder = new FieldIndexBuilder(prev.vocab);
       await scanInto(engine, builder, changed, history);
@@ -118,6 +138,7 @@ async function update(engine: Engine, prev: Ranking | undefined): Promise<Rankin
   const base = builder.build();
   const byFile = new Map<number, { ix: number; doc: number }>();
   base.docs.forEach((d, i) => byFile.set(d.fileId, { ix: 0, doc: i }));
+  if (!partial) saveRanking(engine.indexRoot, head, base);
   return { version, head, vocab, indexes: [base], byFile, history, files: byFile.size, partial, buildMs: performance.now() - t0 };
 }
 
@@ -148,33 +169,73 @@ async function scanInto(engine: Engine, builder: FieldIndexBuilder, files: FileR
   for (let i = 0; i < files.length; i++) {
     if (i > 0 && i % RANK_SCAN_FILES_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
     const f = files[i]!;
-    addPathFields(builder, f.path);
-    const d = decls.get(f.id);
-    if (d) {
-      for (const n of d.types) for (const w of words(n)) builder.add(stem(w), F_TYPE);
-      for (const n of d.members) for (const w of words(n)) builder.add(stem(w), F_MEMBER);
-    }
-    const subjects = history.subjects.get(f.path);
-    if (subjects) for (const [s, n] of subjects) builder.add(s, F_HISTORY, n);
+    let text: string | undefined;
     if (f.size <= RANK_SCAN_MAX_FILE_BYTES) {
-      let text: string | undefined;
       try {
         text = engine.policy.readFile(f.path, RANK_SCAN_MAX_FILE_BYTES).bytes.toString('utf8');
       } catch {
         text = undefined; // gone or unreadable since indexing: path and declarations only
       }
-      if (text !== undefined) scanFields(text, f.language, (w, field) => builder.add(stem(w), TEXT_FIELD[field]));
     }
-    builder.endDoc({ fileId: f.id, path: f.path, hash: f.hash, test: f.fileClass === 'test', generated: f.fileClass === 'generated' });
+    const d = decls.get(f.id);
+    addDocument(builder, {
+      doc: { fileId: f.id, path: f.path, hash: f.hash, test: f.fileClass === 'test', generated: f.fileClass === 'generated' },
+      language: f.language,
+      text,
+      types: d?.types ?? [],
+      members: d?.members ?? [],
+      subjects: history.subjects.get(f.path),
+    });
   }
 }
 
-function addPathFields(builder: FieldIndexBuilder, path: string): void {
-  const slash = path.lastIndexOf('/');
-  for (const w of words(path.slice(0, Math.max(0, slash)))) builder.add(stem(w), F_DIR);
-  const base = path.slice(slash + 1);
+/** What one file contributes to the ranking index. */
+export interface DocumentInput {
+  doc: RankDoc;
+  language: string | undefined;
+  /** Its content (undefined: path and declarations only). */
+  text: string | undefined;
+  types: readonly string[];
+  members: readonly string[];
+  /** Stem → times the subjects of commits that changed it used it. */
+  subjects: ReadonlyMap<string, number> | undefined;
+}
+
+/** Adds one file's fields to the builder and ends its document. */
+export function addDocument(builder: FieldIndexBuilder, d: DocumentInput): void {
+  const p = d.doc.path;
+  const slash = p.lastIndexOf('/');
+  for (const w of words(p.slice(0, Math.max(0, slash)))) builder.add(stem(w), F_DIR);
+  const base = p.slice(slash + 1);
   const dot = base.lastIndexOf('.');
   for (const w of words(dot > 0 ? base.slice(0, dot) : base)) builder.add(stem(w), F_NAME);
+  for (const n of d.types) for (const w of words(n)) builder.add(stem(w), F_TYPE);
+  for (const n of d.members) for (const w of words(n)) builder.add(stem(w), F_MEMBER);
+  if (d.subjects) for (const [s, n] of d.subjects) builder.add(s, F_HISTORY, n);
+  if (d.text !== undefined) {
+    // Count each spelling once per field, then split and stem the distinct ones (a file repeats
+    // its identifiers: ~10× fewer splits than tokens).
+    const runs: Map<string, number>[] = [new Map(), new Map(), new Map()];
+    scanFields(d.text, d.language, (run, field) => {
+      const m = runs[field]!;
+      m.set(run, (m.get(run) ?? 0) + 1);
+    });
+    runs.forEach((m, field) => {
+      for (const [run, n] of m) for (const w of splitCached(run)) builder.add(stem(w), TEXT_FIELD[field as TextField], n);
+    });
+  }
+  builder.endDoc(d.doc);
+}
+
+/** A ranking over given documents (no engine: tests and tools). */
+export function rankingOf(docs: readonly DocumentInput[], history: FileHistory): Ranking {
+  const vocab = new Vocabulary();
+  const builder = new FieldIndexBuilder(vocab);
+  for (const d of docs) addDocument(builder, d);
+  const base = builder.build();
+  const byFile = new Map<number, { ix: number; doc: number }>();
+  base.docs.forEach((d, i) => byFile.set(d.fileId, { ix: 0, doc: i }));
+  return { version: 'memory', head: '', vocab, indexes: [base], byFile, history, files: byFile.size, partial: false, buildMs: 0 };
 }
 
 // ─── scoring ───────────────────────────────────────────────────────────────────
@@ -252,4 +313,21 @@ export function fieldsOf(r: Ranking, s: ScoredFile, termStem: string): number[] 
     if (tf) out.push(f);
   }
   return out;
+}
+
+/** BM25F parameters that compare names only: folders, file name, declared types and members. */
+const NAME_PARAMS: FieldParams = { w: [0.4, 3, 2, 0.6, 0, 0, 0, 0], b: [0.3, 0.3, 0.5, 0.6, 0, 0, 0, 0], k1: 1.2 };
+
+/**
+ * Files whose names say the given words (a type's name, its file's name): test files named like a
+ * production type (`ConfigurationValidation` for `ConfigurationValidator`, `StateManagerTests` for
+ * `JournaledStateManager`). Best first, each with its score over the best one's (0..1].
+ */
+export function similarlyNamed(r: Ranking, names: readonly string[], keep: (d: RankDoc) => boolean, k: number): { doc: RankDoc; share: number; words: string[] }[] {
+  const stems = [...new Set(names.flatMap((n) => words(n)).map(stem))];
+  const terms = stems.map((s) => ({ stem: s, weight: 1 }));
+  const scored = scoreFiles(r, terms, NAME_PARAMS).filter((s) => keep(s.doc));
+  scored.sort((a, b) => b.score - a.score || (a.doc.path < b.doc.path ? -1 : 1));
+  const top = scored[0]?.score ?? 0;
+  return scored.slice(0, k).map((s) => ({ doc: s.doc, share: top ? s.score / top : 0, words: s.matched.map((i) => stems[i]!) }));
 }

@@ -14,6 +14,10 @@ import { QUESTION_STOP_WORDS, stem, words } from './words';
 export interface FileHistory {
   /** Commits read. */
   commits: number;
+  /** Per commit that changed files: its subject's stems (distinct) and the files. */
+  changes: { stems: string[]; files: string[] }[];
+  /** Stem → commits (index into `changes`) whose subject has it. */
+  bySubject: Map<string, number[]>;
   /** Path → commits that changed it. */
   churn: Map<string, number>;
   /** Path → stem → times its commits' subjects used it. */
@@ -33,7 +37,7 @@ export function fileHistory(engine: Engine): Promise<FileHistory> {
 }
 
 function none(why: string): FileHistory {
-  return { commits: 0, churn: new Map(), subjects: new Map(), unavailable: why };
+  return { commits: 0, changes: [], bySubject: new Map(), churn: new Map(), subjects: new Map(), unavailable: why };
 }
 
 function read(root: string): Promise<FileHistory> {
@@ -59,6 +63,8 @@ function read(root: string): Promise<FileHistory> {
 export function parseLog(out: string): FileHistory {
   const churn = new Map<string, number>();
   const subjects = new Map<string, Map<string, number>>();
+  const changes: FileHistory['changes'] = [];
+  const bySubject = new Map<string, number[]>();
   let commits = 0;
   for (const block of out.split('\x1e')) {
     if (!block) continue;
@@ -68,6 +74,13 @@ export function parseLog(out: string): FileHistory {
     commits++;
     if (!files.length) continue;
     const stems = [...new Set(words(subject.replace(/\(#\d+\)\s*$/, '')).filter((w) => !QUESTION_STOP_WORDS.has(w)).map(stem))];
+    const n = changes.length;
+    changes.push({ stems, files });
+    for (const st of stems) {
+      let l = bySubject.get(st);
+      if (!l) bySubject.set(st, (l = []));
+      l.push(n);
+    }
     for (const f of files) {
       churn.set(f, (churn.get(f) ?? 0) + 1);
       let m = subjects.get(f);
@@ -75,5 +88,32 @@ export function parseLog(out: string): FileHistory {
       for (const s of stems) m.set(s, (m.get(s) ?? 0) + 1);
     }
   }
-  return { commits, churn, subjects };
+  return { commits, changes, bySubject, churn, subjects };
+}
+
+/**
+ * Past commits whose subjects are most like the question (BM25 over the subjects, which are
+ * short: no length normalisation), each voting for the files it changed — a commit that changed
+ * many files spreads its vote over them. Returns file → vote, the best file at 1.
+ */
+export function historyVotes(h: FileHistory, terms: readonly { stem: string; weight: number }[], k: number): Map<string, number> {
+  const n = h.changes.length;
+  const score = new Map<number, number>();
+  for (const t of terms) {
+    const l = h.bySubject.get(t.stem);
+    if (!l || !l.length) continue;
+    const idf = Math.log(1 + (n - l.length + 0.5) / (l.length + 0.5));
+    for (const c of l) score.set(c, (score.get(c) ?? 0) + t.weight * idf);
+  }
+  const top = [...score.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, k);
+  const votes = new Map<string, number>();
+  for (const [c, s] of top) {
+    const files = h.changes[c]!.files;
+    const share = s / Math.sqrt(files.length);
+    for (const f of files) votes.set(f, (votes.get(f) ?? 0) + share);
+  }
+  let max = 0;
+  for (const v of votes.values()) max = Math.max(max, v);
+  if (max > 0) for (const [f, v] of votes) votes.set(f, v / max);
+  return votes;
 }

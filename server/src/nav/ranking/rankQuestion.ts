@@ -13,6 +13,7 @@
 import type { Engine } from '../engine';
 import { FIELD_NAMES, type FieldParams } from './bm25f';
 import { fieldsOf, scoreFiles, type QueryTerm, type Ranking, type ScoredFile } from './fileRanking';
+import { historyVotes } from './history';
 import { QUESTION_STOP_WORDS, stem, words } from './words';
 
 export interface RankParams extends FieldParams {
@@ -27,6 +28,10 @@ export interface RankParams extends FieldParams {
   declares: number;
   /** Share of the file's score its best declaration's match adds (0 = declarations only explain). */
   declBonus: number;
+  /** Score × (1 + vote · v), v ∈ 0..1 the file's vote from past commits like the question (history.ts). */
+  vote: number;
+  /** Past commits that vote. */
+  voters: number;
 }
 
 export const DEFAULT_PARAMS: RankParams = {
@@ -40,6 +45,8 @@ export const DEFAULT_PARAMS: RankParams = {
   splitWeight: 0.6,
   declares: 0.5,
   declBonus: 0.3,
+  vote: 0.5,
+  voters: 20,
 };
 
 export interface ParsedQuestion {
@@ -207,14 +214,17 @@ export function rankQuestion(src: DeclarationSource, r: Ranking, q: ParsedQuesti
   const exactNames = [...new Set([...(o.exact ?? []), ...q.identifiers])];
   const declaring = src.declaring(exactNames);
   const forced = new Set(o.exact ?? []);
+  const votes = p.vote > 0 ? historyVotes(r.history, q.terms, p.voters) : new Map<string, number>();
   const out: RankedFile[] = [];
   for (const s of scored) {
     if (o.filter && !o.filter(s.doc.path)) continue;
     let score = s.score;
-    if (s.doc.test && !q.wantsTests) score *= p.testPrior;
+    // A question about tests leans the other way, less strongly (a test change often touches the code it tests).
+    if (s.doc.test !== q.wantsTests) score *= s.doc.test ? p.testPrior : Math.sqrt(p.testPrior);
     if (s.doc.generated) score *= p.generatedPrior;
     const commits = r.history.churn.get(s.doc.path) ?? 0;
     score *= 1 + p.churn * Math.log1p(commits);
+    score *= 1 + p.vote * (votes.get(s.doc.path) ?? 0);
     const declares = declaring.get(s.doc.fileId) ?? [];
     if (declares.length) score *= 1 + p.declares * declares.length;
     if (declares.some((d) => forced.has(d))) score += 1e6;

@@ -1,0 +1,259 @@
+/**
+ * The ranking behind locate_code (server/src/nav/ranking/) on small fixtures of its own:
+ * identifier splitting and stemming, the lexer's fields, BM25F's field weights and length
+ * normalisation, history votes, the ranking of a question over a handful of files, and the
+ * calibration threshold that decides `located`.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { F_CODE, F_COMMENT, F_NAME, F_STRING, FIELD_COUNT, idf, pseudoFrequency, saturate, type FieldParams } from '../../../server/src/nav/ranking/bm25f';
+import { evidenceOf, isLocated } from '../../../server/src/nav/ranking/calibration';
+import { FieldIndexBuilder, Vocabulary } from '../../../server/src/nav/ranking/fieldIndex';
+import { scanFields, TextField } from '../../../server/src/nav/ranking/fieldScan';
+import { rankingOf, scoreFiles, type DocumentInput } from '../../../server/src/nav/ranking/fileRanking';
+import { historyVotes, parseLog } from '../../../server/src/nav/ranking/history';
+import { loadRanking, saveRanking } from '../../../server/src/nav/ranking/rankingStore';
+import { DEFAULT_PARAMS, parseQuestion, rankQuestion, type Declaration, type DeclarationSource } from '../../../server/src/nav/ranking/rankQuestion';
+import { splitIdentifier, stem, words } from '../../../server/src/nav/ranking/words';
+
+const split = (s: string) => {
+  const out: string[] = [];
+  splitIdentifier(s, (w) => out.push(w));
+  return out;
+};
+
+describe('ranking: identifier words', () => {
+  it('splits camelCase, acronyms and digits, lower-cased', () => {
+    assert.deepEqual(split('SqlServerMigrationsSqlGenerator'), ['sql', 'server', 'migrations', 'sql', 'generator']);
+    assert.deepEqual(split('JSONReader'), ['json', 'reader']);
+    assert.deepEqual(split('parseHTTPHeaders'), ['parse', 'http', 'headers']);
+    assert.deepEqual(split('Utf8JsonWriter'), ['utf', 'json', 'writer']);
+    assert.deepEqual(split('x'), []); // single letters are not words
+    assert.deepEqual(words('AsNoTrackingWithIdentityResolution, foo_bar.Baz'), ['as', 'no', 'tracking', 'with', 'identity', 'resolution', 'foo', 'bar', 'baz']);
+  });
+
+  it('stems inflections so a title word meets the identifier word', () => {
+    const same = (a: string, b: string) => assert.equal(stem(a), stem(b), `${a} / ${b}`);
+    same('indexes', 'index');
+    same('altering', 'alter');
+    same('caching', 'cache');
+    same('cached', 'cache');
+    same('entities', 'entity');
+    same('mapping', 'map');
+    same('validation', 'validate');
+    same('columns', 'column');
+    same('added', 'add');
+    assert.notEqual(stem('mapper'), stem('map')); // an agent noun names another thing
+    assert.equal(stem('status'), 'status');
+    assert.equal(stem('class'), 'class');
+  });
+});
+
+describe('ranking: the lexer sorts words into code, comments and strings', () => {
+  const scan = (text: string, language = 'csharp') => {
+    const out = { code: [] as string[], comment: [] as string[], string: [] as string[] };
+    const name = { [TextField.Code]: 'code', [TextField.Comment]: 'comment', [TextField.String]: 'string' } as const;
+    scanFields(text, language, (run, f) => out[name[f]].push(...words(run)));
+    return out;
+  };
+
+  it('C#: line, block and doc comments, plain, verbatim and raw strings', () => {
+    const r = scan(['/// <summary>Rebuilds the index.</summary>', 'var s = "Sparse column"; // trailing note', 'var v = @"C:\\path ""quoted"" end";', '/* block', 'words */ int RawValue = 1;', 'var raw = """multi', 'line""";'].join('\n'));
+    assert.deepEqual(r.comment, ['summary', 'rebuilds', 'the', 'index', 'summary', 'trailing', 'note', 'block', 'words']);
+    assert.deepEqual(r.string, ['sparse', 'column', 'path', 'quoted', 'end', 'multi', 'line']);
+    assert.deepEqual(r.code, ['var', 'var', 'int', 'raw', 'value', 'var', 'raw']);
+  });
+
+  it('a quote inside a comment, an apostrophe, and an unterminated string end where they should', () => {
+    const r = scan(["// don't stop", "char c = 'x'; var s = \"open", 'NextLine();'].join('\n'));
+    assert.deepEqual(r.comment, ['don', 'stop']);
+    assert.deepEqual(r.string, ['open']);
+    assert.ok(r.code.includes('next') && r.code.includes('line'), JSON.stringify(r.code));
+  });
+
+  it('# comments only for the languages that have them', () => {
+    assert.deepEqual(scan('# heading words\nx = 1', 'python').comment, ['heading', 'words']);
+    assert.deepEqual(scan('#region Words', 'csharp').comment, []);
+  });
+});
+
+describe('ranking: BM25F', () => {
+  const p: FieldParams = { w: [1, 3, 1, 1, 1, 1, 1, 1], b: [0.5, 0.5, 0.5, 0.5, 0.75, 0.5, 0.5, 0.5], k1: 1.2 };
+  const tf = (f: number, n: number) => Array.from({ length: FIELD_COUNT }, (_, i) => (i === f ? n : 0));
+  const len = (n: number) => Array.from({ length: FIELD_COUNT }, () => n);
+  const avg = len(10);
+
+  it('weighs a word in the file name over the same word in the code', () => {
+    assert.ok(pseudoFrequency(p, tf(F_NAME, 1), len(10), avg) > pseudoFrequency(p, tf(F_CODE, 1), len(10), avg));
+    assert.equal(pseudoFrequency(p, tf(F_NAME, 1), len(10), avg), 3);
+  });
+
+  it('normalises by field length, and saturates: the tenth occurrence adds less than the first', () => {
+    assert.ok(pseudoFrequency(p, tf(F_CODE, 1), len(5), avg) > pseudoFrequency(p, tf(F_CODE, 1), len(40), avg));
+    const one = saturate(p.k1, 1);
+    const ten = saturate(p.k1, 10);
+    assert.ok(ten < 10 * one && ten > one && ten < 1);
+  });
+
+  it('a rare word is worth more than a common one', () => {
+    assert.ok(idf(1000, 3) > idf(1000, 300));
+    assert.ok(idf(1000, 999) > 0);
+  });
+
+  it('the index keeps per-field frequencies, sorted by document', () => {
+    const b = new FieldIndexBuilder(new Vocabulary());
+    b.add('sparse', F_CODE, 2);
+    b.add('sparse', F_STRING);
+    b.endDoc({ fileId: 1, path: 'a.cs', hash: 'h1', test: false, generated: false });
+    b.add('sparse', F_CODE);
+    b.add('column', F_COMMENT, 300);
+    b.endDoc({ fileId: 2, path: 'b.cs', hash: 'h2', test: false, generated: false });
+    const ix = b.build();
+    const id = ix.vocab.ids.get('sparse')!;
+    const seen: [number, number][] = [];
+    ix.forEach(F_CODE, id, (d, n) => seen.push([d, n]));
+    assert.deepEqual(seen, [
+      [0, 2],
+      [1, 1],
+    ]);
+    assert.equal(ix.count(F_STRING, id), 1);
+    ix.forEach(F_COMMENT, ix.vocab.ids.get('column')!, (_, n) => assert.equal(n, 255)); // capped
+    assert.equal(ix.len[F_CODE]![0], 2);
+  });
+});
+
+/** A small workspace: three production files, a test file, and a history. */
+function fixture(): { docs: DocumentInput[]; decls: Map<number, Declaration[]> } {
+  const doc = (fileId: number, p: string, text: string, types: string[], members: string[] = []): DocumentInput => ({
+    doc: { fileId, path: p, hash: `h${fileId}`, test: p.startsWith('test/'), generated: false },
+    language: 'csharp',
+    text,
+    types,
+    members,
+    subjects: undefined,
+  });
+  const docs = [
+    doc(1, 'src/Migrations/SqlServerMigrationsSqlGenerator.cs', 'class SqlServerMigrationsSqlGenerator { void Generate(AlterColumnOperation op) { if (op.IsSparse) RebuildIndexes(op); } }', ['SqlServerMigrationsSqlGenerator'], ['Generate', 'RebuildIndexes']),
+    doc(2, 'src/Query/QuerySqlGenerator.cs', 'class QuerySqlGenerator { void VisitSelect() { Sql.Append("SELECT"); } } // sql generator for queries', ['QuerySqlGenerator'], ['VisitSelect']),
+    doc(3, 'src/Storage/ColumnIndex.cs', '/// An index over a column.\nclass ColumnIndex { }', ['ColumnIndex']),
+    doc(4, 'test/Migrations/SqlServerMigrationsSqlGeneratorTests.cs', 'class SqlServerMigrationsSqlGeneratorTests { void Alter_column_sparse_rebuilds_indexes() { } }', ['SqlServerMigrationsSqlGeneratorTests'], ['Alter_column_sparse_rebuilds_indexes']),
+  ];
+  const decls = new Map<number, Declaration[]>();
+  for (const d of docs) {
+    decls.set(d.doc.fileId, [
+      ...d.types.map((n) => ({ name: n, kind: 'class', line: 1, endLine: 40, container: '', depth: 0 })),
+      ...d.members.map((n, i) => ({ name: n, kind: 'method', line: 5 + i * 5, endLine: 8 + i * 5, container: d.types[0]!, depth: 1 })),
+    ]);
+  }
+  return { docs, decls };
+}
+
+function sourceOf(docs: DocumentInput[], decls: Map<number, Declaration[]>): DeclarationSource {
+  return {
+    declarations: (id) => decls.get(id) ?? [],
+    declaring(names) {
+      const out = new Map<number, string[]>();
+      for (const [id, ds] of decls) for (const d of ds) if (names.includes(d.name)) out.set(id, [...(out.get(id) ?? []), d.name]);
+      return out;
+    },
+    pathOf: (id) => docs.find((d) => d.doc.fileId === id)?.doc.path,
+  };
+}
+
+describe('ranking: a question over a small workspace', () => {
+  const { docs, decls } = fixture();
+  const history = parseLog(['\x1eRebuild indexes when altering SQL Server columns (#10)', 'src/Migrations/SqlServerMigrationsSqlGenerator.cs', '', '\x1eQuery: faster select generation', 'src/Query/QuerySqlGenerator.cs', ''].join('\n'));
+  const r = rankingOf(docs, history);
+  const src = sourceOf(docs, decls);
+
+  it('finds the file whose name, members and history say the question, its best declaration the member named for it', () => {
+    const q = parseQuestion('Rebuild indexes when altering sparse SQL Server columns');
+    const ranked = rankQuestion(src, r, q);
+    assert.equal(ranked[0]!.path, 'src/Migrations/SqlServerMigrationsSqlGenerator.cs');
+    assert.equal(ranked[0]!.best?.name, 'RebuildIndexes');
+    // The test file has the same words, but a test is not where behaviour is asked about.
+    assert.ok(ranked.findIndex((f) => f.test) > 0);
+    const fields = ranked[0]!.found.find((f) => f.word === 'sparse')!.fields;
+    assert.deepEqual(fields, ['code']);
+  });
+
+  it('a question about tests puts the test file first', () => {
+    const ranked = rankQuestion(src, r, parseQuestion('tests of the sparse column rebuild in SQL Server migrations'));
+    assert.equal(ranked[0]!.path, 'test/Migrations/SqlServerMigrationsSqlGeneratorTests.cs');
+  });
+
+  it('an identifier the question spells lifts the file declaring it', () => {
+    const q = parseQuestion('Use ColumnIndex in the generator');
+    assert.deepEqual(q.identifiers, ['ColumnIndex']);
+    const at = (question: ReturnType<typeof parseQuestion>) => {
+      const ranked = rankQuestion(src, r, question);
+      const i = ranked.findIndex((f) => f.path === 'src/Storage/ColumnIndex.cs');
+      return ranked[i]!.score / ranked[0]!.score;
+    };
+    assert.ok(at(q) > at(parseQuestion('Use column index in the generator')));
+    assert.equal(rankQuestion(src, r, parseQuestion('ColumnIndex is not used'))[0]!.path, 'src/Storage/ColumnIndex.cs');
+  });
+
+  it('field weights decide between a name match and a code match', () => {
+    const q = parseQuestion('query generator');
+    const byName = { ...DEFAULT_PARAMS, w: DEFAULT_PARAMS.w.map((w, i) => (i === F_NAME ? 5 : w)) };
+    assert.equal(rankQuestion(src, r, q, { params: byName })[0]!.path, 'src/Query/QuerySqlGenerator.cs');
+    const scored = scoreFiles(r, q.terms, { ...byName, w: byName.w.map((w, i) => (i === F_NAME ? 0 : w)) });
+    const names = scoreFiles(r, q.terms, byName);
+    const s = (xs: typeof scored, id: number) => xs.find((x) => x.doc.fileId === id)!.score;
+    assert.ok(s(names, 2) > s(scored, 2), 'the name field adds to the file named for the words');
+  });
+
+  it('past commits like the question vote for the files they changed', () => {
+    const v = historyVotes(history, parseQuestion('rebuild index on alter column').terms, 5);
+    assert.equal(v.get('src/Migrations/SqlServerMigrationsSqlGenerator.cs'), 1);
+    assert.equal(v.get('src/Query/QuerySqlGenerator.cs'), undefined);
+    assert.equal(history.churn.get('src/Query/QuerySqlGenerator.cs'), 1);
+  });
+
+  it('the saved index loads back to the same scores', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-ranking-'));
+    try {
+      saveRanking(dir, 'abc', r.indexes[0]!);
+      const back = loadRanking(dir)!;
+      assert.equal(back.head, 'abc');
+      const again = { ...r, vocab: back.index.vocab, indexes: [back.index] };
+      const q = parseQuestion('sparse column indexes');
+      const a = scoreFiles(r, q.terms, DEFAULT_PARAMS).map((x) => [x.doc.path, x.score.toFixed(6)]);
+      const b = scoreFiles(again, q.terms, DEFAULT_PARAMS).map((x) => [x.doc.path, x.score.toFixed(6)]);
+      assert.deepEqual(b, a);
+      assert.equal((fs.statSync(path.join(dir, 'ranking.bin')).mode & 0o777).toString(8), '600');
+      fs.writeFileSync(path.join(dir, 'ranking.bin'), 'not a ranking');
+      assert.equal(loadRanking(dir), undefined);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('ranking: calibration', () => {
+  const q = parseQuestion('rebuild sparse indexes');
+  const file = (p: string, score: number, found: string[], declares: string[] = []) => ({ path: p, fileId: 0, score, text: score, test: false, generated: false, found: found.map((word) => ({ word, fields: [] })), declares });
+
+  it('located needs a margin over the second file and most of the question', () => {
+    const clear = evidenceOf([file('a', 10, ['rebuild', 'sparse', 'indexes']), file('b', 4, ['indexes'])], q);
+    assert.equal(clear.coverage, 1);
+    assert.ok(Math.abs(clear.margin - 0.6) < 1e-9);
+    assert.equal(isLocated(clear), true);
+    const close = evidenceOf([file('a', 10, ['rebuild', 'sparse', 'indexes']), file('b', 9, ['indexes'])], q);
+    assert.equal(isLocated(close), false);
+    const thin = evidenceOf([file('a', 10, ['indexes']), file('b', 2, [])], q);
+    assert.equal(isLocated(thin), false);
+    assert.equal(isLocated(thin, { margin: 0.5, coverage: 0.3 }), true);
+  });
+
+  it('declaring an identifier the question spells stands in for coverage, never for the margin', () => {
+    const d = evidenceOf([file('a', 10, ['indexes'], ['RebuildIndexes']), file('b', 3, [])], q);
+    assert.equal(isLocated(d), true);
+    const near = evidenceOf([file('a', 10, ['indexes'], ['RebuildIndexes']), file('b', 9.5, [])], q);
+    assert.equal(isLocated(near), false);
+    assert.equal(isLocated(evidenceOf([], q)), false);
+  });
+});
