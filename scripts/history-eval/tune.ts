@@ -82,7 +82,7 @@ function evaluateParams(data: Loaded[], p: RankParams, split: 'dev' | 'test'): S
     perRepo.set(d.repo, m);
     for (const q of d.questions) {
       if (q.split !== split) continue;
-      const ranked = rankQuestion(d.src, d.r, parseQuestion(q.title, p), { params: p, limit: 3 });
+      const ranked = rankQuestion(d.src, d.r, parseQuestion(q.title, p), { params: p, limit: 3, explain: false });
       const k = ranked.findIndex((f) => q.production.includes(f.path));
       m.n++;
       if (k === 0) m.hit1++;
@@ -160,7 +160,7 @@ async function main(): Promise<void> {
     if (s.objective > bestScore.objective + 1e-9) {
       best = p;
       bestScore = s;
-      process.stderr.write(`  ${i}: ${s.objective.toFixed(3)} ${fmt(s)}\n`);
+      process.stderr.write(`  ${i}: ${s.objective.toFixed(3)} ${fmt(s)}\n    ${JSON.stringify(p)}\n`);
     }
   }
   const test = evaluateParams(data, best, 'test');

@@ -246,7 +246,7 @@ describe('ranking: calibration', () => {
     assert.equal(isLocated(close), false);
     const thin = evidenceOf([file('a', 10, ['indexes']), file('b', 2, [])], q);
     assert.equal(isLocated(thin), false);
-    assert.equal(isLocated(thin, { margin: 0.5, coverage: 0.3 }), true);
+    assert.equal(isLocated(thin, { margin: 0.5, coverage: 0.3, namedMargin: 0.05 }), true);
   });
 
   it('declaring an identifier the question spells stands in for coverage, never for the margin', () => {

@@ -171,14 +171,16 @@ export async function locateCode(engine: Engine, req: LocateRequest): Promise<Lo
         note: `ranking ${engine.catalog().size} files`,
       };
     }
-    const ranked = rankQuestion(engineDeclarations(engine), r, parsed, { filter: filterOf(map, layerChoice, pathHints), exact: symbolHints, limit: LOCATE_MAX_CANDIDATES + 1 });
+    const named = !layerChoice && scopes[0] ? picomatch(scopes[0].layer.globs, { dot: true, nocase: true }) : undefined;
+    const ranked = rankQuestion(engineDeclarations(engine), r, parsed, { filter: filterOf(map, layerChoice, pathHints), prefer: named, exact: symbolHints, limit: LOCATE_MAX_CANDIDATES + 1 });
     evidence = evidenceOf(ranked, parsed);
     candidates = ranked.slice(0, LOCATE_MAX_CANDIDATES).map((f) => candidateOf(engine, map, f, ranked));
     if (r.partial && !ranked.length) candidates = [];
   }
 
   const signature = crypto.createHash('sha256').update(candidates.map((c) => `${c.path}:${c.line}:${c.name}`).join('|')).digest('base64url').slice(0, 16);
-  const unchanged = state !== undefined && signature === state.s;
+  // A chosen candidate is new evidence (its status is the user's choice), even when it was the first.
+  const unchanged = state !== undefined && !picked && signature === state.s;
 
   let status: LocateStatus;
   const symbolsPending = engine.symbolsPending() > 0;
@@ -297,7 +299,7 @@ function candidateOf(engine: Engine, map: ArchitectureMap, f: RankedFile, all: R
   const others = all.slice(0, LOCATE_MAX_CANDIDATES).filter((o) => o !== f);
   const only = f.found.map((x) => x.word).filter((w) => others.every((o) => !o.found.some((y) => y.word === w)));
   const why: string[] = [];
-  if (f.declares.length) why.push(`declares ${f.declares.join(', ')}`);
+  if (f.declares.length) why.push(`${f.exact ? 'exact name' : 'declares'} ${f.declares.join(', ')}`);
   if (only.length && others.length) why.push(`only here: ${only.join(', ')}`);
   for (const k of FIELD_ORDER) if (byField.has(k)) why.push(`${k}: ${byField.get(k)!.join(', ')}`);
   if (f.test) why.push('test file');

@@ -7,14 +7,18 @@
  *
  * Evidence: `margin` = (s1 − s2) / s1 of the first two files' scores; `coverage` = the share of
  * the question's word weight the first file holds; `declared` = the first file declares an
- * identifier the question spells (strong on its own).
+ * identifier the question spells (strong on its own); `named` = every word of the first file's best
+ * declaration is the question's (`JournalRepository` for "where is the journal repository").
  */
 import type { ParsedQuestion, RankedFile } from './rankQuestion';
+import { stem, words } from './words';
 
 export interface Evidence {
   margin: number;
   coverage: number;
   declared: boolean;
+  /** The first file's best declaration is named by the question: all its words are the question's. */
+  named: boolean;
   /** Score of the first file. */
   top: number;
 }
@@ -23,20 +27,26 @@ export interface Evidence {
 export interface Calibration {
   margin: number;
   coverage: number;
+  /** The margin enough when the question names the first file's declaration. */
+  namedMargin: number;
 }
 
-export const CALIBRATION: Calibration = { margin: 0.35, coverage: 0.6 };
+export const CALIBRATION: Calibration = { margin: 0.35, coverage: 0.6, namedMargin: 0.05 };
 
 export function evidenceOf(ranked: readonly RankedFile[], q: ParsedQuestion): Evidence {
   const a = ranked[0];
-  if (!a) return { margin: 0, coverage: 0, declared: false, top: 0 };
+  if (!a) return { margin: 0, coverage: 0, declared: false, named: false, top: 0 };
   const b = ranked[1];
   const total = q.terms.reduce((s, t) => s + t.weight, 0) || 1;
   const held = a.found.reduce((s, x) => s + (q.terms[q.words.indexOf(x.word)]?.weight ?? 0), 0);
-  return { margin: b ? (a.score - b.score) / (a.score || 1) : 1, coverage: held / total, declared: a.declares.length > 0, top: a.score };
+  const stems = new Set(q.terms.map((t) => t.stem));
+  const own = a.best ? words(a.best.name).map(stem) : [];
+  const named = own.length > 0 && own.every((w) => stems.has(w)) && own.length >= Math.min(2, stems.size);
+  return { margin: b ? (a.score - b.score) / (a.score || 1) : 1, coverage: held / total, declared: a.declares.length > 0, named, top: a.score };
 }
 
 export function isLocated(e: Evidence, c: Calibration = CALIBRATION): boolean {
   if (e.top <= 0) return false;
+  if (e.named && e.coverage >= c.coverage && e.margin >= c.namedMargin) return true;
   return e.margin >= c.margin && (e.coverage >= c.coverage || e.declared);
 }

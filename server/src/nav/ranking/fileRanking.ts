@@ -145,7 +145,7 @@ async function update(engine: Engine, had: Ranking | undefined): Promise<Ranking
 /** Declared names per file (types and members), from the syntax layer's rows. */
 function declarations(engine: Engine, fileIds: number[] | undefined): Map<number, { types: string[]; members: string[] }> {
   const out = new Map<number, { types: string[]; members: string[] }>();
-  const sql = 'SELECT r.file_id, r.name, k.value FROM symbol_rows r JOIN symbol_strings k ON k.id = r.kind';
+  const sql = 'SELECT r.file_id, r.name, k.value, r.signature FROM symbol_rows r JOIN symbol_strings k ON k.id = r.kind';
   const chunks = fileIds ? Array.from({ length: Math.ceil(fileIds.length / 500) }, (_, i) => fileIds.slice(i * 500, i * 500 + 500)) : [undefined];
   for (const chunk of chunks) {
     let rows;
@@ -158,7 +158,13 @@ function declarations(engine: Engine, fileIds: number[] | undefined): Map<number
       const id = r[0] as number;
       let e = out.get(id);
       if (!e) out.set(id, (e = { types: [], members: [] }));
-      (TYPE_KINDS.has(String(r[2])) ? e.types : e.members).push(String(r[1]));
+      if (TYPE_KINDS.has(String(r[2]))) {
+        e.types.push(String(r[1]));
+        // A type's base types and interfaces say what it is (`class Journal : IEntity<Guid>`).
+        const sig = String(r[3] ?? '');
+        const colon = sig.indexOf(':');
+        if (colon >= 0) e.types.push(sig.slice(colon + 1, colon + 1 + 200));
+      } else e.members.push(String(r[1]));
     }
   }
   return out;

@@ -56,8 +56,11 @@ export interface ParsedQuestion {
   /** Identifiers spelled in the question (camelCase, PascalCase, dotted, with underscores). */
   identifiers: string[];
   wantsTests: boolean;
+  /** The question says interface / contract / abstraction. */
+  wantsContract: boolean;
 }
 
+const CONTRACT_WORDS = /^(interface|interfaces|contract|contracts|abstraction|abstractions|port|ports)$/;
 const TEST_WORDS = /^(test|tests|testing|spec|specs|fake|fakes|mock|mocks|fixture|fixtures)$/;
 
 export function parseQuestion(question: string, p: RankParams = DEFAULT_PARAMS): ParsedQuestion {
@@ -83,7 +86,8 @@ export function parseQuestion(question: string, p: RankParams = DEFAULT_PARAMS):
       for (const w of parts) add(w, p.splitWeight);
     } else for (const w of parts) add(w, 1);
   }
-  return { terms, words: from, identifiers: [...new Set(identifiers)], wantsTests: words(question).some((w) => TEST_WORDS.test(w)) };
+  const all = words(question);
+  return { terms, words: from, identifiers: [...new Set(identifiers)], wantsTests: all.some((w) => TEST_WORDS.test(w)), wantsContract: all.some((w) => CONTRACT_WORDS.test(w)) };
 }
 
 export interface Declaration {
@@ -109,17 +113,23 @@ export interface RankedFile {
   best?: Declaration;
   /** Identifiers of the question the file declares. */
   declares: string[];
+  /** It declares a name given as a hint or a literal refinement (an exact name). */
+  exact?: boolean;
 }
 
 export interface RankOptions {
   params?: RankParams;
   /** Keep only these paths (hints, a chosen layer). */
   filter?: ((path: string) => boolean) | undefined;
+  /** Files the question's words point at (a layer it names): their scores × LAYER_PRIOR. */
+  prefer?: ((path: string) => boolean) | undefined;
   /** Files declaring these names go first (symbol hints, a literal refinement). */
   exact?: string[];
   /** Files whose declarations are read (best declaration, declaration bonus). */
   declare?: number;
   limit?: number;
+  /** Fill `found[].fields` of the first candidates (default true; the tuner skips it). */
+  explain?: boolean;
 }
 
 const DECL_KINDS_SQL = `('class','interface','struct','record','enum','trait','type','module','delegate','method','function','constructor','property','field','event','const','variable')`;
@@ -176,19 +186,32 @@ export function engineDeclarations(engine: Engine): DeclarationSource {
   return src;
 }
 
+/** Score × this for a file in a layer the question names (locateMap.ts: `entity` → domain). */
+const LAYER_PRIOR = 1.3;
+
+/** Score × this for a file whose best declaration is an interface, when the question does not ask for a contract. */
+const INTERFACE_PRIOR = 0.8;
+
 const TYPE_LEVEL = /^(class|interface|struct|record|enum|trait|type|module)$/;
 
-/** How well a declaration's name (and container) says the question's words: 0..1 of the query weight. */
+/**
+ * How well a declaration's name (and container) says the question: the share of the question's
+ * word weight in it, times how much of the name is the question's (`Journal` says "journal domain
+ * entity" better than `JournalDomainExtensions`, whose `extensions` the question did not ask). 0..1.
+ */
 export function declarationMatch(d: Declaration, q: ParsedQuestion): number {
   const total = q.terms.reduce((s, t) => s + t.weight, 0) || 1;
-  const own = new Set(words(d.name).map(stem));
+  const ownWords = words(d.name).map(stem);
+  const own = new Set(ownWords);
   const around = new Set(words(d.container).map(stem));
+  const asked = new Set(q.terms.map((t) => t.stem));
   let s = 0;
   for (const t of q.terms) {
     if (own.has(t.stem)) s += t.weight;
     else if (around.has(t.stem)) s += t.weight * 0.3;
   }
-  return s / total;
+  const precision = ownWords.length ? ownWords.filter((w) => asked.has(w)).length / ownWords.length : 0;
+  return (s / total) * (0.5 + 0.5 * precision);
 }
 
 /** The declaration a read should open: the one whose name says most of the question, else the file's main type. */
@@ -227,8 +250,10 @@ export function rankQuestion(src: DeclarationSource, r: Ranking, q: ParsedQuesti
     score *= 1 + p.vote * (votes.get(s.doc.path) ?? 0);
     const declares = declaring.get(s.doc.fileId) ?? [];
     if (declares.length) score *= 1 + p.declares * declares.length;
-    if (declares.some((d) => forced.has(d))) score += 1e6;
-    out.push({ path: s.doc.path, fileId: s.doc.fileId, score, text: s.score, test: s.doc.test, generated: s.doc.generated, found: s.matched.map((i) => ({ word: q.words[i]!, fields: [] })), declares });
+    if (o.prefer?.(s.doc.path)) score *= LAYER_PRIOR;
+    const exact = declares.some((d) => forced.has(d));
+    if (exact) score += 1e6;
+    out.push({ path: s.doc.path, fileId: s.doc.fileId, score, text: s.score, test: s.doc.test, generated: s.doc.generated, found: s.matched.map((i) => ({ word: q.words[i]!, fields: [] })), declares, ...(exact ? { exact } : {}) });
   }
   // Files declaring a forced name that no word matched still come first.
   for (const [fileId, names] of declaring) {
@@ -237,7 +262,7 @@ export function rankQuestion(src: DeclarationSource, r: Ranking, q: ParsedQuesti
     const doc = at ? r.indexes[at.ix]!.docs[at.doc]! : undefined;
     const path = doc?.path ?? src.pathOf(fileId);
     if (!path || (o.filter && !o.filter(path))) continue;
-    out.push({ path, fileId, score: 1e6, text: 0, test: doc?.test ?? false, generated: doc?.generated ?? false, found: [], declares: names });
+    out.push({ path, fileId, score: 1e6, text: 0, test: doc?.test ?? false, generated: doc?.generated ?? false, found: [], declares: names, exact: true });
   }
   out.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   // Declarations of the first few: the best one is what the candidate shows; how well it says the
@@ -250,11 +275,13 @@ export function rankQuestion(src: DeclarationSource, r: Ranking, q: ParsedQuesti
     if (!b) continue;
     f.best = b.decl;
     f.score *= 1 + p.declBonus * b.match;
+    // An interface is the contract, not the code that does it, unless the question asks for one.
+    if (b.decl.kind === 'interface' && !q.wantsContract) f.score *= INTERFACE_PRIOR;
   }
   const head = out.slice(0, nDecl).sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const ranked = [...head, ...out.slice(nDecl)].slice(0, o.limit ?? 50);
   // Fields of each found word, for the first candidates' `why`.
-  for (const f of ranked.slice(0, 3)) {
+  for (const f of o.explain === false ? [] : ranked.slice(0, 3)) {
     const at = r.byFile.get(f.fileId);
     if (!at) continue;
     const s: ScoredFile = { doc: r.indexes[at.ix]!.docs[at.doc]!, ix: at.ix, docNo: at.doc, score: f.text, matched: [] };
