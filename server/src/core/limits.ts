@@ -723,14 +723,6 @@ export const RELATED_TESTS_CALLER_WALK_MS = 3_000;
 export const RELATED_TESTS_TEXT_FILES = 300;
 /** related_tests: rows one answer keeps at most (ranked; a widely used type is referenced by thousands of tests). */
 export const RELATED_TESTS_MAX_ROWS = 500;
-/** related_tests: co-changed test files whose tests become rows without another signal (the most co-changed first). */
-export const RELATED_TESTS_COCHANGE_FILES = 5;
-/** related_tests: test files named like the type (beyond its exact name + Tests) whose tests become rows. */
-export const RELATED_TESTS_NAMED_FILES = 3;
-/** related_tests: rows of one file before the next file's (a first page names several test files, not one file's every test). */
-export const RELATED_TESTS_PER_FILE_TIER = 3;
-/** related_tests: how long it waits for the ranking index (similar test names) on a first question; the build goes on. */
-export const RELATED_TESTS_RANKING_WAIT_MS = 1_500;
 /** related_tests: default rows per page (the common question wants the handful that matter). */
 export const RELATED_TESTS_DEFAULT_LIMIT = 20;
 /** git co-change: commits of the target's file read (recent history is what predicts which tests move with it). */

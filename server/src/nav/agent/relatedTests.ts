@@ -7,39 +7,18 @@
  *   used only when the references are not complete and precise, or backed by git co-change);
  * - `naming`: the test file is named after the symbol's type or file (`ShipTests.cs`,
  *   `fleetService.test.ts`), and for a member the test's name contains the member's;
- * - `naming`: also a test file whose name says the words of the type's (`ConfigurationValidation`
- *   for `ConfigurationValidator`, `StateManagerTests` for `JournaledStateManager`: the ranking
- *   index's name fields, nav/ranking/);
- * - `cochange`: the test file changed in the same commits as the symbol's file (git, bounded) — on
- *   its own enough for its tests to be rows when the files changed together more than once;
+ * - `cochange`: the test file changed in the same commits as the symbol's file (git, bounded);
  * - `project`: the test project references the symbol's project (a reason on rows, not a source).
- * Each reason starts with the signal that gave it (`reference: …`, `cochange: …`). A file's
- * evidence adds to each of its rows (its tests found several ways, its co-changes, its name), and
- * the order spreads over files: every file's first RELATED_TESTS_PER_FILE_TIER rows come before any
- * file's next ones (then score, path, line, name), so a first page names the test files that
- * matter instead of one file's every test.
  * Rows are test methods (xunit [Fact]/[Theory], NUnit [Test]/[TestCase], MSTest [TestMethod],
  * mocha/jest/vitest `it`/`test`, or convention-only public methods of a `…Tests` class) with the
  * command that runs each alone when the framework is known. The whole ranked list is computed once
- * and paged by offset.
+ * and paged by offset (total order: score, path, line, name).
  */
-import {
-  AGENT_COCHANGE_MIN_COMMITS,
-  RELATED_TESTS_CALLER_DEPTH,
-  RELATED_TESTS_CALLER_EDGES,
-  RELATED_TESTS_CALLER_WALK_MS,
-  RELATED_TESTS_COCHANGE_FILES,
-  RELATED_TESTS_MAX_ROWS,
-  RELATED_TESTS_NAMED_FILES,
-  RELATED_TESTS_PER_FILE_TIER,
-  RELATED_TESTS_RANKING_WAIT_MS,
-  RELATED_TESTS_TEXT_FILES,
-} from '../../core/limits';
+import { RELATED_TESTS_CALLER_DEPTH, RELATED_TESTS_CALLER_EDGES, RELATED_TESTS_CALLER_WALK_MS, RELATED_TESTS_MAX_ROWS, RELATED_TESTS_TEXT_FILES, AGENT_COCHANGE_MIN_COMMITS } from '../../core/limits';
 import { matchFiles } from '../../index/textIndex';
 import type { NavigationMode } from '../../semantic/provider';
 import type { Engine } from '../engine';
 import { projectGraph } from '../projects';
-import { currentRanking, ranking, similarlyNamed, type Ranking } from '../ranking/fileRanking';
 import { callsQuery, referencesQuery, type AmbiguousAnswer, type NavOptions } from '../semanticQueries';
 import { resolveTarget, type ResolvedTarget, type TargetInput, type TargetRef, type TargetSelection } from '../semanticTarget';
 import { symbolIds } from '../symbolIds';
@@ -131,18 +110,15 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   const nav: NavOptions = { ...(o.deadlineAt !== undefined ? { deadlineAt: o.deadlineAt } : {}), ...(o.waitForReadyMs !== undefined ? { waitForReadyMs: o.waitForReadyMs } : {}) };
   const git = coChange(engine, t.position.path);
   const found = new Map<string, Candidate>();
-  const add = (test: TestMethod, k: EvidenceKind, score: number, text: string, exact = false) => {
+  const add = (test: TestMethod, k: EvidenceKind, score: number, reason: string, exact = false) => {
     const key = `${test.path}\0${test.symbol.ordinal}`;
     let c = found.get(key);
     if (!c) found.set(key, (c = { test, best: 0, kinds: new Set(), exact: false, reasons: [] }));
     c.best = Math.max(c.best, score);
     c.kinds.add(k);
     c.exact ||= exact;
-    const reason = `${k}: ${text}`;
     if (!c.reasons.includes(reason)) c.reasons.push(reason);
   };
-  // The ranking index names test files like the type (built in the background on first use).
-  const named = rankingWithin(engine, RELATED_TESTS_RANKING_WAIT_MS);
 
   // 1. References from test code.
   const refs = o.references ?? (await referencesQuery(engine, target, { ...nav, includeDefinition: false }));
@@ -225,61 +201,32 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
     signals.text = `${n} test${n === 1 ? '' : 's'} mention ${name} in ${Math.min(mentionFiles.length, RELATED_TESTS_TEXT_FILES)} file${mentionFiles.length === 1 ? '' : 's'} read${mentionFiles.length > RELATED_TESTS_TEXT_FILES ? ` (of ${mentionFiles.length})` : ''}`;
   }
   const mentioning = new Set(mentionFiles);
-  // Test files by commits shared with the target's file: the most first; a file that changed with
-  // it more than once gives its tests (those mentioning the name, else all) even without a mention.
-  const coFiles = [...cc.files.entries()].filter(([f]) => isTestFile(engine, f)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const fileBonus = new Map<string, number>();
-  let coRows = 0;
-  coFiles.forEach(([file, k], rank) => {
-    const reason = `changed with ${t.position.path} in ${k} of ${cc.commits} commits`;
-    const bonus = Math.min(20, 6 * k);
-    fileBonus.set(file, (fileBonus.get(file) ?? 0) + bonus);
+  for (const [file, k] of cc.files) {
+    if (!isTestFile(engine, file)) continue;
+    const reason = `co-changed with ${t.position.path} in ${k} of ${cc.commits} commits`;
     for (const c of found.values()) if (c.test.path === file) add(c.test, 'cochange', 20, reason);
-    if (k < AGENT_COCHANGE_MIN_COMMITS || rank >= RELATED_TESTS_COCHANGE_FILES) return;
-    const tests = word && mentioning.has(file) ? testsMentioning(engine, file, word) : [];
-    for (const test of tests.length ? tests : testMethodsOf(engine, file)) {
-      add(test, 'cochange', tests.length ? 45 : 30, reason);
-      coRows++;
-    }
-  });
+    if (k >= AGENT_COCHANGE_MIN_COMMITS && word && mentioning.has(file)) for (const test of testsMentioning(engine, file, word)) add(test, 'cochange', 45, reason);
+  }
 
   // 6. Name conventions.
   const typeName = TYPE_KINDS.has(kind) ? name : lastSegment(sym?.qualifiedName.slice(0, Math.max(0, sym.qualifiedName.length - name.length - 1)) ?? '');
   const conv = conventionFiles(engine, t, typeName);
   const member = TYPE_KINDS.has(kind) ? undefined : name.toLowerCase();
   for (const f of conv) {
-    fileBonus.set(f, (fileBonus.get(f) ?? 0) + 15);
     for (const test of testMethodsOf(engine, f)) {
-      const namedTest = member !== undefined && test.symbol.name.toLowerCase().includes(member);
+      const named = member !== undefined && test.symbol.name.toLowerCase().includes(member);
       const key = `${test.path}\0${test.symbol.ordinal}`;
-      if (member !== undefined && !namedTest && !found.has(key)) continue;
-      add(test, 'naming', namedTest ? 45 : 30, `${baseName(f)} is named after ${typeName || f}${namedTest ? `; the test is named after ${name}` : ''}`);
+      if (member !== undefined && !named && !found.has(key)) continue;
+      add(test, 'naming', named ? 45 : 30, `${baseName(f)} is named after ${typeName || f}${named ? `; the test is named after ${name}` : ''}`);
     }
   }
-  // Test files whose names say the type's words (not only its exact name + Tests).
-  const rk = await named;
-  const alike = rk ? alikeFiles(engine, rk, [typeName || name, baseName(t.position.path).replace(/\.[^.]+$/, '')], new Set(conv)) : [];
-  for (const a of alike) {
-    fileBonus.set(a.path, (fileBonus.get(a.path) ?? 0) + Math.round(10 * a.share));
-    for (const test of testMethodsOf(engine, a.path)) {
-      const key = `${test.path}\0${test.symbol.ordinal}`;
-      if (member !== undefined && !found.has(key) && !test.symbol.name.toLowerCase().includes(member)) continue;
-      add(test, 'naming', Math.round(15 + 15 * a.share), `${baseName(a.path)} is named like ${typeName || name} (${a.words.join(', ')})`);
-    }
-  }
-  const namedNote = alike.length ? `; named like it: ${alike.slice(0, 3).map((a) => baseName(a.path)).join(', ')}` : rk ? '' : '; similar names not checked (ranking index not ready)';
-  signals.naming = `${conv.length ? `${conv.length} test file${conv.length === 1 ? '' : 's'} named after ${typeName}: ${conv.slice(0, 3).join(', ')}` : `no test file named after ${typeName || t.position.path}`}${namedNote}`;
-  if (coRows) signals.git += `; ${coRows} test${coRows === 1 ? '' : 's'} of co-changed files`;
+  signals.naming = conv.length ? `${conv.length} test file${conv.length === 1 ? '' : 's'} named after ${typeName}: ${conv.slice(0, 3).join(', ')}` : `no test file named after ${typeName || t.position.path}`;
 
   const ids = symbolIds(engine);
   const homeName = g?.projects.find((p) => p.id === home)?.name ?? home;
-  // A file's evidence: how many of its tests were found by the stronger signals, its co-changes and name.
-  const perFile = new Map<string, number>();
-  for (const c of found.values()) if (c.kinds.has('reference') || c.kinds.has('caller') || c.kinds.has('mention')) perFile.set(c.test.path, (perFile.get(c.test.path) ?? 0) + 1);
   let rows: RelatedTest[] = [...found.values()].map((c) => {
     const extra = (c.kinds.size - 1) * 5;
-    const many = Math.round(4 * Math.log2(1 + (perFile.get(c.test.path) ?? 0)));
-    const score = Math.min(100, c.best + extra + many + (fileBonus.get(c.test.path) ?? 0));
+    const score = Math.min(100, c.best + extra);
     const s = c.test.symbol;
     const project = ids.primary(c.test.path)?.project.id ?? g?.files.get(c.test.path)?.[0]?.project;
     if (project && testProjects.has(project) && home) c.reasons.push(`its project references ${homeName}`);
@@ -300,7 +247,7 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
     if (run) row.run = run;
     return row;
   });
-  rows = spreadOverFiles(rows);
+  rows.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   let truncated: 'cap' | undefined;
   if (rows.length > maxRows) {
     rows = rows.slice(0, maxRows);
@@ -311,37 +258,6 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   if (refs.reason) answer.reason = refs.reason;
   if (truncated) answer.truncated = truncated;
   return answer;
-}
-
-const byScore = (a: RelatedTest, b: RelatedTest) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-
-/** Every file's first RELATED_TESTS_PER_FILE_TIER rows, then the next ones, …; by score inside a tier. */
-export function spreadOverFiles(rows: RelatedTest[]): RelatedTest[] {
-  const seen = new Map<string, number>();
-  const tier = new Map<RelatedTest, number>();
-  for (const r of [...rows].sort(byScore)) {
-    const n = seen.get(r.path) ?? 0;
-    seen.set(r.path, n + 1);
-    tier.set(r, Math.floor(n / RELATED_TESTS_PER_FILE_TIER));
-  }
-  return rows.sort((a, b) => tier.get(a)! - tier.get(b)! || byScore(a, b));
-}
-
-/** The engine's ranking index if it is (or becomes within `waitMs`) ready; its build goes on in the background. */
-async function rankingWithin(engine: Engine, waitMs: number): Promise<Ranking | undefined> {
-  const have = currentRanking(engine);
-  const building = ranking(engine).catch(() => undefined);
-  if (have && have.version === engine.version) return have;
-  const r = await Promise.race([building, new Promise<undefined>((res) => setTimeout(() => res(undefined), waitMs).unref())]);
-  return r ?? have;
-}
-
-/** Test files (other than `except`) named like the given names, the best first. */
-function alikeFiles(engine: Engine, r: Ranking, names: string[], except: ReadonlySet<string>): { path: string; share: number; words: string[] }[] {
-  return similarlyNamed(r, names, (d) => !except.has(d.path) && isTestFile(engine, d.path), RELATED_TESTS_NAMED_FILES * 3)
-    .filter((x) => x.share >= 0.5 && x.words.length >= 2)
-    .slice(0, RELATED_TESTS_NAMED_FILES)
-    .map((x) => ({ path: x.doc.path, share: x.share, words: x.words }));
 }
 
 /** Test files the text index says mention the name: those of the test projects first, then by path. */
