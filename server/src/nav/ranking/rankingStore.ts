@@ -12,7 +12,8 @@ import { log } from '../../core/log';
 import { FIELD_COUNT } from './bm25f';
 import { FieldIndex, Vocabulary, type RankDoc } from './fieldIndex';
 
-const FORMAT = 'sextant-ranking-1';
+/** Bumped whenever what a document holds changes (a saved index of another format is rebuilt). */
+const FORMAT = 'sextant-ranking-2';
 export const RANKING_FILE = 'ranking.bin';
 
 interface Header {
