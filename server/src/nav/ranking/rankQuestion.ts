@@ -45,7 +45,8 @@ export const DEFAULT_PARAMS: RankParams = {
   splitWeight: 0.6,
   declares: 0.5,
   declBonus: 0.3,
-  vote: 0.5,
+  // Off: on the dev split the votes lowered hit@3 (macro objective 0.879 → 0.811 at 0.5); kept for tuning.
+  vote: 0,
   voters: 20,
 };
 
