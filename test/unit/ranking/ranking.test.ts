@@ -187,12 +187,13 @@ describe('ranking: a question over a small workspace', () => {
   it('an identifier the question spells lifts the file declaring it', () => {
     const q = parseQuestion('Use ColumnIndex in the generator');
     assert.deepEqual(q.identifiers, ['ColumnIndex']);
-    const at = (question: ReturnType<typeof parseQuestion>) => {
-      const ranked = rankQuestion(src, r, question);
+    const at = (params: typeof DEFAULT_PARAMS) => {
+      const ranked = rankQuestion(src, r, q, { params });
       const i = ranked.findIndex((f) => f.path === 'src/Storage/ColumnIndex.cs');
-      return ranked[i]!.score / ranked[0]!.score;
+      return { share: ranked[i]!.score / ranked[0]!.score, declares: ranked[i]!.declares };
     };
-    assert.ok(at(q) > at(parseQuestion('Use column index in the generator')));
+    assert.deepEqual(at(DEFAULT_PARAMS).declares, ['ColumnIndex']);
+    assert.ok(at(DEFAULT_PARAMS).share > at({ ...DEFAULT_PARAMS, declares: 0 }).share);
     assert.equal(rankQuestion(src, r, parseQuestion('ColumnIndex is not used'))[0]!.path, 'src/Storage/ColumnIndex.cs');
   });
 
