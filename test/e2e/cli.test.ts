@@ -76,7 +76,7 @@ describe('CLI: strict arguments, --version, --help, serve snippets @e2e', functi
     refused(cli(['query', 'find_file', 'more', '--workspace-root', ws]), /Unexpected argument 'more'/, 'query');
     const r = cli(['indx']);
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /^Error \[INVALID_ARGUMENT\]: Unknown command 'indx'\. Hint: see sextant --help\nusage: sextant index\|mcp\|serve\|query\|stats\|doctor/);
+    assert.match(r.stderr, /^Error \[INVALID_ARGUMENT\]: Unknown command 'indx'\. Hint: see sextant --help\nusage: sextant index\|mcp\|serve\|query\|stats\|scip\|doctor/);
   });
 
   it('--version prints the package version; --help lists every flag of every command', () => {

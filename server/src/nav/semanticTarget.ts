@@ -83,7 +83,13 @@ function fromSymbolId(engine: Engine, id: string, via: TargetSelection['via']): 
   const ids = symbolIds(engine);
   const parsed = ids.parse(id);
   const rows = HeuristicProvider.rowsById(engine.store, parsed.docId);
-  if (rows.length === 0 && parsed.projectKey === undefined && isCSharpDocId(parsed.docId)) return metadataTarget(parsed.docId, via);
+  if (rows.length === 0 && parsed.projectKey === undefined && isCSharpDocId(parsed.docId)) {
+    // A workspace symbol whose signature changed is stale, not a framework symbol: the same
+    // qualified name, or the member's containing type, is still declared in the workspace.
+    const replacement = replacementFor(engine, parsed.docId);
+    if (replacement || declaresContainer(engine, parsed.docId)) throw staleId(engine, id, replacement);
+    return metadataTarget(parsed.docId, via);
+  }
   if (!isCSharpDocId(parsed.docId)) {
     if (rows.length === 0) throw staleId(engine, id, replacementFor(engine, parsed.docId));
     return fromRow(rows[0]!, via, rows[0]!.symbolId);
@@ -225,6 +231,16 @@ function candidate(engine: Engine, r: SymbolRow, id: string = symbolIds(engine).
  * preferring one compiled by the project the id named; with its id in its primary compilation
  * (or in the named project's).
  */
+/** Is the containing type of a member's documentation id declared in the workspace. */
+function declaresContainer(engine: Engine, docId: string): boolean {
+  if (!/^[MPFE]:/.test(docId)) return false;
+  const body = docId.slice(2).replace(/\(.*$/, '');
+  const dot = body.lastIndexOf('.');
+  if (dot <= 0) return false;
+  const container = body.slice(0, dot).replace(/`\d+/g, '');
+  return HeuristicProvider.rowsByQualifiedName(engine.store, container).length > 0;
+}
+
 function replacementFor(engine: Engine, docId: string, project?: string, tfm?: string): { row: SymbolRow; id: string } | undefined {
   const body = docId.replace(/^[A-Z]:/, '').replace(/\(.*$/, '').replace(/``\d+$/, '');
   const qn = body.includes('#') ? body.slice(body.indexOf('#') + 1) : body.replace(/\.#ctor$/, '');
