@@ -1,10 +1,6 @@
 // callers (with calls through the interface / base members a member implements or overrides, and calls to its implementations and overrides) and callees.
 using System.Collections.Immutable;
-using System.Diagnostics;
-using System.Text;
-using System.Xml.Linq;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Operations;

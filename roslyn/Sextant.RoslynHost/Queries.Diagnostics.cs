@@ -1,13 +1,5 @@
 // diagnostics: compiler diagnostics of a document or of whole projects, cut by the deadline.
-using System.Collections.Immutable;
-using System.Diagnostics;
-using System.Text;
-using System.Xml.Linq;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp;
-using Microsoft.CodeAnalysis.CSharp.Syntax;
-using Microsoft.CodeAnalysis.FindSymbols;
-using Microsoft.CodeAnalysis.Operations;
 
 namespace Sextant.RoslynHost;
 

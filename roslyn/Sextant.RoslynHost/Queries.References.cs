@@ -1,13 +1,8 @@
 // references and callers: the scope searched in batches (likely documents first under a deadline); the references rows of one batch.
 using System.Collections.Immutable;
 using System.Diagnostics;
-using System.Text;
-using System.Xml.Linq;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp;
-using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.FindSymbols;
-using Microsoft.CodeAnalysis.Operations;
 
 namespace Sextant.RoslynHost;
 
@@ -47,10 +42,12 @@ public sealed partial class Queries
         var localOnly = DocId(sym) == null && t.Document != null;
         var dispatchers = new List<(ISymbol s, string? via)>();
         // a framework or package symbol: only projects compiling against its assembly can use it
-        // (protocol 5); the others of the scope count as searched
+        // (protocol 5); the others of the scope count as searched — but not those compiling without
+        // something unresolved (a package not restored may be what brings the assembly): they are
+        // searched for the mentions that do not bind (protocol 6)
         if (MetadataSymbols.AssemblyOf(sym) is string metaAsm)
         {
-            var referencing = scope.Where(k => MetadataSymbols.References(h.Known[k], metaAsm)).ToList();
+            var referencing = scope.Where(k => MetadataSymbols.References(h.Known[k], metaAsm) || h.Known[k].Res.Unresolved.Any(x => x.Kind != "analyzer")).ToList();
             res.MetadataScope = new MetadataScope { Assembly = metaAsm, Referencing = referencing.Count, Known = scope.Count };
             res.Searched.AddRange(scope.Except(referencing));
             scope = referencing;

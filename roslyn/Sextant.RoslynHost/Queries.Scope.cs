@@ -1,13 +1,5 @@
 // Shared helpers of the searches: the scope in dependency order, batch sizes, the deadline, narrowed solutions, the text pre-filter (does a file name the symbol).
-using System.Collections.Immutable;
-using System.Diagnostics;
-using System.Text;
-using System.Xml.Linq;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp;
-using Microsoft.CodeAnalysis.CSharp.Syntax;
-using Microsoft.CodeAnalysis.FindSymbols;
-using Microsoft.CodeAnalysis.Operations;
 
 namespace Sextant.RoslynHost;
 

@@ -1,13 +1,7 @@
 // Symbols and locations as the protocol writes them; resolving a question's target, and the same symbol in a later solution.
-using System.Collections.Immutable;
-using System.Diagnostics;
-using System.Text;
-using System.Xml.Linq;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
-using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.FindSymbols;
-using Microsoft.CodeAnalysis.Operations;
 
 namespace Sextant.RoslynHost;
 

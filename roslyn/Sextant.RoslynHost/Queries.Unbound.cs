@@ -91,9 +91,11 @@ public sealed partial class Queries
                 if (info.Symbol != null) continue;
                 if (invocation != null && info.CandidateSymbols.IsEmpty) info = model.GetSymbolInfo(site, ct);
                 if (info.Symbol != null) continue;
-                var candidate = info.CandidateSymbols.Any(Ours);
+                // a type's own name that is an unresolved type (its package is missing in this project)
+                var self = sym is INamedTypeSymbol && invocation == null && model.GetTypeInfo(site, ct).Type is IErrorTypeSymbol et && et.Name == name ? et : null;
+                var candidate = self != null || info.CandidateSymbols.Any(Ours);
                 if (!info.CandidateSymbols.IsEmpty && !candidate) continue; // a candidate of another symbol
-                var blocked = BlockingType(model, site, invocation, ct) ?? (candidate ? signatureBlock : null);
+                var blocked = (ITypeSymbol?)self ?? BlockingType(model, site, invocation, ct) ?? (candidate ? signatureBlock : null);
                 if (blocked == null && !candidate) continue; // nothing unresolved in the way: broken code, not a binding gap
                 found++;
                 var blockedBy = blocked?.ToDisplayString();
@@ -188,11 +190,14 @@ public sealed partial class Queries
 
     /// Most declarations an unbound definition lists.
     const int UnboundDeclarationsMax = 20;
+    /// Longest an unbound definition looks for declarations (cold projects compile): the rest of its
+    /// projects are `notSearched`, so the engine's wait is not spent on one lookup.
+    const int UnboundDeclarationsMaxMs = 3000;
 
     /// The source declarations an unbound mention can mean (definition, protocol 6): Roslyn's
     /// candidates when it had some; else the members of that name in the asking project's reference
     /// closure — those on the unresolved receiver type (by name) or extending it, when any are.
-    async Task<List<ISymbol>> UnboundDeclarations(UnboundMention m, string projectKey, CancellationToken ct)
+    async Task<List<ISymbol>> UnboundDeclarations(UnboundMention m, string projectKey, QueryResult res, CancellationToken deadline, CancellationToken ct)
     {
         var outList = new List<ISymbol>();
         var seen = new HashSet<string>(StringComparer.Ordinal);
@@ -201,11 +206,25 @@ public sealed partial class Queries
         if (outList.Count > 0) return outList;
         var sol = h.Workspace.CurrentSolution;
         var all = new List<ISymbol>();
-        foreach (var k in h.Closure(new[] { projectKey }))
+        // only projects with a document naming it can declare it (the text pre-filter first), the
+        // asking project first; what the deadline leaves is not looked at and said
+        using var budget = CancellationTokenSource.CreateLinkedTokenSource(deadline);
+        budget.CancelAfter(UnboundDeclarationsMaxMs);
+        var keys = h.Closure(new[] { projectKey }).OrderBy(k => k == projectKey ? 0 : 1)
+            .Where(k => h.Known[k].Desc.Documents.Any(d => Mentions(h.Abs(d.Path), m.Name))).ToList();
+        for (var i = 0; i < keys.Count; i++)
         {
-            if (sol.GetProject(h.Known[k].Id) is not Project p) continue;
-            foreach (var s in await SymbolFinder.FindSourceDeclarationsAsync(p, m.Name, ignoreCase: false, SymbolFilter.Member, ct))
-                if (!m.Invoked || s is IMethodSymbol) all.Add(s);
+            if (sol.GetProject(h.Known[keys[i]].Id) is not Project p) continue;
+            try
+            {
+                foreach (var s in await SymbolFinder.FindSourceDeclarationsAsync(p, m.Name, ignoreCase: false, SymbolFilter.Member, budget.Token))
+                    if (!m.Invoked || s is IMethodSymbol) all.Add(s);
+            }
+            catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+            {
+                foreach (var k in keys.Skip(i)) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline", Detail = $"not looked at for declarations named {m.Name}" });
+                break;
+            }
         }
         var receiver = (m.Blocked as INamedTypeSymbol)?.Name ?? m.Blocked?.Name;
         bool OnReceiver(ISymbol s) => receiver != null && (s.ContainingType?.Name == receiver || s is IMethodSymbol { IsExtensionMethod: true } em && em.Parameters.FirstOrDefault()?.Type is ITypeSymbol pt && (pt as INamedTypeSymbol ?? pt).Name == receiver);

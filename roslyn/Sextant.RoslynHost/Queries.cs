@@ -1,13 +1,6 @@
 // The query operations of roslyn/PROTOCOL.md over the live workspace.
-using System.Collections.Immutable;
 using System.Diagnostics;
-using System.Text;
-using System.Xml.Linq;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp;
-using Microsoft.CodeAnalysis.CSharp.Syntax;
-using Microsoft.CodeAnalysis.FindSymbols;
-using Microsoft.CodeAnalysis.Operations;
 
 namespace Sextant.RoslynHost;
 
@@ -70,7 +63,7 @@ public sealed partial class Queries
         {
             // the declarations the unbound name can mean, each labelled (protocol 6)
             var usol = h.Workspace.CurrentSolution;
-            foreach (var s in await UnboundDeclarations(t.Unbound, t.ProjectKey, deadline.Token))
+            foreach (var s in await UnboundDeclarations(t.Unbound, t.ProjectKey, res, deadline.Token, ct))
                 foreach (var l in DeclLocs(s, usol)) { l.ProjectKey = ProjectKeyOfPath(l, usol); l.Definition = DocId(s); l.Confidence = "unbound"; l.BlockedBy = res.Unbound!.BlockedBy; res.Items.Add(l); }
             res.Searched.Add(t.ProjectKey);
         }

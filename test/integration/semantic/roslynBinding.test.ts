@@ -9,6 +9,8 @@
  * - Shop.Core (no packages): callers of an interface / abstract / virtual member include the calls
  *   bound to its implementations and overrides (via + binds_to), and method-group uses are caller
  *   rows of kind "reference".
+ * - A framework type (IHostedService, from the ASP.NET Core targeting pack in Web) is mentioned in Jobs,
+ *   whose package for it is missing: Jobs is searched and its mention is an unbound row.
  * - The same callers rule in TypeScript (web/pricing.ts, the engine's TS host).
  * Expected locations are the files below (1-based line:column of the name).
  */
@@ -18,6 +20,8 @@ import { call } from '../../helpers/mcpClient';
 import { servedTree } from '../../helpers/servedTree';
 
 const NO_FEED_PACKAGE = 'Contoso.Data.Client';
+/** The package Jobs would get the hosting abstractions from; no feed serves it either. */
+const NO_FEED_HOSTING = 'Contoso.Hosting.Unserved';
 
 const FILES: Record<string, string> = {
   'Shop.Data/Shop.Data.csproj': `<Project Sdk="Microsoft.NET.Sdk">
@@ -138,6 +142,46 @@ public static class Checkout
     static void OnChanged() { }
 }
 `,
+  'Web/Web.csproj': `<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup>
+    <TargetFramework>net10.0</TargetFramework>
+    <ImplicitUsings>enable</ImplicitUsings>
+  </PropertyGroup>
+  <ItemGroup>
+    <FrameworkReference Include="Microsoft.AspNetCore.App" />
+  </ItemGroup>
+</Project>
+`,
+  'Web/Worker.cs': `using Microsoft.Extensions.Hosting;
+namespace Web;
+
+public sealed class Worker : IHostedService
+{
+    public Task StartAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+}
+`,
+  'Jobs/Jobs.csproj': `<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup>
+    <TargetFramework>net10.0</TargetFramework>
+    <ImplicitUsings>enable</ImplicitUsings>
+  </PropertyGroup>
+  <ItemGroup>
+    <PackageReference Include="${NO_FEED_HOSTING}" Version="1.0.0" />
+  </ItemGroup>
+</Project>
+`,
+  'Jobs/Job.cs': `using Microsoft.Extensions.Hosting;
+namespace Jobs;
+
+public sealed class Job : IHostedService
+{
+    public Task StartAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+}
+`,
   'tsconfig.json': `{ "compilerOptions": { "target": "es2022", "strict": true }, "include": ["web"] }\n`,
   'web/pricing.ts': `export interface Pricer {
   price(sku: string): number;
@@ -237,6 +281,14 @@ describe('semantic: binding gaps named and callers through implementations over 
     assert.equal(d.mode, 'precise_partial', d.summary);
     assert.deepEqual(d.items.map((x: any) => `${at(x)} ${x.confidence} ${x.blocked_by}`), ['Shop.Data/Db.cs:7:23 unbound DbSession']);
     assert.match(d.completeness.partial, /`Execute` at the position could not be bound \(DbSession is unresolved; package Contoso\.Data\.Client\/1\.0\.0 not restored\)/);
+  });
+
+  it('references of a framework type asked where it binds: a project whose package is missing is searched, its mention an unbound row (not a project "searched" clean)', async () => {
+    const r = await ask('references', { target: { path: 'Web/Worker.cs', line: 4, column: 30 }, group_by: 'none', include_definition: false });
+    console.log(`      ${r.summary}`);
+    assert.equal(r.mode, 'precise_partial', r.summary);
+    assert.deepEqual(r.items.map((x: any) => `${at(x)} ${x.confidence}${x.blocked_by ? ` ${x.blocked_by}` : ''}`), ['Jobs/Job.cs:4:27 unbound IHostedService', 'Web/Worker.cs:4:30 exact']);
+    assert.match(r.completeness.partial, new RegExp(`1 mention could not be bound \\(package ${NO_FEED_HOSTING}/1\\.0\\.0 not restored; blocked by IHostedService\\)`));
   });
 
   it('callers of an interface member include the calls bound to its implementations; of an abstract member the calls to its overrides', async () => {

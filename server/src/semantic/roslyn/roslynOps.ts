@@ -41,7 +41,9 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
       if (r.incomplete) gaps.push(r.incomplete);
       if (r.unbound) {
         const why = unboundWhy(s.unresolved, r.unbound, bindKey);
-        if (r.items.length === 0) return { kind: 'unavailable', state: 'failed', reason: `${why}; no declaration of that name is in reach` };
+        const cut = r.notSearched.length ? ` (${r.notSearched.length} project(s) in reach not looked at by the deadline)` : '';
+        if (r.items.length === 0) return { kind: 'unavailable', state: 'failed', reason: `${why}; no declaration of that name is in reach${cut}` };
+        if (cut) gaps.push(`declarations named ${r.unbound.name}: ${r.notSearched.length} project(s) in reach not looked at by the deadline`);
         gaps.push(r.symbol ? `${why}; the declaration shown is Roslyn's candidate` : `${why}; ${r.items.length === 1 ? 'the declaration of that name it can mean is' : `the ${r.items.length} declarations of that name it can mean are`} listed with confidence "unbound"`);
       }
       return { kind: 'ok', value: r.items.map(toLocation), ...(gaps.length ? { gaps } : {}), ...(notes.length ? { notes } : {}) };

@@ -100,14 +100,12 @@ export function linkedOwners(describer: ProjectDescriber, symbol: SymbolRef): st
 }
 
 /**
- * The closure of many keys (the background start: every project), references first, describing
- * each project on the way (an evaluation each) in slices with a yield to the event loop between
- * (`idle` waits while questions go first).
+ * The reference-closure walk both closures share: depth-first, references before the projects
+ * that reference them, each project described once; it yields after every step so a caller can
+ * pause between them. The keys are pushed to `out` as they complete.
  */
-export async function closureYielding(describer: ProjectDescriber, start: readonly ProjectKey[], signal: AbortSignal, idle: (signal: AbortSignal) => Promise<void>): Promise<ProjectKey[]> {
-  const out: ProjectKey[] = [];
+function* closureSteps(describer: ProjectDescriber, start: readonly ProjectKey[], out: ProjectKey[]): Generator<void, void> {
   const state = new Map<ProjectKey, 1 | 2>();
-  let slice = Date.now();
   for (const root of start) {
     if (state.has(root)) continue;
     const stack: { key: ProjectKey; i: number; refs: ProjectKey[] }[] = [];
@@ -118,14 +116,7 @@ export async function closureYielding(describer: ProjectDescriber, start: readon
     };
     push(root);
     while (stack.length) {
-      // A question waits at most one slice of describing (time-bounded: an evaluation that takes
-      // 3 ms on an idle machine takes 100 ms and more at load 20).
-      if (Date.now() - slice >= ROSLYN_PREWARM_DESCRIBE_SLICE_MS) {
-        await new Promise((r) => setImmediate(r));
-        await idle(signal);
-        if (signal.aborted) return out;
-        slice = Date.now();
-      }
+      yield;
       const top = stack[stack.length - 1]!;
       if (top.i < top.refs.length) {
         const r = top.refs[top.i++]!;
@@ -137,35 +128,32 @@ export async function closureYielding(describer: ProjectDescriber, start: readon
       out.push(top.key);
     }
   }
+}
+
+/**
+ * The closure of many keys (the background start: every project), references first, describing
+ * each project on the way (an evaluation each) in slices with a yield to the event loop between
+ * (`idle` waits while questions go first).
+ */
+export async function closureYielding(describer: ProjectDescriber, start: readonly ProjectKey[], signal: AbortSignal, idle: (signal: AbortSignal) => Promise<void>): Promise<ProjectKey[]> {
+  const out: ProjectKey[] = [];
+  let slice = Date.now();
+  for (const _ of closureSteps(describer, start, out)) {
+    // A question waits at most one slice of describing (time-bounded: an evaluation that takes
+    // 3 ms on an idle machine takes 100 ms and more at load 20).
+    if (Date.now() - slice < ROSLYN_PREWARM_DESCRIBE_SLICE_MS) continue;
+    await new Promise((r) => setImmediate(r));
+    await idle(signal);
+    if (signal.aborted) return out;
+    slice = Date.now();
+  }
   return out;
 }
 
 /** Keys plus their project-reference closure, references first (the order ensure needs). */
 export function referenceClosure(describer: ProjectDescriber, start: readonly ProjectKey[]): { keys: ProjectKey[] } {
   const out: ProjectKey[] = [];
-  const state = new Map<ProjectKey, 1 | 2>();
-  const visit = (root: ProjectKey) => {
-    const stack: { key: ProjectKey; i: number; refs: ProjectKey[] }[] = [];
-    const push = (k: ProjectKey) => {
-      state.set(k, 1);
-      const d = describer.describe(k);
-      stack.push({ key: k, i: 0, refs: d.ok ? d.description.projectReferences : [] });
-    };
-    if (state.has(root)) return;
-    push(root);
-    while (stack.length) {
-      const top = stack[stack.length - 1]!;
-      if (top.i < top.refs.length) {
-        const r = top.refs[top.i++]!;
-        if (!state.has(r)) push(r);
-        continue;
-      }
-      stack.pop();
-      state.set(top.key, 2);
-      out.push(top.key);
-    }
-  };
-  for (const k of start) visit(k);
+  for (const _ of closureSteps(describer, start, out));
   return { keys: out };
 }
 
