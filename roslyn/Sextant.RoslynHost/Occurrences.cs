@@ -44,6 +44,10 @@ public sealed class DocumentOccurrences
     public List<OccurrenceSymbolInfo> Infos { get; set; } = new();
     /// workspace-relative paths of other documents declaring what the uses bind to
     public List<string> Deps { get; set; } = new();
+    /// a source generator's document (path `generated:…`; sha1 of its text)
+    public bool? Generated { get; set; }
+    /// the file on disk is not the text compiled here (a change not pushed to the host yet): no sha1
+    public bool? Stale { get; set; }
 }
 
 public sealed class OccurrencesResult
@@ -85,7 +89,11 @@ public sealed class OccurrencesTarget
         var compilation = await project.GetCompilationAsync(deadline.Token);
         if (compilation == null) { res.Reason = "no compilation"; return res; }
         var wanted = p.Documents?.Select(h.Abs).ToHashSet(StringComparer.Ordinal);
-        var docs = project.Documents.Where(d => d.FilePath != null && (wanted?.Contains(d.FilePath) ?? true)).ToList();
+        var docs = project.Documents.Where(d => d.FilePath != null && (wanted?.Contains(d.FilePath) ?? true)).Cast<Document>().ToList();
+        // The generators' documents (protocol 5), under their virtual paths as answers name them;
+        // their sha1 is of the text the generator wrote (nothing on disk).
+        foreach (var g in await project.GetSourceGeneratedDocumentsAsync(deadline.Token))
+            if (g.FilePath != null && (wanted == null || wanted.Contains(g.FilePath) || wanted.Contains(h.Rel(g.FilePath).path))) docs.Add(g);
         foreach (var d in docs)
         {
             if (deadline.IsCancellationRequested) { res.NotDone.Add(h.Rel(d.FilePath!).path); continue; }
@@ -105,7 +113,27 @@ public sealed class OccurrencesTarget
     {
         var path = d.FilePath!;
         var outDoc = new DocumentOccurrences { Path = h.Rel(path).path };
-        try { outDoc.Sha1 = Convert.ToHexString(SHA1.HashData(File.ReadAllBytes(path))).ToLowerInvariant(); } catch { }
+        if (d is SourceGeneratedDocument)
+        {
+            var text = await d.GetTextAsync(ct);
+            outDoc.Sha1 = Convert.ToHexString(SHA1.HashData(Encoding.UTF8.GetBytes(text.ToString()))).ToLowerInvariant();
+            outDoc.Generated = true;
+        }
+        else
+        {
+            // The sha1 of the file only when its bytes are the text compiled here (a change not pushed
+            // to the host yet: stale, no sha1 — the engine records no facts for it); unreadable: ''.
+            try
+            {
+                var bytes = File.ReadAllBytes(path);
+                var disk = new UTF8Encoding(false).GetString(bytes);
+                if (disk.Length > 0 && disk[0] == '\uFEFF') disk = disk[1..];
+                if (disk == (await d.GetTextAsync(ct)).ToString()) outDoc.Sha1 = Convert.ToHexString(SHA1.HashData(bytes)).ToLowerInvariant();
+                else outDoc.Stale = true;
+            }
+            catch (IOException) { }
+            catch (UnauthorizedAccessException) { }
+        }
         var index = new Dictionary<string, int>(StringComparer.Ordinal);
         var locals = new Dictionary<ISymbol, string>(SymbolEqualityComparer.Default);
         var deps = new HashSet<string>(StringComparer.Ordinal);

@@ -13,7 +13,8 @@ import { projectGraph } from './nav/projects';
 import { SERVER_VERSION } from './mcp/server';
 import type { ProjectGraph } from './projects/ProjectGraph';
 import { csharpDocuments } from './semantic/precise/csharpExport';
-import { DeclarationShapes } from './semantic/precise/documentKeys';
+import { DeclarationShapes, GeneratedKeys } from './semantic/precise/documentKeys';
+import { ProjectDescriber } from './semantic/roslyn/projectDescriptions';
 import { writeScipIndex, type ScipDocument } from './semantic/precise/scipCodec';
 
 export interface ScipExportOptions {
@@ -93,12 +94,16 @@ export async function runScipExport(o: ScipExportOptions): Promise<ScipExportRes
     }
     o.log(`scip export: ${ids.length} C# project(s)${o.shard ? ` (shard ${o.shard})` : ''} → ${o.out}`);
     const catalog = engine.catalog();
-    const shapes = new DeclarationShapes(engine.store);
+    const files = catalog.all().map((r) => r.path);
+    const indexedHash = (p: string) => catalog.byRelPath(p)?.hash;
+    const describer = new ProjectDescriber({ root: engine.root, graph: g, files, policy: engine.policy });
+    const generated = new GeneratedKeys({ root: engine.root, describer: () => describer, hashOf: indexedHash, version: () => '' });
+    const shapes = new DeclarationShapes(engine.store, (p) => generated.of(p));
     let documents = 0;
     const docs = async function* (): AsyncGenerator<ScipDocument> {
       if (ids.length === 0) return;
       for await (const d of csharpDocuments(
-        { root: engine.root, graph: g, files: catalog.all().map((r) => r.path), policy: engine.policy, shapes, indexedHash: (p) => catalog.byRelPath(p)?.hash, log: o.log },
+        { root: engine.root, graph: g, files, policy: engine.policy, shapes, indexedHash, generatedKey: (p) => generated.of(p), describer, log: o.log },
         ids,
         controller.signal,
       )) {

@@ -36,7 +36,7 @@ import { RoslynProvider, type RoslynWorkspaceModel } from '../semantic/roslyn/ro
 import { locateRoslynHost } from '../semantic/roslyn/roslynHost';
 import { PreciseFacts } from '../semantic/precise/preciseFacts';
 import { languageOfPath } from '../semantic/language';
-import { compilationKey, DeclarationShapes } from '../semantic/precise/documentKeys';
+import { compilationKey, DeclarationShapes, GeneratedKeys } from '../semantic/precise/documentKeys';
 import { PersistedLayer } from '../semantic/precise/persistedLayer';
 
 /** The producer version written into persisted SCIP files. */
@@ -166,7 +166,8 @@ export class SemanticService {
     }
     this.heuristic = new HeuristicProvider({ store: engine.store, root: engine.root });
     this.registry.register(this.heuristic, 'heuristic');
-    this.shapes = new DeclarationShapes(engine.store);
+    this.generatedKeys = new GeneratedKeys({ root: engine.root, describer: () => this.roslynModel().describer(), hashOf: (p) => (engine.pendingPaths().has(p) ? undefined : engine.catalog().byRelPath(p)?.hash), version: () => engine.version });
+    this.shapes = new DeclarationShapes(engine.store, (p) => this.generatedKeys.of(p));
     const scip = options.scip ?? (process.env.SEXTANT_SCIP ? process.env.SEXTANT_SCIP.split(path.delimiter).filter(Boolean) : []);
     this.precise = new PreciseFacts({ workspaceRoot: engine.root, indexRoot: engine.indexRoot, scip, env: this.preciseEnv() });
     this.registry.setPrecise(this.precise.answers);
@@ -181,7 +182,8 @@ export class SemanticService {
           const g = projectGraph(engine);
           if (!g || engine.meta().status === 'building') return undefined;
           const catalog = engine.catalog();
-          return { root: engine.root, graph: g, files: catalog.all().map((r) => r.path), policy: engine.policy, shapes: this.shapes, indexedHash: (p) => catalog.byRelPath(p)?.hash };
+          const describer = this.roslynModel().describer();
+          return { root: engine.root, graph: g, files: catalog.all().map((r) => r.path), policy: engine.policy, shapes: this.shapes, indexedHash: (p) => catalog.byRelPath(p)?.hash, generatedKey: (p) => this.generatedKeys.of(p), ...(describer ? { describer } : {}) };
         },
         order: () => {
           const g = projectGraph(engine);
@@ -224,12 +226,14 @@ export class SemanticService {
   }
   private readonly compilationKeys = new WeakMap<ProjectGraph, Map<string, string>>();
   private readonly shapes: DeclarationShapes;
+  private readonly generatedKeys: GeneratedKeys;
 
   /** What the occurrence store asks of the engine: indexed hashes, mentions, texts, languages. */
   private preciseEnv(): PreciseEnv {
     const engine = this.engine;
     return {
       currentHash: (p) => {
+        if (p.startsWith('generated:')) return this.generatedKeys.of(p);
         if (engine.pendingPaths().has(p)) return undefined;
         const indexed = engine.catalog().byRelPath(p)?.hash;
         if (indexed) return indexed;

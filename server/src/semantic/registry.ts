@@ -127,6 +127,15 @@ export class SemanticRegistry {
     const provenance: NonNullable<SemanticAnswer<unknown>['provenance']> = {};
     for (const k of from) if (coverage.rows[k] > 0) provenance[k] = coverage.rows[k];
     const storeAttempt: ProviderAttempt = { provider: origin, outcome: 'ok', elapsedMs: Date.now() - started };
+    if (stored.incomplete) {
+      // The facts cannot hold this answer: the live providers give it; without one, the facts' rows are partial.
+      const remaining = options.deadlineMs !== undefined ? options.deadlineMs - (Date.now() - started) : undefined;
+      const live = await this.requestLive(op, language, args, { ...options, preciseOnly: true, ...(remaining !== undefined ? { deadlineMs: Math.max(200, remaining) } : {}) });
+      const declined: ProviderAttempt = { ...storeAttempt, outcome: 'unsupported', reason: stored.incomplete };
+      if (live.value !== undefined && (live.mode === 'precise' || live.mode === 'precise_partial')) return { ...live, attempts: [declined, ...live.attempts], elapsedMs: Date.now() - started };
+      const gap = `${stored.incomplete}; no live provider answered (${live.reason ?? live.mode})`;
+      return { mode: 'precise_partial', value: stored.value as OpResult<K>, provider: origin, gaps: [gap], notes: [factsNote], attempts: [storeAttempt, ...live.attempts], elapsedMs: Date.now() - started, provenance };
+    }
     if (coverage.live.length === 0) {
       return { mode: 'precise', value: stored.value as OpResult<K>, provider: origin, gaps: [], notes: [factsNote], attempts: [storeAttempt], elapsedMs: Date.now() - started, provenance };
     }

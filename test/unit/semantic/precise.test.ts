@@ -228,6 +228,40 @@ describe('answers from the occurrence store', () => {
     assert.deepEqual(c.value!.map((x) => `${x.path}:${x.line}`), ['src/Guard.cs:2']);
   });
 
+  it('another producer\'s implementations are never labelled precise from its index: the live provider answers, else they are partial with the reason', async () => {
+    const foreign = path.join(dir, 'foreign.scip');
+    await writeScipIndex(foreign, { ...meta, toolInfo: { name: 'scip-typescript', version: '0.4.0', arguments: [] } }, docs().map(({ key: _key, ...d }) => d));
+    const s = new OccurrenceStore();
+    assert.equal((await s.addUnit(foreign, 'scip', '/ws')).ok, true);
+    const a = new PreciseAnswers(s, env());
+    const impl = a.answer('implementation', 'csharp', { path: 'src/IGuard.cs', line: 2, column: 19 })!;
+    assert.deepEqual(impl.value.map((r) => `${r.path}:${r.line}`), ['src/Guard.cs:2']);
+    assert.match(impl.incomplete ?? '', /scip-typescript 0\.4\.0 records implementations declared with implements\/extends only/);
+    assert.equal(a.answer('references', 'csharp', { path: 'src/IGuard.cs', line: 2, column: 19 })!.incomplete, undefined);
+    let calls = 0;
+    const live: SemanticProvider = {
+      id: 'typescript',
+      precision: 'precise',
+      supports: () => true,
+      availability: () => ({ state: 'ready', detail: '', started: true }),
+      request: async () => (calls++, { kind: 'ok', value: [{ path: 'src/Guard.cs', line: 2, column: 14, endLine: 2, endColumn: 19 }, { path: 'src/Use.cs', line: 1, column: 7, endLine: 1, endColumn: 10 }] } as never),
+      dispose: async () => undefined,
+    };
+    const r = new SemanticRegistry();
+    r.register(live, 'lsp');
+    r.setPrecise(a);
+    const b = await r.request('implementation', 'csharp', { path: 'src/IGuard.cs', line: 2, column: 19 });
+    assert.equal(calls, 1);
+    assert.equal(b.provider, 'typescript');
+    assert.equal(b.mode, 'precise');
+    assert.equal(b.value!.length, 2);
+    assert.equal(b.attempts[0]!.outcome, 'unsupported');
+    live.request = async () => ({ kind: 'unavailable', state: 'loading', reason: 'loading' });
+    const c = await r.request('implementation', 'csharp', { path: 'src/IGuard.cs', line: 2, column: 19 });
+    assert.equal(c.mode, 'precise_partial');
+    assert.match(c.gaps[0]!, /implements\/extends only.*no live provider answered/);
+  });
+
   it('takes another producer\'s document only while its occurrences spell their names', () => {
     const d = docs()[2]!;
     assert.equal(verifyAgainstText(d, texts['src/Use.cs']!), undefined);

@@ -10,25 +10,13 @@ import * as os from 'node:os';
 import type { PathPolicy } from '../../core/paths';
 import type { ProjectGraph } from '../../projects/ProjectGraph';
 import { ProjectDescriber, projectKey } from '../roslyn/projectDescriptions';
-import type { ProjectDescription, ProjectKey } from '../roslyn/hostProtocol';
+import type { HostDocumentOccurrences, OccurrencesResult, ProjectDescription, ProjectKey } from '../roslyn/hostProtocol';
 import { RoslynHost } from '../roslyn/roslynHost';
 import { compilationKey, type DeclarationShapes } from './documentKeys';
 import type { ScipDocument, ScipSymbolInformation } from './scipCodec';
 
 /** The host's answer (roslyn/PROTOCOL.md `occurrences`). */
-export interface HostDocumentOccurrences {
-  path: string;
-  sha1: string;
-  symbols: string[];
-  occ: number[];
-  infos: { symbol: number; kind: string; display: string; relations: { symbol: number; kind: string }[] }[];
-  deps: string[];
-}
-export interface HostOccurrencesResult {
-  documents: HostDocumentOccurrences[];
-  notDone: string[];
-  reason?: string;
-}
+export type { HostDocumentOccurrences, OccurrencesResult as HostOccurrencesResult } from '../roslyn/hostProtocol';
 
 /** SymbolInformation.Kind of the host's kind names. */
 const KIND: Record<string, number> = { class: 7, interface: 21, struct: 49, enum: 11, enumMember: 12, method: 26, constructor: 9, property: 41, field: 15, event: 13, operator: 34, namespace: 30, typeParameter: 58, constant: 8 };
@@ -41,6 +29,10 @@ export interface CSharpExportInput {
   shapes: DeclarationShapes;
   /** The indexed sha1 of a file (a document whose bytes differ from it is left out). */
   indexedHash: (rel: string) => string | undefined;
+  /** The current key of a generator's document (`generated:…`; see documentKeys.ts GeneratedKeys). */
+  generatedKey: (p: string) => string | undefined;
+  /** The describer to use (one evaluation per project shared with the caller); default: a new one. */
+  describer?: ProjectDescriber;
   log?: (line: string) => void;
   /** The host's memory cap (MB) and nice value (background pass). */
   memoryCapMb?: number;
@@ -75,12 +67,44 @@ export function toScipDocument(d: HostDocumentOccurrences, project: string, comp
   };
 }
 
+/** What keys a project's documents: the workspace as the index holds it now. */
+export type KeyInputs = Pick<CSharpExportInput, 'root' | 'shapes' | 'indexedHash' | 'generatedKey'>;
+
+/**
+ * The host's answer for one compilation as SCIP documents with their keys. Facts are recorded only
+ * for the bytes the index holds (the host hashes the file only when its bytes are what it
+ * compiled); generator output under obj/ is never indexed (keyed by the bytes the host read); a
+ * generator's in-memory document by what the generator read — and not at all when one of the
+ * project's documents was stale in the host (the generator then read another text).
+ */
+export function keyedDocuments(r: OccurrencesResult, key: ProjectKey, description: ProjectDescription, input: KeyInputs): ScipDocument[] {
+  const compilation = compilationKey(description, input.root);
+  const out: ScipDocument[] = [];
+  let stale = false;
+  for (const d of r.documents) {
+    if (d.generated) continue;
+    const indexed = input.indexedHash(d.path) ?? (/(^|\/)obj\//.test(d.path) ? d.sha1 : undefined);
+    // stale in the host, or changed on disk since it was indexed
+    if (d.stale || (indexed && d.sha1 && d.sha1 !== indexed)) stale = true;
+    if (!indexed || d.sha1 !== indexed) continue;
+    out.push(toScipDocument(d, key, compilation, input.shapes, indexed));
+  }
+  if (!stale && r.notDone.length === 0) {
+    for (const d of r.documents) {
+      if (!d.generated) continue;
+      const k = input.generatedKey(d.path);
+      if (k) out.push(toScipDocument(d, key, compilation, input.shapes, k));
+    }
+  }
+  return out;
+}
+
 /**
  * Resolves the given C# projects (graph ids) and yields their documents. The host process is
  * started for this run and stopped at the end.
  */
 export async function* csharpDocuments(input: CSharpExportInput, projects: readonly string[], signal: AbortSignal): AsyncGenerator<ScipDocument> {
-  const describer = new ProjectDescriber({ root: input.root, graph: input.graph, files: input.files, policy: input.policy });
+  const describer = input.describer ?? new ProjectDescriber({ root: input.root, graph: input.graph, files: input.files, policy: input.policy });
   const host = new RoslynHost({ root: input.root, ...(input.memoryCapMb ? { memoryCapMb: input.memoryCapMb } : {}) });
   const say = input.log ?? (() => undefined);
   try {
@@ -121,18 +145,10 @@ export async function* csharpDocuments(input: CSharpExportInput, projects: reado
     for (const [key, { description }] of wanted) {
       if (signal.aborted) return;
       const t0 = Date.now();
-      const r = await host.request<HostOccurrencesResult>('occurrences', { projectKey: key }, { signal, deadline: Date.now() + 600_000, generation });
-      const compilation = compilationKey(description, input.root);
-      let kept = 0;
-      for (const d of r.documents) {
-        // The host read the file itself: facts are recorded only for the bytes the index holds
-        // (generator output under obj/ is never indexed: keyed by the bytes the host read).
-        const indexed = input.indexedHash(d.path) ?? (/(^|\/)obj\//.test(d.path) ? d.sha1 : undefined);
-        if (!indexed || (d.sha1 && d.sha1 !== indexed)) continue;
-        kept++;
-        yield toScipDocument(d, key, compilation, input.shapes, indexed);
-      }
-      say(`${++n}/${wanted.size} ${key}: ${kept} documents in ${Date.now() - t0} ms${r.notDone.length ? `, ${r.notDone.length} not done` : ''}`);
+      const r = await host.request<OccurrencesResult>('occurrences', { projectKey: key }, { signal, deadline: Date.now() + 600_000, generation });
+      const docs = keyedDocuments(r, key, description, input);
+      yield* docs;
+      say(`${++n}/${wanted.size} ${key}: ${docs.length} documents in ${Date.now() - t0} ms${r.notDone.length ? `, ${r.notDone.length} not done` : ''}`);
     }
   } finally {
     await host.stop('export done');

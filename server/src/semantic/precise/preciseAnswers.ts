@@ -51,6 +51,11 @@ export interface StoreCoverage {
 export interface StoreAnswer<T> {
   value: T;
   coverage: StoreCoverage;
+  /**
+   * Why the facts cannot hold the whole answer, whatever their coverage (a producer that records
+   * no structural implementations): the live providers answer it; their rows are partial without one.
+   */
+  incomplete?: string;
 }
 
 export type StoreOp = 'definition' | 'references' | 'implementation';
@@ -128,9 +133,9 @@ export class PreciseAnswers {
   }
 
   private generated: { generation: number; paths: string[] } | undefined;
-  /** Paths of the store's generated documents (under an obj/ folder). */
+  /** Paths of the store's generated documents (under an obj/ folder, or a generator's `generated:` document). */
   private generatedPaths(): string[] {
-    if (this.generated?.generation !== this.store.generation) this.generated = { generation: this.store.generation, paths: [...this.store.paths()].filter((p) => /(^|\/)obj\//.test(p)) };
+    if (this.generated?.generation !== this.store.generation) this.generated = { generation: this.store.generation, paths: [...this.store.paths()].filter((p) => p.startsWith('generated:') || /(^|\/)obj\//.test(p)) };
     return this.generated.paths;
   }
 
@@ -180,7 +185,12 @@ export class PreciseAnswers {
     const parts = [primary, ...all.filter((e) => e !== primary && occurrenceAt(this.store.read(e), args.line - 1, args.column - 1)?.symbol && descriptorsOf(occurrenceAt(this.store.read(e), args.line - 1, args.column - 1)!.symbol) === same)]
       .map((e) => this.answerAt(e, op, language, args))
       .filter((x): x is StoreAnswer<SemanticLocation[] | ReferenceLocation[]> => x !== undefined);
-    if (parts.length <= 1) return parts[0];
+    // Another producer's index (no Sextant key) records implementations only where the code says
+    // `implements`/`extends`; TypeScript also counts every structurally matching class and object
+    // literal, which such an index cannot know.
+    const foreign = op === 'implementation' && parts.some((p) => p.coverage.producers.some((x) => !x.startsWith('sextant ')));
+    const why = foreign ? `${[...new Set(parts.flatMap((p) => p.coverage.producers))].join(', ')} records implementations declared with implements/extends only, not the structurally matching types and object literals TypeScript counts` : undefined;
+    if (parts.length <= 1) return parts[0] && why ? { ...parts[0], incomplete: why } : parts[0];
     const rows = new Map<string, SemanticLocation | ReferenceLocation>();
     const coverage: StoreCoverage = { rows: { persisted: 0, scip: 0 }, documents: 0, live: [], producers: [] };
     for (const p of parts) {
@@ -199,7 +209,7 @@ export class PreciseAnswers {
       const e = this.store.entries(r.path)[0];
       if (e) coverage.rows[e.unit.provenance]++;
     }
-    return { value, coverage };
+    return { value, coverage, ...(why ? { incomplete: why } : {}) };
   }
 
   private answerAt(entry: DocEntry, op: StoreOp, language: string, args: { path: string; line: number; column: number; includeDeclaration?: boolean }): StoreAnswer<SemanticLocation[] | ReferenceLocation[]> | undefined {
@@ -222,7 +232,7 @@ export class PreciseAnswers {
       if (!files || files.size > PRECISE_MAX_CANDIDATE_DOCUMENTS) return { held: [], ok: false };
       const held: DocEntry[] = [];
       const taken = new Set<string>();
-      // Generated documents (under obj/) are not in the text index: always candidates, as for the host.
+      // Generated documents (under obj/, generators' in-memory ones) are not in the text index: always candidates, as for the host.
       for (const p of [...files, ...this.generatedPaths()]) {
         const lang = this.env.languageOf(p);
         if (!lang || (FAMILY[lang] ?? lang) !== family) continue;
@@ -245,6 +255,9 @@ export class PreciseAnswers {
       const rows = new Map<string, ReferenceLocation>();
       const needle = Buffer.from(symbol, 'utf8');
       for (const e of held) {
+        // A generator's in-memory document is not searched for references (the Roslyn host
+        // searches the projects' documents); it answers definitions and implementations.
+        if (e !== own.entry && e.path.startsWith('generated:')) continue;
         if (e !== own.entry && !this.store.mayName(e, needle)) {
           use(e);
           continue;

@@ -17,10 +17,10 @@ import {
 } from '../../core/limits';
 import { log } from '../../core/log';
 import type { CallContext } from '../provider';
-import { HostMethods, type ProjectKey, type QueryResult, type ReferenceRow } from './hostProtocol';
+import { HostMethods, type OccurrencesResult, type ProjectKey, type QueryResult, type ReferenceRow } from './hostProtocol';
 import type { RoslynSession } from './hostSession';
 import type { ProjectDescriber } from './projectDescriptions';
-import { closureYielding } from './scopePlan';
+import { closureYielding, referenceClosure } from './scopePlan';
 import type { SearchProgress } from './searchProgress';
 
 /** What a background start did. */
@@ -159,6 +159,62 @@ export class RoslynBackground {
     this.lastPrewarm = result;
     log.info('roslyn: background start', { ...result });
     return result;
+  }
+
+  /**
+   * One project's occurrences (PROTOCOL.md `occurrences`), for the persisted layer (semantic/
+   * precise/): in a quiet moment (no question for `quietMs`, no background start or continuation
+   * running) the project's reference closure is ensured and the host asked, as a background
+   * request — a question cancels it and it is asked again after the question. The files the watcher
+   * saw change are pushed first; an answer during which more changed is dropped and asked again (its
+   * facts may bind to a text the host did not have). Undefined: `signal` aborted.
+   */
+  async occurrences(key: ProjectKey, signal: AbortSignal, quietMs: number): Promise<{ ok: true; result: OccurrencesResult } | { ok: false; reason: string } | undefined> {
+    const s = this.s;
+    for (;;) {
+      for (;;) {
+        await s.idle(signal);
+        const wait = Math.max(s.lastQuestionEnd + quietMs - Date.now(), this.prewarming || this.continuing ? ROSLYN_PREWARM_IDLE_POLL_MS : 0);
+        if (wait <= 0 || signal.aborted) break;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+      if (signal.aborted) return undefined;
+      const describer = s.model.describer();
+      if (!describer) return { ok: false, reason: 'the project model is not built' };
+      const acquired = await s.host.acquire(ROSLYN_HOST_INITIALIZE_TIMEOUT_MS, signal);
+      if (!acquired.ok) return signal.aborted ? undefined : { ok: false, reason: acquired.reason };
+      if (s.inFlight > 0) continue;
+      const c = new AbortController();
+      const onAbort = () => c.abort(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      s.background.add(c);
+      const ctx: CallContext = { signal: c.signal, deadline: Date.now() + ROSLYN_PREWARM_STEP_TIMEOUT_MS, waitForReadyMs: 0 };
+      const pending = () => s.changed.size > 0 || [...(s.model.pendingPaths?.() ?? [])].some((p) => /\.cs$/i.test(p));
+      try {
+        if (!s.syncGeneration(acquired.generation)) {
+          const unsent = [...s.changed];
+          await s.flushChanges(ctx).catch((e: unknown) => {
+            for (const p of unsent) s.changed.add(p); // pushed by the next question or step
+            throw e;
+          });
+        }
+        const failed = await s.ensure(describer, referenceClosure(describer, [key]).keys, ctx, acquired.generation);
+        if (failed.has(key)) return { ok: false, reason: `could not be loaded: ${failed.get(key)}` };
+        const result = await s.host.request<OccurrencesResult>(HostMethods.occurrences, { projectKey: key }, { signal: c.signal, deadline: ctx.deadline, generation: acquired.generation });
+        if (pending()) {
+          await new Promise((r) => setTimeout(r, quietMs));
+          continue;
+        }
+        return { ok: true, result: { ...result, documents: result?.documents ?? [], notDone: result?.notDone ?? [] } };
+      } catch (e) {
+        if (signal.aborted) return undefined;
+        if (c.signal.aborted) continue; // a question came: again after it
+        return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+      } finally {
+        s.background.delete(c);
+        signal.removeEventListener('abort', onAbort);
+      }
+    }
   }
 
   /** The background start waits for questions and for the continuation of their searches too. */

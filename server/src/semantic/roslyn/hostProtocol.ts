@@ -329,11 +329,34 @@ export const HostMethods = {
   documentsChanged: 'documents/changed',
   /** protocol 5: the text of a virtual document (generated:… / decompiled:…). */
   documentsSource: 'documents/source',
+  /** Every occurrence of a project's documents as SCIP describes them (Occurrences.cs; semantic/precise/). */
+  occurrences: 'occurrences',
   query: 'query',
   status: 'status',
   shutdown: 'shutdown',
   exit: 'exit',
 } as const;
+
+/** `occurrences`: one document's occurrences (PROTOCOL.md; 10 numbers per occurrence in `occ`). */
+export interface HostDocumentOccurrences {
+  path: string;
+  /** sha1 of the bytes on disk when they are what the host compiled ('' when unreadable or stale); a generator's document: of its text. */
+  sha1: string;
+  /** The file on disk is not the text the host compiled (a change not pushed to it yet). */
+  stale?: boolean;
+  symbols: string[];
+  occ: number[];
+  infos: { symbol: number; kind: string; display: string; relations: { symbol: number; kind: string }[] }[];
+  deps: string[];
+  /** A source generator's document (path `generated:…`). */
+  generated?: boolean;
+}
+export interface OccurrencesResult {
+  documents: HostDocumentOccurrences[];
+  notDone: string[];
+  reason?: string;
+  stats?: Stats;
+}
 
 /** `documents/source` (protocol 5): a virtual document's text, or why there is none. */
 export interface SourceParams {

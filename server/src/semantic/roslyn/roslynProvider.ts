@@ -202,6 +202,11 @@ export class RoslynProvider implements SemanticProvider {
     void this.host.acquire(ROSLYN_HOST_INITIALIZE_TIMEOUT_MS, signal);
   }
 
+  /** One project's occurrences between questions, for the persisted layer (backgroundWork.ts). */
+  occurrences(key: ProjectKey, signal: AbortSignal, quietMs: number): ReturnType<RoslynBackground['occurrences']> {
+    return this.bg.occurrences(key, signal, quietMs);
+  }
+
   /** Whether the background continuation is running (tests, doctor). */
   continuationRunning(): boolean {
     return this.bg.continuationRunning();
