@@ -779,5 +779,7 @@ export const PRECISE_PERSIST_IDLE_MS = 60_000;
 export const PRECISE_PERSIST_HOST_MEMORY_MB = 1_536;
 /** Persisted layer: nice value of the background pass's host process (it yields the CPU to everything else; SEXTANT_PRECISE_NICE). */
 export const PRECISE_PERSIST_NICE = 10;
+/** Persisted layer on the engine's own host: quiet time after a question before the next project's occurrences are asked (an agent's follow-up question usually comes within a second or two; a cancelled request is asked again, its compilation kept). */
+export const PRECISE_PERSIST_LIVE_QUIET_MS = 2_000;
 /** Roslyn host: C# projects a framework/package documentation id is tried in until one resolves it (each may compile a project; one whose package is not restored cannot). */
 export const ROSLYN_METADATA_BIND_TRIES = 4;

@@ -172,11 +172,12 @@ export class SemanticService {
     this.precise = new PreciseFacts({ workspaceRoot: engine.root, indexRoot: engine.indexRoot, scip, env: this.preciseEnv() });
     this.registry.setPrecise(this.precise.answers);
     const persist = options.precisePersist ?? (process.env.SEXTANT_PRECISE_PERSIST === '0' ? false : {});
-    if (persist && this.roslyn && engine.indexRoot) {
+    if (persist && roslyn && engine.indexRoot) {
       this.persisted = new PersistedLayer({
         facts: this.precise,
         version: SERVER_VERSION_FOR_FACTS,
         lastQuestion: () => this.lastQuestion,
+        live: { up: () => roslyn.status().state === 'ready', occurrences: (key, signal, quietMs) => roslyn.occurrences(key, signal, quietMs) },
         ...(persist.idleMs !== undefined ? { idleMs: persist.idleMs } : {}),
         input: () => {
           const g = projectGraph(engine);

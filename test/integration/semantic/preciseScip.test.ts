@@ -138,14 +138,18 @@ type Row = { path: string; line: number; column: number; endLine: number; endCol
     });
   });
 
-  it('the persisted layer: a second engine on the same index answers from what the first resolved in the background, until an edit', async () => {
+  it('the persisted layer: a second engine on the same index answers from what the first\'s host resolved in the background, until an edit', async () => {
     const indexRoot = fs.mkdtempSync(path.join(path.dirname(dir), 'sextant-scip-index-'));
     try {
       const first = await Engine.open({ workspaceRoot: dir, indexRoot, gitAtOpen: false });
       await first.refresh();
       const s1 = semanticService(first, { scip: [], roslynPrewarm: false, tsPrewarm: false, precisePersist: { idleMs: 3_600_000 } });
       assert.ok(s1.persisted, 'the persisted layer runs beside the Roslyn host');
+      // The engine's host is up (it answered a question): the pass asks it, no second host
+      const warm = await s1.registry.request('definition', 'csharp', { path: 'src/Harbor.App/Dock.cs', line: 9, column: 73 }, { deadlineMs: 120_000 });
+      assert.equal(warm.provider, 'roslyn');
       assert.ok((await s1.persisted.runOnce()) >= 5, 'projects persisted');
+      assert.equal(s1.persisted.stats.byLiveHost, s1.persisted.stats.projects, "every project by the engine's own host");
       assert.equal(await s1.persisted.runOnce(), 0, 'nothing left to persist');
       await first.close();
 

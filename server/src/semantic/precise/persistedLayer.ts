@@ -5,17 +5,22 @@
  * morning — answers from them at once.
  *
  * The pass runs when no semantic question came for `PRECISE_PERSIST_IDLE_MS`, project by project in
- * the given order (most depended-on first), in a Roslyn host of its own with a memory cap
- * (`SEXTANT_PRECISE_MEMORY_MB`) at a low CPU priority (`SEXTANT_PRECISE_NICE`); a question stops
- * it (the rest waits for the next quiet time). A project whose file already holds is skipped.
+ * the given order (most depended-on first). When the engine's own Roslyn host is up (it answered or
+ * prewarmed), the pass asks it, between questions, as background work (a question cancels the
+ * request, which is asked again after `PRECISE_PERSIST_LIVE_QUIET_MS` of quiet): no second compile of
+ * what the host already holds. Otherwise it runs in a Roslyn host of its own with a memory cap
+ * (`SEXTANT_PRECISE_MEMORY_MB`) at a low CPU priority (`SEXTANT_PRECISE_NICE`), which a question
+ * stops (the rest waits for the next quiet time). A project whose file already holds is skipped.
  * `SEXTANT_PRECISE_PERSIST=0` turns it off.
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PRECISE_PERSIST_HOST_MEMORY_MB, PRECISE_PERSIST_IDLE_MS, PRECISE_PERSIST_NICE } from '../../core/limits';
+import { PRECISE_PERSIST_HOST_MEMORY_MB, PRECISE_PERSIST_IDLE_MS, PRECISE_PERSIST_LIVE_QUIET_MS, PRECISE_PERSIST_NICE } from '../../core/limits';
 import { log } from '../../core/log';
-import { csharpDocuments, type CSharpExportInput } from './csharpExport';
+import type { OccurrencesResult, ProjectKey } from '../roslyn/hostProtocol';
+import { projectKey } from '../roslyn/projectDescriptions';
+import { csharpDocuments, keyedDocuments, type CSharpExportInput } from './csharpExport';
 import type { PreciseFacts } from './preciseFacts';
 import { writeScipIndex, type ScipDocument } from './scipCodec';
 
@@ -29,6 +34,16 @@ export interface PersistedLayerOptions {
   lastQuestion: () => number;
   idleMs?: number;
   version: string;
+  /** The engine's own Roslyn host, asked instead of a second one while it is up. */
+  live?: LiveOccurrences;
+}
+
+/** The engine's Roslyn host as the pass uses it (RoslynProvider). */
+export interface LiveOccurrences {
+  /** Whether the host process is up now (started by a question or the background start). */
+  up(): boolean;
+  /** One compilation's occurrences between questions; undefined when `signal` aborted. */
+  occurrences(key: ProjectKey, signal: AbortSignal, quietMs: number): Promise<{ ok: true; result: OccurrencesResult } | { ok: false; reason: string } | undefined>;
 }
 
 /** The unit file of a project. */
@@ -41,7 +56,7 @@ export class PersistedLayer {
   private timer: NodeJS.Timeout | undefined;
   private readonly life = new AbortController();
   /** Projects persisted by this engine, and the total. */
-  readonly stats = { projects: 0, documents: 0, passes: 0 };
+  readonly stats = { projects: 0, documents: 0, passes: 0, byLiveHost: 0 };
 
   constructor(private readonly o: PersistedLayerOptions) {}
 
@@ -76,6 +91,7 @@ export class PersistedLayer {
     if (todo.length === 0) return 0;
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.stats.passes++;
+    if (this.o.live?.up() && input.describer) return this.passOnLiveHost(dir, input, todo, this.o.live);
     // A question stops the pass (the host it started is stopped with it).
     const stop = new AbortController();
     const started = this.o.lastQuestion();
@@ -86,11 +102,7 @@ export class PersistedLayer {
     let current: { project: string; docs: ScipDocument[] } | undefined;
     const flush = async () => {
       if (!current) return;
-      const file = unitFile(dir, current.project);
-      await writeScipIndex(file, { version: 0, toolInfo: { name: 'sextant', version: this.o.version, arguments: ['persisted', current.project] }, projectRoot: `file://${input.root}`, textDocumentEncoding: 1 }, current.docs);
-      await this.o.facts.add(file, 'persisted');
-      this.stats.projects++;
-      this.stats.documents += current.docs.length;
+      await this.write(dir, input.root, current.project, current.docs);
       done++;
       current = undefined;
     };
@@ -110,6 +122,55 @@ export class PersistedLayer {
       clearInterval(watch);
     }
     if (done) log.info(`persisted layer: ${done} project(s) persisted (${this.stats.documents} documents so far)`);
+    return done;
+  }
+
+  /** Writes one project's unit file and reads it into the store. */
+  private async write(dir: string, root: string, project: string, docs: ScipDocument[]): Promise<void> {
+    const file = unitFile(dir, project);
+    await writeScipIndex(file, { version: 0, toolInfo: { name: 'sextant', version: this.o.version, arguments: ['persisted', project] }, projectRoot: `file://${root}`, textDocumentEncoding: 1 }, docs);
+    await this.o.facts.add(file, 'persisted');
+    this.stats.projects++;
+    this.stats.documents += docs.length;
+  }
+
+  /**
+   * The pass on the engine's own host: each compilation of each project asked between questions
+   * (the host's background request, cancelled by a question and asked again after quiet time);
+   * a project is written once all its compilations answered in full.
+   */
+  private async passOnLiveHost(dir: string, input: NonNullable<ReturnType<PersistedLayerOptions['input']>>, todo: string[], live: LiveOccurrences): Promise<number> {
+    const describer = input.describer!;
+    const quietMs = Math.min(this.o.idleMs ?? PRECISE_PERSIST_IDLE_MS, PRECISE_PERSIST_LIVE_QUIET_MS);
+    let done = 0;
+    for (const project of todo) {
+      if (this.life.signal.aborted || !live.up()) break;
+      const n = describer.node(project);
+      if (!n || n.kind !== 'csharp') continue;
+      const docs: ScipDocument[] = [];
+      let complete = true;
+      for (const t of n.targetFrameworks.length ? n.targetFrameworks : [undefined]) {
+        const key = projectKey(project, t);
+        const d = describer.describe(key);
+        if (!d.ok) {
+          complete = false;
+          break;
+        }
+        const r = await live.occurrences(key, this.life.signal, quietMs);
+        if (!r) return done;
+        if (!r.ok || r.result.notDone.length > 0) {
+          log.info(`persisted layer: ${key} not persisted (${r.ok ? `${r.result.notDone.length} document(s) not done` : r.reason})`);
+          complete = false;
+          break;
+        }
+        docs.push(...keyedDocuments(r.result, key, d.description, input));
+      }
+      if (!complete || this.life.signal.aborted) continue;
+      await this.write(dir, input.root, project, docs);
+      this.stats.byLiveHost++;
+      done++;
+    }
+    if (done) log.info(`persisted layer: ${done} project(s) persisted by the engine's host (${this.stats.documents} documents so far)`);
     return done;
   }
 
