@@ -14,6 +14,8 @@ fs.mkdirSync(path.join(dist, 'wasm'), { recursive: true });
 const engineEntries = {
   cli: 'server/src/cli.ts',
   parseWorker: 'server/src/syntax/parseWorker.ts',
+  discoverWorker: 'server/src/workspace/discoverWorker.ts',
+  textWorker: 'server/src/index/textWorker.ts',
   tsProgramsWorker: 'server/src/semantic/tsprograms/tsProgramsWorker.ts',
 };
 const entryPoints = Object.fromEntries(

@@ -59,6 +59,11 @@ export const INDEX_BATCH_FILES = 500;
  */
 export const INDEX_TEXT_BATCH_FILES = 2_000;
 /**
+ * Files to read from which a refresh reads, hashes and tokenises them in a worker thread a batch
+ * ahead of the writes (a thread costs ~30 ms to start: a saved file or a small tree reads in place).
+ */
+export const TEXT_WORKER_MIN_FILES = 1_000;
+/**
  * Batches the second indexing phase (outlines, symbols) keeps in preparation while this thread
  * reads the next one and writes finished ones: parse workers always have a queued batch.
  */
@@ -71,6 +76,11 @@ export const INDEX_HOOK_BATCHES_IN_FLIGHT = 2;
  * parsed (a cold or nearly cold index), since the build reads every row.
  */
 export const SYMBOLS_BULK_MIN_FILES = 2_000;
+/**
+ * The walk `Engine.open` starts while the index loads is used by a refresh starting within this
+ * time; a later first refresh walks again (changes since are then not left to the watcher's sweep).
+ */
+export const PREFETCHED_WALK_MAX_AGE_MS = 10_000;
 /**
  * A refresh whose second phase has at least this many files to parse persists the index between
  * the phases, so text + files survive a stop during parsing (smaller changes persist once, at the end).

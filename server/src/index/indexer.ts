@@ -26,12 +26,13 @@ import * as path from 'node:path';
 import { INDEX_BATCH_FILES, INDEX_HOOK_BATCHES_IN_FLIGHT, INDEX_TEXT_BATCH_FILES, MAX_FILE_BYTES, TEXT_GARBAGE_MIN_DOCS } from '../core/limits';
 import { log } from '../core/log';
 import { looksBinary, readWithOneHandle } from '../core/paths';
-import { discoverWorkspace, type DiscoveredFile, type DiscoveryOptions, type DiscoveryResult } from '../workspace/discover';
-import { classify, type FileClass } from '../workspace/fileClass';
+import { discoverWorkspaceAsync, type DiscoveredFile, type DiscoveryOptions, type DiscoveryResult, type PendingWalk } from '../workspace/discover';
+import type { FileClass } from '../workspace/fileClass';
 import type { SqlValue } from 'sql.js';
 import type { IndexStore } from './store';
 import type { TermDictionary } from './termDictionary';
 import { garbageDocs, nextDocId } from './textIndex';
+import { textReader, type TextReadRequest } from './textReader';
 import { TokenInterner } from './tokens';
 
 /** A file handed to the hooks, with its content as indexed. */
@@ -139,6 +140,11 @@ export interface RefreshOptions extends DiscoveryOptions {
    */
   discovery?: DiscoveryResult;
   /**
+   * A walk of the workspace started earlier (e.g. while the index was loading, in a worker): used
+   * instead of walking now. Ignored when `discovery` is given.
+   */
+  walk?: PendingWalk;
+  /**
    * New dictionary terms are not written to the `terms` blob here: the caller writes them before
    * it persists (serialising ~10^5 terms costs more than indexing one saved file).
    */
@@ -164,14 +170,12 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   const started = Date.now();
   const hooks = opts.hooks ?? [];
   opts.onProgress?.({ phase: 'discover', done: 0, total: 0 });
-  const existing = new Map<string, ExistingRow>();
-  // Only what the comparison needs (hash and class are read below for the files that differ).
-  for (const r of store.rows('SELECT id, path, size, mtime_ms FROM files')) {
-    existing.set(r[1] as string, { id: r[0] as number, size: r[2] as number, mtime: r[3] as number, hash: '', cls: 'other' });
-  }
+  const existing = existingFiles(store);
   // Paths indexed under the same ignore rules need no ignore test (discover.ts checks the rules).
   const rulesStamp = store.getMeta(RULES_STAMP_META);
-  const discovery = opts.discovery ?? discoverWorkspace(root, opts, rulesStamp ? { paths: existing, rulesStamp } : undefined);
+  const known = rulesStamp ? { paths: existing, rulesStamp } : undefined;
+  opts.walk?.provide(known);
+  const discovery = opts.discovery ?? (await (opts.walk?.result ?? discoverWorkspaceAsync(root, opts, known)));
 
   const full = existing.size === 0;
   const toRead: DiscoveredFile[] = [];
@@ -205,7 +209,6 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   const pendingBefore = store.getMeta(HOOKS_PENDING_META);
   let hooksPending = Number(pendingBefore ?? '0');
   const invalidating = hooks.filter((h) => h.invalidate);
-  const interner = new TokenInterner();
 
   // ---- phase 1: text + files ----
   // Deletions commit in the same transaction as the first batch of changes (or the final one when
@@ -224,85 +227,95 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
     for (const h of hooks) h.deleteFiles(store, ids);
   };
 
-  for (let b = 0; b < toRead.length; b += INDEX_TEXT_BATCH_FILES) {
-    opts.onProgress?.({ phase: 'index', done: b, total: toRead.length });
-    const slice = toRead.slice(b, b + INDEX_TEXT_BATCH_FILES);
-    const rows: { f: DiscoveredFile; id: number; hash: string; lines: number; binary: boolean; cls: FileClass; doc?: Uint8Array; touchOnly: boolean; replaced: boolean }[] = [];
-    for (const f of slice) {
-      let data: { bytes: Buffer; mtimeMs: number };
-      try {
-        data = readWithOneHandle(f.linkTarget ?? path.join(discovery.root, f.path), f.path, MAX_FILE_BYTES);
-      } catch {
-        stats.unreadable++;
-        continue;
-      }
-      const hash = crypto.createHash('sha1').update(data.bytes).digest('hex');
+  // Reading, hashing and tokenising run a batch or two ahead of the writes (a worker thread for a
+  // large refresh, see textReader.ts); batches are written in order, one transaction each.
+  const reader = textReader(toRead.length);
+  const ask = (b: number) => {
+    if (b >= toRead.length) return;
+    reader.request(toRead.slice(b, b + INDEX_TEXT_BATCH_FILES).map((f) => {
       const old = existing.get(f.path);
-      if (old && old.hash === hash) {
-        stats.unchangedByHash++;
-        rows.push({ f, id: old.id, hash, lines: 0, binary: false, cls: old.cls, touchOnly: true, replaced: true });
-        continue;
-      }
-      // Text files are tokenised and counted from their bytes: nothing here needs them decoded.
-      const bytes = data.bytes;
-      const binary = looksBinary(bytes);
-      const bom = !binary && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-      const cls = binary ? f.fileClass : classify(f.path, bytes.toString('utf8', bom, Math.min(bytes.length, bom + 4 * HEAD_CHARS)).slice(0, HEAD_CHARS));
-      const id = old?.id ?? nextId++;
-      if (binary) stats.binaryFiles++;
-      if (old) stats.changed++;
-      else stats.added++;
-      const row = { f, id, hash, lines: binary ? 0 : countLineBytes(bytes, bom), binary, cls, touchOnly: false, replaced: !!old } as (typeof rows)[number];
-      if (!binary) {
-        // The document goes to FTS4 as bytes (a blob is read as its UTF-8 text): no string is built.
-        const doc = interner.fileDocument(bytes);
-        for (const t of interner.newTokens()) if (dict.add(t)) termsAdded = true;
-        if (doc) row.doc = doc.slice();
-      }
-      rows.push(row);
-      changedPaths.push(f.path);
-    }
-    store.transaction(() => {
-      applyDeletions();
-      const touch = store.db.prepare('UPDATE files SET mtime_ms = ?, size = ? WHERE id = ?');
-      const upsert = store.db.prepare(
-        `INSERT INTO files(id, path, class, language, size, mtime_ms, hash, lines, binary, generation, doc_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)
-         ON CONFLICT(id) DO UPDATE SET class=excluded.class, language=excluded.language, size=excluded.size, mtime_ms=excluded.mtime_ms,
-           hash=excluded.hash, lines=excluded.lines, binary=excluded.binary, generation=excluded.generation, doc_id=excluded.doc_id`,
-      );
-      const insDoc = store.db.prepare('INSERT INTO file_text(docid, tokens) VALUES (?, ?)');
-      const replacedIds: number[] = [];
-      try {
-        for (const r of rows) {
-          if (r.touchOnly) {
-            touch.run([r.f.mtimeMs, r.f.size, r.id]);
-            continue;
-          }
-          const docId = r.doc !== undefined ? nextDoc++ : null;
-          upsert.run([r.id, r.f.path, r.cls, r.f.language ?? null, r.f.size, r.f.mtimeMs, r.hash, r.lines, r.binary ? 1 : 0, generation, docId]);
-          if (r.replaced) {
-            garbage++;
-            replacedIds.push(r.id);
-          }
-          if (!r.binary && !changedIds.has(r.id)) {
-            changedIds.set(r.id, r.replaced);
-            hooksPending++;
-          }
-          if (docId !== null && r.doc !== undefined) insDoc.run([docId, r.doc]);
+      const r: TextReadRequest = { path: f.path, abs: f.linkTarget ?? path.join(discovery.root, f.path) };
+      if (old?.hash) r.oldHash = old.hash;
+      return r;
+    }));
+  };
+  ask(0);
+  ask(INDEX_TEXT_BATCH_FILES);
+  try {
+    for (let b = 0; b < toRead.length; b += INDEX_TEXT_BATCH_FILES) {
+      opts.onProgress?.({ phase: 'index', done: b, total: toRead.length });
+      const slice = toRead.slice(b, b + INDEX_TEXT_BATCH_FILES);
+      const { results, docs } = await reader.next();
+      ask(b + 2 * INDEX_TEXT_BATCH_FILES);
+      const rows: { f: DiscoveredFile; id: number; hash: string; lines: number; binary: boolean; cls: FileClass; doc?: Uint8Array; touchOnly: boolean; replaced: boolean }[] = [];
+      slice.forEach((f, i) => {
+        const r = results[i] ?? { kind: 'unreadable' };
+        if (r.kind === 'unreadable') {
+          stats.unreadable++;
+          return;
         }
-      } finally {
-        touch.free();
-        upsert.free();
-        insDoc.free();
-      }
-      if (replacedIds.length > 0) for (const h of invalidating) h.invalidate!(store, replacedIds);
-      store.setMeta('next_doc_id', String(nextDoc));
-      store.setMeta('text_garbage', String(garbage));
-      store.setMeta(HOOKS_PENDING_META, String(hooksPending));
-    });
-    opts.onBatchCommitted?.();
-    // Tool calls (and worker replies) are served between batches, also while a cold index builds.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+        const old = existing.get(f.path);
+        if (r.kind === 'same' && old) {
+          stats.unchangedByHash++;
+          rows.push({ f, id: old.id, hash: r.hash, lines: 0, binary: false, cls: old.cls, touchOnly: true, replaced: true });
+          return;
+        }
+        if (r.kind !== 'read') return;
+        const id = old?.id ?? nextId++;
+        if (r.binary) stats.binaryFiles++;
+        if (old) stats.changed++;
+        else stats.added++;
+        const row = { f, id, hash: r.hash, lines: r.lines, binary: r.binary, cls: r.cls, touchOnly: false, replaced: !!old } as (typeof rows)[number];
+        for (const t of r.newTokens) if (dict.add(t)) termsAdded = true;
+        // The document goes to FTS4 as bytes (a blob is read as its UTF-8 text): no string is built.
+        if (r.docEnd > r.docStart) row.doc = docs.subarray(r.docStart, r.docEnd);
+        rows.push(row);
+        changedPaths.push(f.path);
+      });
+      store.transaction(() => {
+        applyDeletions();
+        const touch = store.db.prepare('UPDATE files SET mtime_ms = ?, size = ? WHERE id = ?');
+        const upsert = store.db.prepare(
+          `INSERT INTO files(id, path, class, language, size, mtime_ms, hash, lines, binary, generation, doc_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)
+           ON CONFLICT(id) DO UPDATE SET class=excluded.class, language=excluded.language, size=excluded.size, mtime_ms=excluded.mtime_ms,
+             hash=excluded.hash, lines=excluded.lines, binary=excluded.binary, generation=excluded.generation, doc_id=excluded.doc_id`,
+        );
+        const insDoc = store.db.prepare('INSERT INTO file_text(docid, tokens) VALUES (?, ?)');
+        const replacedIds: number[] = [];
+        try {
+          for (const r of rows) {
+            if (r.touchOnly) {
+              touch.run([r.f.mtimeMs, r.f.size, r.id]);
+              continue;
+            }
+            const docId = r.doc !== undefined ? nextDoc++ : null;
+            upsert.run([r.id, r.f.path, r.cls, r.f.language ?? null, r.f.size, r.f.mtimeMs, r.hash, r.lines, r.binary ? 1 : 0, generation, docId]);
+            if (r.replaced) {
+              garbage++;
+              replacedIds.push(r.id);
+            }
+            if (!r.binary && !changedIds.has(r.id)) {
+              changedIds.set(r.id, r.replaced);
+              hooksPending++;
+            }
+            if (docId !== null && r.doc !== undefined) insDoc.run([docId, r.doc]);
+          }
+        } finally {
+          touch.free();
+          upsert.free();
+          insDoc.free();
+        }
+        if (replacedIds.length > 0) for (const h of invalidating) h.invalidate!(store, replacedIds);
+        store.setMeta('next_doc_id', String(nextDoc));
+        store.setMeta('text_garbage', String(garbage));
+        store.setMeta(HOOKS_PENDING_META, String(hooksPending));
+      });
+      opts.onBatchCommitted?.();
+      // Tool calls (and worker replies) are served between batches, also while a cold index builds.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    await reader.close();
   }
   if (deletionsPending) {
     store.transaction(() => {
@@ -456,6 +469,24 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
   return stats;
 }
 
+/**
+ * Id, size and mtime of every indexed file by path: what the comparison needs (hash and class are
+ * read for the files that differ). Read as one row of joined lists (stepping sql.js row by row
+ * costs ~5 µs a row: 0.2-0.5 s on 40k files, most of a warm start's own work).
+ */
+function existingFiles(store: IndexStore): Map<string, ExistingRow> {
+  const existing = new Map<string, ExistingRow>();
+  const r = store.rows('SELECT json_group_array(path), group_concat(id), group_concat(size), group_concat(mtime_ms) FROM (SELECT id, path, size, mtime_ms FROM files ORDER BY id)')[0];
+  const paths = JSON.parse(String(r?.[0] ?? '[]')) as string[];
+  if (paths.length === 0) return existing;
+  const nums = (v: SqlValue | undefined) => String(v).split(',');
+  const ids = nums(r?.[1]);
+  const sizes = nums(r?.[2]);
+  const mtimes = nums(r?.[3]);
+  for (let i = 0; i < paths.length; i++) existing.set(paths[i]!, { id: Number(ids[i]), size: Number(sizes[i]), mtime: Number(mtimes[i]), hash: '', cls: 'other' });
+  return existing;
+}
+
 /** Fills in the stored hash and class of rows whose file differs by size or mtime. */
 function loadHashes(store: IndexStore, rows: ExistingRow[]): void {
   if (rows.length === 0) return;
@@ -538,18 +569,7 @@ function stripBom(s: string): string {
   return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
 }
 
-/** Characters of a file's start that `classify` looks at for a generated-code header. */
-const HEAD_CHARS = 1024;
-
-/** `countLines` of the UTF-8 text in `bytes` from `from` (a newline byte is never inside a multi-byte character). */
-export function countLineBytes(bytes: Uint8Array, from: number): number {
-  const n = bytes.length;
-  if (n <= from) return 0;
-  let lines = 1;
-  for (let i = bytes.indexOf(10, from); i >= 0; i = bytes.indexOf(10, i + 1)) lines++;
-  if (bytes[n - 1] === 10) lines--;
-  return lines;
-}
+export { countLineBytes } from './textReader';
 
 export function countLines(s: string): number {
   if (s.length === 0) return 0;

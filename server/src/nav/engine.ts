@@ -6,7 +6,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MAX_FILE_BYTES, PERSIST_AFTER_CHANGE_QUIET_MS, PERSIST_BETWEEN_PHASES_MIN_FILES, WATCH_DEBOUNCE_MS } from '../core/limits';
+import { MAX_FILE_BYTES, PERSIST_AFTER_CHANGE_QUIET_MS, PERSIST_BETWEEN_PHASES_MIN_FILES, PREFETCHED_WALK_MAX_AGE_MS, WATCH_DEBOUNCE_MS } from '../core/limits';
 import { log } from '../core/log';
 import { PathPolicy } from '../core/paths';
 import { enableBoundedRegex } from '../core/regex';
@@ -15,7 +15,7 @@ import { HOOKS_PENDING_META, refreshIndex, type IndexHook, type RefreshProgress,
 import { IndexStore, type Recovery } from '../index/store';
 import { TermDictionary } from '../index/termDictionary';
 import { parseBatch } from '../syntax/parseBatch';
-import type { DiscoveredFile, DiscoveryOptions, DiscoveryResult } from '../workspace/discover';
+import { startWalk, walkWorkerBuilt, type DiscoveredFile, type DiscoveryOptions, type DiscoveryResult, type PendingWalk } from '../workspace/discover';
 import { readGitState, type GitState } from '../workspace/gitState';
 import { WorkspaceWatcher, type WatchStatus } from '../workspace/watcher';
 import { FileCatalog } from './fileCatalog';
@@ -116,6 +116,8 @@ export class Engine {
   private disposed = false;
   /** The file on disk holds a committed state of this store (loaded from it, or written). */
   private persistedOnce = false;
+  /** The first refresh's walk and git read, started by `open` while the index loads (see `takePrefetched`). */
+  private prefetched: { startedMs: number; walk: PendingWalk; git: Promise<GitState>; stop: AbortController } | undefined;
   private readonly closers: (() => Promise<void> | void)[] = [];
 
   private constructor(readonly store: IndexStore, readonly opts: EngineOptions) {
@@ -132,9 +134,16 @@ export class Engine {
     enableBoundedRegex(); // every regex in the engine process falls back to linear time (core/regex.ts)
     const root = fs.realpathSync(path.resolve(opts.workspaceRoot));
     const indexRoot = indexRootFor(opts);
-    const git = opts.gitAtOpen === false ? undefined : readGitState(root); // a child process: runs while the index loads
+    // The first refresh's walk (a worker of the built engine) and git read (a child process, spawned
+    // while this process is small) run while the index loads.
+    const startedMs = Date.now();
+    const stop = new AbortController();
+    const walk = walkWorkerBuilt() ? startWalk(root, discoveryOptionsOf(opts), { signal: stop.signal }) : undefined;
+    walk?.result.catch(() => undefined); // a walk never taken (or stopped at close) is not an unhandled rejection
+    const git = opts.gitAtOpen === false && !walk ? undefined : readGitState(root);
     const store = indexRoot === '' ? await IndexStore.inMemory() : await IndexStore.open(indexRoot);
     const engine = new Engine(store, { ...opts, workspaceRoot: root });
+    if (walk && git) engine.prefetched = { startedMs, walk, git, stop };
     if (!store.getMeta('index_id')) store.setMeta('index_id', crypto.randomBytes(4).toString('hex'));
     if (!store.getMeta('workspace_root')) store.setMeta('workspace_root', root);
     // Both are read on first use: a warm `sextant index` that finds nothing changed needs neither.
@@ -142,8 +151,18 @@ export class Engine {
     engine.catalogDirty = true;
     engine.persistedOnce = store.loadedFromDisk && store.getMeta('committed') === '1';
     engine.status = store.loadedFromDisk && store.getMeta('committed') === '1' ? 'stale' : 'building';
-    if (git) engine.git = await git;
+    if (git && opts.gitAtOpen !== false) engine.git = await git;
     return engine;
+  }
+
+  /** The walk and git read `open` started, for the first refresh that walks soon after it (else stopped). */
+  private takePrefetched(): { startedMs: number; walk: PendingWalk; git: Promise<GitState> } | undefined {
+    const p = this.prefetched;
+    this.prefetched = undefined;
+    if (!p) return undefined;
+    if (Date.now() - p.startedMs <= PREFETCHED_WALK_MAX_AGE_MS) return p;
+    p.stop.abort();
+    return undefined;
   }
 
   addHook(h: IndexHook): void {
@@ -189,11 +208,7 @@ export class Engine {
         },
       };
       if (onProgress) opts.onProgress = onProgress;
-      if (this.opts.exclude) opts.exclude = this.opts.exclude;
-      if (this.opts.include) opts.include = this.opts.include;
-      if (this.opts.useGitignore !== undefined) opts.useGitignore = this.opts.useGitignore;
-      if (this.opts.maxFiles !== undefined) opts.maxFiles = this.opts.maxFiles;
-      if (this.opts.maxFileBytes !== undefined) opts.maxFileBytes = this.opts.maxFileBytes;
+      Object.assign(opts, discoveryOptionsOf(this.opts));
       this.patchPaths = known && known.files.length === this.lastRefresh?.discovery.files.length ? [...changed!].filter((p) => this.discoveryIndex?.byPath.has(p)) : undefined;
       if (known) {
         opts.discovery = known;
@@ -204,8 +219,10 @@ export class Engine {
       this.commitsInRefresh = 0;
       // A child process: runs while the workspace is walked. After a save it is read once the
       // workspace is quiet instead (spawning from this large process blocks it for ~50-100 ms).
-      const git = known ? undefined : readGitState(this.root);
-      if (!known) this.walkStartedMs = Date.now();
+      const pre = known ? undefined : this.takePrefetched();
+      const git = known ? undefined : (pre?.git ?? readGitState(this.root));
+      if (pre) opts.walk = pre.walk;
+      if (!known) this.walkStartedMs = pre?.startedMs ?? Date.now();
       const stats = await refreshIndex(this.store, this.dict, this.root, opts);
       this.commitsInRefresh = 0; // the final commit is the new generation's snapshot
       this.markCatalog();
@@ -453,6 +470,8 @@ export class Engine {
 
   async close(): Promise<void> {
     this.disposed = true;
+    this.prefetched?.stop.abort();
+    this.prefetched = undefined;
     for (const fn of this.closers.splice(0)) {
       try {
         await fn();
@@ -491,3 +510,14 @@ function folderSet(files: readonly DiscoveredFile[]): Set<string> {
 }
 
 export type { Recovery };
+
+/** The walk options of an engine's refreshes. */
+function discoveryOptionsOf(o: EngineOptions): DiscoveryOptions {
+  const d: DiscoveryOptions = {};
+  if (o.exclude) d.exclude = o.exclude;
+  if (o.include) d.include = o.include;
+  if (o.useGitignore !== undefined) d.useGitignore = o.useGitignore;
+  if (o.maxFiles !== undefined) d.maxFiles = o.maxFiles;
+  if (o.maxFileBytes !== undefined) d.maxFileBytes = o.maxFileBytes;
+  return d;
+}

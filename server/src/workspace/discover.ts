@@ -8,11 +8,17 @@
  * covers the options and every .gitignore read on the way; if it differs at the end of the walk
  * (a .gitignore changed), the walk is done again without the shortcut. Every file is still
  * listed and stat'ed: a changed file is always seen.
+ *
+ * `discoverWorkspaceAsync` runs the same walk in a worker thread (`discoverWorker.ts`): its
+ * syscalls (a readdir per folder, a stat per file: seconds on 40k files at load) run beside the
+ * caller, e.g. while the engine loads its index. The result is the same as the synchronous walk's.
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MAX_FILE_BYTES, MAX_WALK_DEPTH, MAX_WORKSPACE_FILES } from '../core/limits';
+import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../core/workerEntry';
 import { classify, languageOf, type FileClass } from './fileClass';
 import { IgnoreRules, type IgnoreOptions } from './ignoreRules';
 
@@ -70,29 +76,56 @@ class Found implements DiscoveredFile {
 }
 
 export function discoverWorkspace(root: string, opts: DiscoveryOptions = {}, known?: KnownPaths): DiscoveryResult {
-  const started = Date.now();
-  const first = walk(root, opts, known);
-  if (!known || first.rulesStamp === known.rulesStamp) return { ...first, durationMs: Date.now() - started };
-  // A .gitignore (or the options) changed: the shortcut may have admitted a path now ignored.
-  return { ...walk(root, opts, undefined), durationMs: Date.now() - started };
+  return admitListed(root, opts, listTree(root, opts, known), known, known !== undefined, Date.now());
 }
 
-function walk(root: string, opts: DiscoveryOptions, known: KnownPaths | undefined): DiscoveryResult {
+/**
+ * The files of a listed tree the rules admit. When the listing itself used `known` (folders) and
+ * the rules changed since (a .gitignore, the options), the tree is walked again without it: the
+ * shortcut may have admitted a folder now ignored.
+ */
+function admitListed(root: string, opts: DiscoveryOptions, tree: ListedTree, known: KnownPaths | undefined, listedWithKnown: boolean, started: number): DiscoveryResult {
+  const out = listedWithKnown && known && tree.rulesStamp !== known.rulesStamp ? listTree(root, opts, undefined).admit(undefined) : tree.admit(known);
+  return { ...out, durationMs: Date.now() - started };
+}
+
+/** A file the walk listed and stat'ed; whether the ignore rules admit it is decided by `admit`. */
+interface Listed {
+  rel: string;
+  /** -1: the stat failed. */
+  size: number;
+  mtimeMs: number;
+  linkTarget?: string;
+}
+
+/**
+ * The tree as walked: every file listed and stat'ed in walk order, folders already filtered by
+ * the rules (`known` lets a known folder skip its test). The files' own ignore test waits for
+ * `admit`, so a walk can start before the known paths are read (the engine loads its index
+ * meanwhile) and skip the test for those paths afterwards.
+ */
+interface ListedTree {
+  readonly rulesStamp: string;
+  admit(known: KnownPaths | undefined): DiscoveryResult;
+}
+
+function listTree(root: string, opts: DiscoveryOptions, known: KnownPaths | undefined): ListedTree {
   const started = Date.now();
   const realRoot = fs.realpathSync(root);
   const rules = new IgnoreRules(realRoot, opts);
   const stamp = crypto.createHash('sha1').update(JSON.stringify([opts.exclude ?? [], opts.include ?? [], opts.useGitignore ?? true, rules.declared]));
-  const knownPaths = known?.paths;
-  const knownDirs = knownPaths ? dirsOf(knownPaths.keys()) : undefined;
-  const maxBytes = opts.maxFileBytes ?? MAX_FILE_BYTES;
+  const knownDirs = known ? dirsOf(known.paths.keys()) : undefined;
   const maxFiles = opts.maxFiles ?? MAX_WORKSPACE_FILES;
-  const out: DiscoveryResult = { root: realRoot, files: [], skippedTooLarge: [], skippedLinks: 0, skippedUnreadable: 0, truncated: false, durationMs: 0, rulesStamp: '' };
+  const listed: Listed[] = [];
+  let skippedLinks = 0;
+  let skippedUnreadable = 0;
+  let truncated = false;
 
   const stack: { rel: string; depth: number }[] = [{ rel: '', depth: 0 }];
   while (stack.length > 0) {
     const { rel, depth } = stack.pop()!;
     if (depth > MAX_WALK_DEPTH) {
-      out.truncated = true;
+      truncated = true;
       continue;
     }
     let entries: fs.Dirent[];
@@ -104,7 +137,7 @@ function walk(root: string, opts: DiscoveryOptions, known: KnownPaths | undefine
         if (text !== undefined) stamp.update(`\0${rel}\0${text}`);
       }
     } catch {
-      out.skippedUnreadable++;
+      skippedUnreadable++;
       continue;
     }
     entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0)); // reversed: stack pops in order
@@ -126,12 +159,12 @@ function walk(root: string, opts: DiscoveryOptions, known: KnownPaths | undefine
         try {
           target = fs.realpathSync(abs);
         } catch {
-          out.skippedLinks++;
+          skippedLinks++;
           continue;
         }
         const back = path.relative(realRoot, target);
         if (back.startsWith('..') || path.isAbsolute(back)) {
-          out.skippedLinks++;
+          skippedLinks++;
           continue;
         }
         try {
@@ -140,39 +173,204 @@ function walk(root: string, opts: DiscoveryOptions, known: KnownPaths | undefine
           isFile = false;
         }
         if (!isFile) {
-          out.skippedLinks++;
+          skippedLinks++;
           continue;
         }
         linkTarget = target;
       }
       if (!isFile) continue;
-      if (!knownPaths?.has(childRel) && rules.ignores(childRel, false)) continue;
-      let st: fs.Stats;
-      try {
-        st = fs.statSync(abs);
-      } catch {
-        out.skippedUnreadable++;
-        continue;
-      }
-      if (st.size > maxBytes) {
-        out.skippedTooLarge.push(childRel);
-        continue;
-      }
-      if (out.files.length >= maxFiles) {
-        out.truncated = true;
-        break;
-      }
-      const file = new Found(childRel, st.size, Math.floor(st.mtimeMs));
-      if (linkTarget) file.linkTarget = linkTarget;
-      out.files.push(file);
+      const st = fs.statSync(abs, { throwIfNoEntry: false });
+      const f: Listed = st ? { rel: childRel, size: st.size, mtimeMs: Math.floor(st.mtimeMs) } : { rel: childRel, size: -1, mtimeMs: 0 };
+      if (linkTarget) f.linkTarget = linkTarget;
+      listed.push(f);
     }
-    if (out.truncated && out.files.length >= maxFiles) break;
+    // Enough listed whatever the rules admit: the admitted ones cannot be more.
+    if (listed.length > maxFiles * 2 + 1000) {
+      truncated = true;
+      break;
+    }
     for (let i = dirs.length - 1; i >= 0; i--) stack.push({ rel: dirs[i]!, depth: depth + 1 });
   }
-  out.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  out.durationMs = Date.now() - started;
-  out.rulesStamp = stamp.digest('hex');
-  return out;
+  const rulesStamp = stamp.digest('hex');
+
+  return {
+    rulesStamp,
+    admit(knownNow) {
+      // The shortcut holds only under the rules the known paths were admitted by.
+      const knownPaths = knownNow && knownNow.rulesStamp === rulesStamp ? knownNow.paths : undefined;
+      const maxBytes = opts.maxFileBytes ?? MAX_FILE_BYTES;
+      const out: DiscoveryResult = { root: realRoot, files: [], skippedTooLarge: [], skippedLinks, skippedUnreadable, truncated, durationMs: 0, rulesStamp };
+      for (const f of listed) {
+        if (!knownPaths?.has(f.rel) && rules.ignores(f.rel, false)) continue;
+        if (f.size < 0) {
+          out.skippedUnreadable++;
+          continue;
+        }
+        if (f.size > maxBytes) {
+          out.skippedTooLarge.push(f.rel);
+          continue;
+        }
+        if (out.files.length >= maxFiles) {
+          out.truncated = true;
+          break;
+        }
+        const file = new Found(f.rel, f.size, f.mtimeMs);
+        if (f.linkTarget) file.linkTarget = f.linkTarget;
+        out.files.push(file);
+      }
+      out.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      out.durationMs = Date.now() - started;
+      return out;
+    },
+  };
+}
+
+/** What a walk in the worker sends back: the files packed (paths joined by NUL, numbers in arrays). */
+export interface PackedDiscovery {
+  result: Omit<DiscoveryResult, 'files'>;
+  paths: string;
+  sizes: Float64Array;
+  mtimes: Float64Array;
+  /** Index in the file list → canonical target of an in-root link. */
+  links: [number, string][];
+}
+
+export interface DiscoverRequest {
+  root: string;
+  opts: DiscoveryOptions;
+  /** Paths known to the index, NUL-joined, with their rules stamp (see KnownPaths). */
+  known?: PackedKnown;
+  /** The known paths come later, in a `KnownMessage` (the walk lists the tree meanwhile). */
+  knownLater?: boolean;
+}
+
+interface PackedKnown {
+  paths: string;
+  rulesStamp: string;
+}
+
+/** What the engine sends a walk started with `knownLater`, once it has read its index. */
+export interface KnownMessage {
+  known: PackedKnown | undefined;
+}
+
+const packKnown = (k: KnownPaths): PackedKnown => ({ paths: [...k.paths.keys()].join('\0'), rulesStamp: k.rulesStamp });
+const unpackKnown = (k: PackedKnown): KnownPaths => ({ paths: new Set(k.paths === '' ? [] : k.paths.split('\0')), rulesStamp: k.rulesStamp });
+
+export function packDiscovery(d: DiscoveryResult): PackedDiscovery {
+  const n = d.files.length;
+  const sizes = new Float64Array(n);
+  const mtimes = new Float64Array(n);
+  const links: [number, string][] = [];
+  const paths = new Array<string>(n);
+  d.files.forEach((f, i) => {
+    paths[i] = f.path;
+    sizes[i] = f.size;
+    mtimes[i] = f.mtimeMs;
+    if (f.linkTarget) links.push([i, f.linkTarget]);
+  });
+  const { files: _files, ...result } = d;
+  return { result, paths: paths.join('\0'), sizes, mtimes, links };
+}
+
+export function unpackDiscovery(p: PackedDiscovery): DiscoveryResult {
+  const paths = p.paths === '' ? [] : p.paths.split('\0');
+  const files: DiscoveredFile[] = paths.map((rel, i) => new Found(rel, p.sizes[i]!, p.mtimes[i]!));
+  for (const [i, target] of p.links) (files[i] as Found).linkTarget = target;
+  return { ...p.result, files };
+}
+
+/** Runs a walk request in the worker: lists the tree, waits for the known paths when they come later, admits. */
+export async function discoverPacked(req: DiscoverRequest, knownLater: () => Promise<KnownMessage>): Promise<PackedDiscovery> {
+  const started = Date.now();
+  const known = req.known ? unpackKnown(req.known) : undefined;
+  const tree = listTree(req.root, req.opts, known);
+  if (!req.knownLater) return packDiscovery(admitListed(req.root, req.opts, tree, known, known !== undefined, started));
+  const later = (await knownLater()).known;
+  return packDiscovery(admitListed(req.root, req.opts, tree, later ? unpackKnown(later) : undefined, false, started));
+}
+
+/** True when the walk can run in a worker of the built engine (dist/discoverWorker.js beside the bundle). */
+export function walkWorkerBuilt(): boolean {
+  return workerEntry(__dirname, __filename, 'discoverWorker')?.execArgv.length === 0;
+}
+
+export interface AsyncWalkOptions {
+  /** Walk in a worker thread: default when the built worker script is there (from sources the walk runs here unless asked). */
+  inWorker?: boolean;
+  /** Stops the worker; the result then rejects. */
+  signal?: AbortSignal;
+}
+
+/** A walk under way; `provide` hands it the index's known paths (once) and it finishes. */
+export interface PendingWalk {
+  /** The paths the index holds (undefined: none): their ignore test is skipped when the rules are the same. */
+  provide(known: KnownPaths | undefined): void;
+  readonly result: Promise<DiscoveryResult>;
+}
+
+/**
+ * Starts the walk of `discoverWorkspace` in a worker thread (the event loop stays free, and the
+ * readdir and stat calls run beside whatever this thread does meanwhile, e.g. loading the index):
+ * it lists and stats the tree at once and admits the files once `provide` gives it the known
+ * paths. The result is the same as `discoverWorkspace(root, opts, known)`. Without a worker (or
+ * when the thread fails) the walk runs here when `provide` is called.
+ */
+export function startWalk(root: string, opts: DiscoveryOptions = {}, how: AsyncWalkOptions = {}): PendingWalk {
+  let provided: { known: KnownPaths | undefined } | undefined;
+  let inThread: (() => void) | undefined;
+  const entry = (how.inWorker ?? walkWorkerBuilt()) ? workerEntry(__dirname, __filename, 'discoverWorker') : undefined;
+  let worker: Worker | undefined;
+  const result = new Promise<DiscoveryResult>((resolve, reject) => {
+    let settled = false;
+    const settle = (f: () => void) => {
+      if (settled) return;
+      settled = true;
+      how.signal?.removeEventListener('abort', onAbort);
+      if (worker) void worker.terminate();
+      f();
+    };
+    const onAbort = () => settle(() => reject(new Error('the walk was stopped')));
+    how.signal?.addEventListener('abort', onAbort, { once: true });
+    // Walks here: no worker, or it failed (then as soon as the known paths are there).
+    inThread = () => {
+      if (!provided) return;
+      const known = provided.known;
+      settle(() => {
+        try {
+          resolve(discoverWorkspace(root, opts, known));
+        } catch (e) {
+          reject(e as Error);
+        }
+      });
+    };
+    if (!entry) return;
+    const req: DiscoverRequest = { root, opts: { ...opts }, knownLater: true };
+    worker = new Worker(entry.file, { execArgv: entry.execArgv, workerData: req, stdout: false, stderr: false });
+    worker.once('message', (m: PackedDiscovery | { error: string }) => settle(() => ('error' in m ? reject(new Error(m.error)) : resolve(unpackDiscovery(m)))));
+    const failed = () => {
+      worker = undefined;
+      inThread?.();
+    };
+    worker.once('error', failed);
+    worker.once('exit', failed);
+  });
+  return {
+    result,
+    provide(known) {
+      if (provided) return;
+      provided = { known };
+      if (worker) worker.postMessage({ known: known ? packKnown(known) : undefined } satisfies KnownMessage);
+      else inThread?.();
+    },
+  };
+}
+
+/** `startWalk` with the known paths given at once. */
+export function discoverWorkspaceAsync(root: string, opts: DiscoveryOptions = {}, known?: KnownPaths, how: AsyncWalkOptions = {}): Promise<DiscoveryResult> {
+  const w = startWalk(root, opts, how);
+  w.provide(known);
+  return w.result;
 }
 
 /** Every folder that holds one of these paths (at any depth). */

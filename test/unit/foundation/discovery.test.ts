@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { discoverWorkspace } from '../../../server/src/workspace/discover';
+import { discoverWorkspace, discoverWorkspaceAsync, startWalk } from '../../../server/src/workspace/discover';
 import { classify, languageOf } from '../../../server/src/workspace/fileClass';
 import { readGitState } from '../../../server/src/workspace/gitState';
 import { removeDir, tempDir, writeTree } from '../../helpers/workspace';
@@ -43,6 +43,30 @@ describe('workspace discovery', function () {
     assert.deepEqual(paths, ['.gitignore', 'src/.gitignore', 'src/a.cs', 'src/link-in.cs', 'src/sub/keep.tmp']);
     assert.deepEqual(r.skippedTooLarge, ['big.cs']);
     assert.equal(r.skippedLinks, 3, 'link to an outside file, an outside folder and a folder loop');
+  });
+
+  it('the walk in a worker thread lists what the walk in this thread lists (links, sizes, skips, rules stamp)', async function () {
+    const view = (r: ReturnType<typeof discoverWorkspace>) => ({
+      ...r,
+      durationMs: 0,
+      files: r.files.map((f) => ({ path: f.path, size: f.size, mtimeMs: f.mtimeMs, fileClass: f.fileClass, language: f.language, linkTarget: f.linkTarget })),
+    });
+    for (const opts of [{}, { include: ['packages'], exclude: ['src/sub/**'] }]) {
+      const here = discoverWorkspace(root, opts);
+      const there = await discoverWorkspaceAsync(root, opts, undefined, { inWorker: true });
+      assert.deepEqual(view(there), view(here));
+      const known = { paths: new Set(here.files.map((f) => f.path)), rulesStamp: here.rulesStamp };
+      assert.deepEqual(view(await discoverWorkspaceAsync(root, opts, known, { inWorker: true })), view(here), 'with the known-paths shortcut');
+      // Started before the known paths are read (as the engine does while its index loads).
+      const pending = startWalk(root, opts, { inWorker: true });
+      await new Promise((r) => setTimeout(r, 50));
+      pending.provide(known);
+      assert.deepEqual(view(await pending.result), view(here), 'known paths handed over later');
+      const stale = startWalk(root, opts, { inWorker: true });
+      stale.provide({ paths: new Set(['src/sub/b.tmp', 'src/local-only.cs']), rulesStamp: 'other rules' });
+      assert.deepEqual(view(await stale.result), view(here), 'paths known under other rules are tested again');
+    }
+    assert.ok(discoverWorkspace(root).files.find((f) => f.path === 'src/link-in.cs')?.linkTarget, 'the fixture has an in-root link');
   });
 
   it('lets users re-admit a default-excluded folder and add exclusions', function () {
