@@ -817,11 +817,16 @@ function step(node: Node, s: string): Node | null {
   return null;
 }
 
+/** The steps of each path a config names (split once, not per declaration). */
+const pathSteps = new Map<string, string[]>();
+
 /** Resolves a dot-separated path of steps; null when any step is missing. */
 export function resolve(node: Node, path: string): Node | null {
   if (path === '$self') return node;
+  let steps = pathSteps.get(path);
+  if (!steps) pathSteps.set(path, (steps = path.split('.')));
   let cur: Node | null = node;
-  for (const s of path.split('.')) {
+  for (const s of steps) {
     if (!cur) return null;
     cur = step(cur, s);
   }
