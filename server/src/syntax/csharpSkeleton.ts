@@ -528,7 +528,28 @@ class Scanner {
     try {
       while (j < t.length) {
         const d = t.charCodeAt(j);
-        if (d === LBRACE || d === RBRACE) return at;
+        if (d === LBRACE) {
+          // A lambda block, initialiser or pattern inside the expression (`=> Assert(x => new {…})`,
+          // most of a test file's kept text otherwise): left out with the rest of the expression,
+          // unless it holds a local function, which the body scan finds and keeps (then the
+          // expression is kept as before).
+          const ranges = this.ranges.length;
+          const locals = this.localFunctionNames.length;
+          const possible = this.localFunctionsPossible;
+          const depth = this.depth;
+          this.i = j;
+          this.body(true);
+          if (this.localFunctionNames.length !== locals || this.localFunctionsPossible !== possible || this.depth !== depth) {
+            this.ranges.length = ranges;
+            this.localFunctionNames.length = locals;
+            this.localFunctionsPossible = possible;
+            return at;
+          }
+          this.ranges.length = ranges;
+          j = this.i;
+          continue;
+        }
+        if (d === RBRACE) return at;
         if (d === NL) {
           let k = j + 1;
           while (k < t.length && (t.charCodeAt(k) === SPACE || t.charCodeAt(k) === TAB)) k++;
