@@ -181,6 +181,10 @@ function workerReader(file: string, execArgv: string[]): TextReader {
     next: () => order.shift() ?? Promise.resolve({ results: [], docs: new Uint8Array(0) }),
     async close() {
       broken ??= new Error('closed');
+      // Batches asked ahead and never taken (the refresh stopped) are dropped, not read here.
+      for (const p of pending.values()) p.resolve({ results: [], docs: new Uint8Array(0) });
+      pending.clear();
+      order.length = 0;
       await worker.terminate();
     },
   };

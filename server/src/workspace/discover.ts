@@ -347,6 +347,8 @@ export function startWalk(root: string, opts: DiscoveryOptions = {}, how: AsyncW
     if (!entry) return;
     const req: DiscoverRequest = { root, opts: { ...opts }, knownLater: true };
     worker = new Worker(entry.file, { execArgv: entry.execArgv, workerData: req, stdout: false, stderr: false });
+    // A walk nobody takes (an engine opened and closed without a refresh) does not hold the process open.
+    worker.unref();
     worker.once('message', (m: PackedDiscovery | { error: string }) => settle(() => ('error' in m ? reject(new Error(m.error)) : resolve(unpackDiscovery(m)))));
     const failed = () => {
       worker = undefined;
@@ -360,6 +362,7 @@ export function startWalk(root: string, opts: DiscoveryOptions = {}, how: AsyncW
     provide(known) {
       if (provided) return;
       provided = { known };
+      worker?.ref(); // now awaited
       if (worker) worker.postMessage({ known: known ? packKnown(known) : undefined } satisfies KnownMessage);
       else inThread?.();
     },

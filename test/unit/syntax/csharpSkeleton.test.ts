@@ -218,6 +218,26 @@ describe('syntax: C# skeleton parse (member bodies left out)', () => {
     assert.deepEqual(view(skeleton), view(whole));
   });
 
+  it('an expression body with lambda blocks and initialisers is left out; one whose lambda holds a local function is kept', () => {
+    const src = [
+      'class QueryTests',
+      '{',
+      '    public virtual Task Where_anonymous(bool async) => AssertQuery(async, ss => ss.Set<Order>().Select(o => new { o.Id, Name = "}" }).Where(x => { return x.Id > 0; }));',
+      '    public virtual Task With_local(bool async) => AssertQuery(async, ss => { int Pick(int v) { return v; } return ss.Set<Order>().Where(o => o.Id == Pick(1)); });',
+      '    void M() { Run(); Run(); Run(); Run(); }',
+      '}',
+      '',
+    ].join('\n');
+    const sk = csharpSkeleton(src);
+    assert.ok(sk, String(csharpSkeletonOrReason(src)));
+    const text = skeletonText(src, sk);
+    assert.ok(!text.includes('AssertQuery(async, ss => ss.Set'), 'the first expression body is left out whole, with its initialiser and lambda block');
+    assert.ok(!text.includes('Name =') && !text.includes('return x.Id'));
+    assert.ok(text.includes('int Pick(int v)'), 'the expression body with a local function in its lambda keeps it');
+    const { skeleton, whole } = both(src);
+    assert.deepEqual(view(skeleton), view(whole));
+  });
+
   it('an #if group that only changes a class header is parsed through the skeleton variants', () => {
     const src = ['namespace N;', '#if NETFRAMEWORK', 'public class A : MarshalByRefObject', '#else', 'public class A', '#endif', '{', '    public void M() { Run(); Run(); Run(); }', '}', ''].join('\n');
     const { skeleton, whole } = both(src);
