@@ -15,7 +15,7 @@ import { HOOKS_PENDING_META, refreshIndex, type IndexHook, type RefreshProgress,
 import { IndexStore, type Recovery } from '../index/store';
 import { TermDictionary } from '../index/termDictionary';
 import { parseBatch } from '../syntax/parseBatch';
-import { startWalk, walkWorkerBuilt, type DiscoveredFile, type DiscoveryOptions, type DiscoveryResult, type PendingWalk } from '../workspace/discover';
+import { discoveryOptionsOf, startWalk, walkWorkerBuilt, type DiscoveredFile, type DiscoveryOptions, type DiscoveryResult, type PendingWalk } from '../workspace/discover';
 import { readGitState, type GitState } from '../workspace/gitState';
 import { WorkspaceWatcher, type WatchStatus } from '../workspace/watcher';
 import { FileCatalog } from './fileCatalog';
@@ -511,13 +511,3 @@ function folderSet(files: readonly DiscoveredFile[]): Set<string> {
 
 export type { Recovery };
 
-/** The walk options of an engine's refreshes. */
-function discoveryOptionsOf(o: EngineOptions): DiscoveryOptions {
-  const d: DiscoveryOptions = {};
-  if (o.exclude) d.exclude = o.exclude;
-  if (o.include) d.include = o.include;
-  if (o.useGitignore !== undefined) d.useGitignore = o.useGitignore;
-  if (o.maxFiles !== undefined) d.maxFiles = o.maxFiles;
-  if (o.maxFileBytes !== undefined) d.maxFileBytes = o.maxFileBytes;
-  return d;
-}

@@ -53,6 +53,17 @@ export interface DiscoveryOptions extends IgnoreOptions {
   maxFiles?: number;
 }
 
+/** Only the walk's own options of `o` (a refresh's options also hold hooks and callbacks, which cannot go to a worker). */
+export function discoveryOptionsOf(o: DiscoveryOptions): DiscoveryOptions {
+  const d: DiscoveryOptions = {};
+  if (o.exclude) d.exclude = o.exclude;
+  if (o.include) d.include = o.include;
+  if (o.useGitignore !== undefined) d.useGitignore = o.useGitignore;
+  if (o.maxFiles !== undefined) d.maxFiles = o.maxFiles;
+  if (o.maxFileBytes !== undefined) d.maxFileBytes = o.maxFileBytes;
+  return d;
+}
+
 /** Paths an earlier walk admitted under the ignore rules with stamp `rulesStamp`. */
 export interface KnownPaths {
   paths: ReadonlySet<string> | ReadonlyMap<string, unknown>;
@@ -345,7 +356,7 @@ export function startWalk(root: string, opts: DiscoveryOptions = {}, how: AsyncW
       });
     };
     if (!entry) return;
-    const req: DiscoverRequest = { root, opts: { ...opts }, knownLater: true };
+    const req: DiscoverRequest = { root, opts: discoveryOptionsOf(opts), knownLater: true };
     worker = new Worker(entry.file, { execArgv: entry.execArgv, workerData: req, stdout: false, stderr: false });
     // A walk nobody takes (an engine opened and closed without a refresh) does not hold the process open.
     worker.unref();

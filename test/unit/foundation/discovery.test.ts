@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { discoverWorkspace, discoverWorkspaceAsync, startWalk } from '../../../server/src/workspace/discover';
+import { discoverWorkspace, discoverWorkspaceAsync, startWalk, type DiscoveryOptions } from '../../../server/src/workspace/discover';
 import { classify, languageOf } from '../../../server/src/workspace/fileClass';
 import { readGitState } from '../../../server/src/workspace/gitState';
 import { removeDir, tempDir, writeTree } from '../../helpers/workspace';
@@ -51,7 +51,9 @@ describe('workspace discovery', function () {
       durationMs: 0,
       files: r.files.map((f) => ({ path: f.path, size: f.size, mtimeMs: f.mtimeMs, fileClass: f.fileClass, language: f.language, linkTarget: f.linkTarget })),
     });
-    for (const opts of [{}, { include: ['packages'], exclude: ['src/sub/**'] }]) {
+    // The third: a refresh's options, which also hold hooks and callbacks (not for the worker).
+    const refreshLike = { exclude: ['src/sub/**'], onProgress: () => undefined, hooks: [{ deleteFiles() {} }] } as DiscoveryOptions;
+    for (const opts of [{}, { include: ['packages'], exclude: ['src/sub/**'] }, refreshLike]) {
       const here = discoverWorkspace(root, opts);
       const there = await discoverWorkspaceAsync(root, opts, undefined, { inWorker: true });
       assert.deepEqual(view(there), view(here));
