@@ -31,13 +31,14 @@ import type { OpArgs, OpResult, SemanticOp, SemanticProvider } from '../semantic
 import { SemanticRegistry, type SemanticAnswer } from '../semantic/registry';
 import { MERGED_OPS, mergeAnswers } from '../semantic/tsprograms/mergeAnswers';
 import { TsProgramsProvider } from '../semantic/tsprograms/tsProgramsProvider';
-import { ProjectDescriber } from '../semantic/roslyn/projectDescriptions';
+import { ProjectDescriber, splitKey } from '../semantic/roslyn/projectDescriptions';
 import { RoslynProvider, type RoslynWorkspaceModel } from '../semantic/roslyn/roslynProvider';
 import { locateRoslynHost } from '../semantic/roslyn/roslynHost';
 import { PreciseFacts } from '../semantic/precise/preciseFacts';
 import { languageOfPath } from '../semantic/language';
 import { compilationKey, DeclarationShapes, GeneratedKeys } from '../semantic/precise/documentKeys';
 import { PersistedLayer } from '../semantic/precise/persistedLayer';
+import { FactsCoverage } from '../semantic/precise/factsCoverage';
 
 /** The producer version written into persisted SCIP files. */
 const SERVER_VERSION_FOR_FACTS = '0.1.0';
@@ -171,6 +172,7 @@ export class SemanticService {
     const scip = options.scip ?? (process.env.SEXTANT_SCIP ? process.env.SEXTANT_SCIP.split(path.delimiter).filter(Boolean) : []);
     this.precise = new PreciseFacts({ workspaceRoot: engine.root, indexRoot: engine.indexRoot, scip, env: this.preciseEnv() });
     this.registry.setPrecise(this.precise.answers);
+    this.factsCoverage = new FactsCoverage({ answers: this.precise.answers, store: this.precise.store, graph: () => projectGraph(engine), version: () => engine.version });
     const persist = options.precisePersist ?? (process.env.SEXTANT_PRECISE_PERSIST === '0' ? false : {});
     if (persist && roslyn && engine.indexRoot) {
       this.persisted = new PersistedLayer({
@@ -178,6 +180,7 @@ export class SemanticService {
         version: SERVER_VERSION_FOR_FACTS,
         lastQuestion: () => this.lastQuestion,
         live: { up: () => roslyn.status().state === 'ready', occurrences: (key, signal, quietMs) => roslyn.occurrences(key, signal, quietMs) },
+        covered: (p) => this.factsCoverage.covers(p),
         ...(persist.idleMs !== undefined ? { idleMs: persist.idleMs } : {}),
         input: () => {
           const g = projectGraph(engine);
@@ -228,6 +231,8 @@ export class SemanticService {
   private readonly compilationKeys = new WeakMap<ProjectGraph, Map<string, string>>();
   private readonly shapes: DeclarationShapes;
   private readonly generatedKeys: GeneratedKeys;
+  /** C# projects recorded facts cover whole (no background compile, no persisted pass for them). */
+  private readonly factsCoverage: FactsCoverage;
 
   /** What the occurrence store asks of the engine: indexed hashes, mentions, texts, languages. */
   private preciseEnv(): PreciseEnv {
@@ -316,7 +321,12 @@ export class SemanticService {
           .sort((a, b) => degree.get(b.id)! - degree.get(a.id)! || (a.id < b.id ? -1 : 1))
           .map((p) => d.keyOfProject(p.id))
           .filter((k): k is string => k !== undefined);
-      void roslyn.prewarm({ signal: controller.signal, order });
+      // A project the recorded facts cover is not compiled in the background (its questions are answered from them).
+      const skipCompile = async (k: string) => {
+        await this.precise.ready;
+        return this.factsCoverage.covers(splitKey(k).project);
+      };
+      void roslyn.prewarm({ signal: controller.signal, order, skipCompile });
     };
     setTimeout(tick, 0).unref();
   }

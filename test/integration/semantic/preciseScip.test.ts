@@ -138,6 +138,29 @@ type Row = { path: string; line: number; column: number; endLine: number; endCol
     });
   });
 
+  it('facts imported for every project: the background start compiles nothing, the persisted layer resolves nothing, questions are answered from them', async () => {
+    const indexRoot = fs.mkdtempSync(path.join(path.dirname(dir), 'sextant-scip-index-'));
+    const engine = await Engine.open({ workspaceRoot: dir, indexRoot, gitAtOpen: false });
+    try {
+      await engine.refresh();
+      const s = semanticService(engine, { scip: [path.join(out, 'whole.scip')], roslynPrewarm: true, tsPrewarm: false, precisePersist: { idleMs: 3_600_000 } });
+      await s.precise.ready;
+      const t0 = Date.now();
+      while (!s.roslyn!.lastPrewarm && Date.now() - t0 < 600_000) await new Promise((r) => setTimeout(r, 200));
+      const p = s.roslyn!.lastPrewarm!;
+      assert.equal(p.state, 'done', JSON.stringify(p));
+      assert.equal(p.compiled, 0, JSON.stringify(p));
+      assert.ok((p.coveredByFacts ?? 0) >= 5, JSON.stringify(p));
+      assert.equal(await s.persisted!.runOnce(), 0, 'nothing to persist: the imported facts cover it');
+      const a = await s.registry.request('references', 'csharp', { path: 'src/Harbor.Core/Ship.cs', line: 3, column: 22, includeDeclaration: true }, { deadlineMs: 120_000 });
+      assert.equal(a.provider, 'scip');
+      assert.equal(s.roslyn!.stats.questions, 0);
+    } finally {
+      await engine.close();
+      fs.rmSync(indexRoot, { recursive: true, force: true });
+    }
+  });
+
   it('the persisted layer: a second engine on the same index answers from what the first\'s host resolved in the background, until an edit', async () => {
     const indexRoot = fs.mkdtempSync(path.join(path.dirname(dir), 'sextant-scip-index-'));
     try {

@@ -10,7 +10,8 @@
  * request, which is asked again after `PRECISE_PERSIST_LIVE_QUIET_MS` of quiet): no second compile of
  * what the host already holds. Otherwise it runs in a Roslyn host of its own with a memory cap
  * (`SEXTANT_PRECISE_MEMORY_MB`) at a low CPU priority (`SEXTANT_PRECISE_NICE`), which a question
- * stops (the rest waits for the next quiet time). A project whose file already holds is skipped.
+ * stops (the rest waits for the next quiet time). A project whose file already holds, or whose
+ * files imported facts cover (factsCoverage.ts), is skipped.
  * `SEXTANT_PRECISE_PERSIST=0` turns it off.
  */
 import * as crypto from 'node:crypto';
@@ -36,6 +37,8 @@ export interface PersistedLayerOptions {
   version: string;
   /** The engine's own Roslyn host, asked instead of a second one while it is up. */
   live?: LiveOccurrences;
+  /** Projects whose files recorded facts (imported ones too) cover whole: not resolved again. */
+  covered?: (project: string) => boolean;
 }
 
 /** The engine's Roslyn host as the pass uses it (RoslynProvider). */
@@ -87,7 +90,7 @@ export class PersistedLayer {
     const input = this.o.input();
     if (!dir || !input) return 0;
     await this.o.facts.ready;
-    const todo = this.o.order().filter((p) => !this.holds(unitFile(dir, p)));
+    const todo = this.o.order().filter((p) => !this.holds(unitFile(dir, p)) && !this.o.covered?.(p));
     if (todo.length === 0) return 0;
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.stats.passes++;

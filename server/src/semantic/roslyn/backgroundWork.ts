@@ -36,7 +36,16 @@ export interface PrewarmResult {
   maxStepMs?: number;
   /** Background requests cancelled because a question came (each sent again after it). */
   yielded?: number;
+  /** Projects not compiled because recorded precise facts cover them (semantic/precise/factsCoverage.ts). */
+  coveredByFacts?: number;
   detail?: string;
+}
+
+export interface PrewarmOptions {
+  signal: AbortSignal;
+  order?: (describer: ProjectDescriber) => ProjectKey[];
+  /** A compilation the background start need not compile: recorded facts answer for it (asked once the facts are loaded). */
+  skipCompile?: (key: ProjectKey) => boolean | Promise<boolean>;
 }
 
 export class RoslynBackground {
@@ -59,7 +68,7 @@ export class RoslynBackground {
    * under half its memory cap. Every step waits while a question is in flight, so the first answer
    * is not queued behind it; describing yields to the event loop between slices. Never throws.
    */
-  async prewarm(o: { signal: AbortSignal; order?: (describer: ProjectDescriber) => ProjectKey[] }): Promise<PrewarmResult> {
+  async prewarm(o: PrewarmOptions): Promise<PrewarmResult> {
     const result: PrewarmResult = { state: 'skipped', described: 0, ensured: 0, compiled: 0, ms: 0 };
     this.prewarming = result;
     try {
@@ -69,7 +78,7 @@ export class RoslynBackground {
     }
   }
 
-  private async runPrewarm(o: { signal: AbortSignal; order?: (describer: ProjectDescriber) => ProjectKey[] }, result: PrewarmResult): Promise<PrewarmResult> {
+  private async runPrewarm(o: PrewarmOptions, result: PrewarmResult): Promise<PrewarmResult> {
     const s = this.s;
     const started = Date.now();
     const describer = s.model.describer();
@@ -140,6 +149,10 @@ export class RoslynBackground {
         const d = describer.describe(k);
         const doc = d.ok ? d.description.documents.find((x) => !x.generated) : undefined;
         if (!doc || !s.ensured.has(k)) continue;
+        if (await o.skipCompile?.(k)) {
+          result.coveredByFacts = (result.coveredByFacts ?? 0) + 1;
+          continue;
+        }
         const r = await step((c) => s.query<unknown>({ op: 'diagnostics', position: { path: doc.path, line: 1, column: 1, projectKey: k }, scope: [k] }, c, generation));
         if (!r) break;
         result.compiled++;

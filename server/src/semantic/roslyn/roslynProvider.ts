@@ -25,7 +25,7 @@ import { docIdName, metadataBindKeys } from './metadataTargets';
 import { HostErrorCodes } from './hostProtocol';
 import { rpcErrorCode } from '../lsp/rpcChannel';
 import { splitKey, type ProjectDescriber } from './projectDescriptions';
-import { RoslynBackground, type PrewarmResult } from './backgroundWork';
+import { RoslynBackground, type PrewarmOptions, type PrewarmResult } from './backgroundWork';
 import { roslynDiagnostics } from './roslynDiagnostics';
 import { answerOp } from './roslynOps';
 import type { RoslynHost, HostCommand, HostStatus } from './roslynHost';
@@ -183,7 +183,7 @@ export class RoslynProvider implements SemanticProvider {
   }
 
   /** Background start, once the project model exists (backgroundWork.ts). Never throws. */
-  prewarm(o: { signal: AbortSignal; order?: (describer: ProjectDescriber) => ProjectKey[] }): Promise<PrewarmResult> {
+  prewarm(o: PrewarmOptions): Promise<PrewarmResult> {
     return this.bg.prewarm(o);
   }
 
