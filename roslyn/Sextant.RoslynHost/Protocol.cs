@@ -43,6 +43,8 @@ public sealed class ProjectDescription
     public bool? CheckForOverflow { get; set; }
     public List<string> Defines { get; set; } = new();
     public List<UsingDesc> GlobalUsings { get; set; } = new();
+    /// protocol 7: assembly names the project's internals are visible to (the SDK's AssemblyInfo InternalsVisibleTo attributes)
+    public List<string>? InternalsVisibleTo { get; set; }
     public List<DocumentDesc> Documents { get; set; } = new();
     public List<string> ProjectReferences { get; set; } = new();
     public List<PackageDesc> PackageReferences { get; set; } = new();

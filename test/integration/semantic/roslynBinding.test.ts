@@ -8,7 +8,8 @@
  *   the answer is precise_partial naming the package; a helper whose calls do bind stays precise.
  * - Shop.Core (no packages): callers of an interface / abstract / virtual member include the calls
  *   bound to its implementations and overrides (via + binds_to), and method-group uses are caller
- *   rows of kind "reference".
+ *   rows of kind "reference". Its internal IDiscount is implemented and called in Shop.Promo, which
+ *   its <InternalsVisibleTo> item names (the SDK's generated AssemblyInfo grants the access).
  * - A framework type (IHostedService, from the ASP.NET Core targeting pack in Web) is mentioned in Jobs,
  *   whose package for it is missing: Jobs is searched and its mention is an unbound row.
  * - The same callers rule in TypeScript (web/pricing.ts, the engine's TS host).
@@ -89,7 +90,38 @@ public sealed class Orders
     <Nullable>enable</Nullable>
     <ImplicitUsings>enable</ImplicitUsings>
   </PropertyGroup>
+  <ItemGroup>
+    <InternalsVisibleTo Include="Shop.Promo" />
+  </ItemGroup>
 </Project>
+`,
+  'Shop.Core/Discount.cs': `namespace Shop.Core;
+
+internal interface IDiscount
+{
+    decimal Apply(decimal price);
+}
+`,
+  'Shop.Promo/Shop.Promo.csproj': `<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup>
+    <TargetFramework>net10.0</TargetFramework>
+    <Nullable>enable</Nullable>
+  </PropertyGroup>
+  <ItemGroup>
+    <ProjectReference Include="../Shop.Core/Shop.Core.csproj" />
+  </ItemGroup>
+</Project>
+`,
+  'Shop.Promo/Seasonal.cs': `using Shop.Core;
+
+namespace Shop.Promo;
+
+internal sealed class Seasonal : IDiscount
+{
+    public decimal Apply(decimal price) => price * 0.9m;
+
+    public static decimal Run(IDiscount discount) => discount.Apply(10m);
+}
 `,
   'Shop.Core/Pricing.cs': `namespace Shop.Core;
 
@@ -302,6 +334,18 @@ describe('semantic: binding gaps named and callers through implementations over 
     assert.deepEqual(edges(abstract), ['Any', 'Flat via override Shop.Core.FlatPricer.Price(System.String)']);
     const virt = await ask('callers', { target: { qualifiedName: 'Shop.Core.PricerBase.Describe' } });
     assert.deepEqual(edges(virt), ['Label via override Shop.Core.FlatPricer.Describe']);
+  });
+
+  it('an internal interface implemented and called in a project its InternalsVisibleTo item names: found, precise (the SDK\'s AssemblyInfo attribute is compiled)', async () => {
+    const impl = await ask('implementations', { target: { qualifiedName: 'Shop.Core.IDiscount' } });
+    console.log(`      ${impl.summary}`);
+    assert.equal(impl.mode, 'precise', impl.summary);
+    assert.deepEqual(impl.items.map(at), ['Shop.Promo/Seasonal.cs:5:23']);
+    const refs = await ask('references', { target: { qualifiedName: 'Shop.Core.IDiscount' }, group_by: 'none', include_definition: false });
+    assert.equal(refs.mode, 'precise', refs.summary);
+    assert.deepEqual(refs.items.map((x: any) => `${at(x)} ${x.confidence}`), ['Shop.Promo/Seasonal.cs:5:34 exact', 'Shop.Promo/Seasonal.cs:9:31 exact']);
+    const callers = await ask('callers', { target: { qualifiedName: 'Shop.Core.IDiscount.Apply' } });
+    assert.deepEqual(edges(callers), ['Run']);
   });
 
   it('TypeScript (the engine\'s TS host): callers of an interface member and of an overridable method include the calls bound to their implementations / overrides', async () => {

@@ -8,7 +8,7 @@
  */
 
 /** The protocol version this mirror was written against. */
-export const HOST_PROTOCOL_VERSION = 6;
+export const HOST_PROTOCOL_VERSION = 7;
 
 /** A project key: `<workspace-relative project path>|<target framework>` (opaque to the host). */
 export type ProjectKey = string;
@@ -115,6 +115,8 @@ export interface ProjectDescription {
   defines: string[];
   /** Implicit usings of the SDK (when enabled) and the project's <Using> items. */
   globalUsings: GlobalUsing[];
+  /** protocol 7: assembly names the project's internals are visible to (InternalsVisibleTo items, as the SDK's AssemblyInfo). */
+  internalsVisibleTo?: string[];
   /** Compile items (linked files included) and generated files present under obj/. */
   documents: DocumentDescription[];
   projectReferences: ProjectKey[];

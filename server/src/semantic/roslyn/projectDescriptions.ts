@@ -22,7 +22,7 @@ import { parseXml, type XmlParse } from '../../projects/msbuild/xmlDocument';
 import type { GlobalUsing, ProjectDescription, ProjectKey } from './hostProtocol';
 
 /** Item types a compilation needs besides the graph's tracked ones. */
-const COMPILATION_ITEMS = ['using', 'frameworkreference', 'reference', 'analyzer'] as const;
+const COMPILATION_ITEMS = ['using', 'frameworkreference', 'reference', 'analyzer', 'internalsvisibleto', 'assemblyattribute'] as const;
 
 export interface DescriptionInput {
   /** Canonical absolute workspace root (POSIX). */
@@ -189,6 +189,7 @@ export class ProjectDescriber {
     const langVersion = prop('LangVersion') || defaultLangVersion(tfm);
     const nullable = prop('Nullable').toLowerCase();
     const globalUsings = usingsOf(ev);
+    const internalsVisibleTo = friendsOf(ev, prop);
 
     // References.
     const projectReferences: ProjectKey[] = [];
@@ -266,6 +267,7 @@ export class ProjectDescriber {
       checkForOverflow: prop('CheckForOverflowUnderflow').toLowerCase() === 'true',
       defines,
       globalUsings,
+      ...(internalsVisibleTo.length ? { internalsVisibleTo } : {}),
       documents,
       projectReferences: unique(projectReferences),
       packageReferences,
@@ -407,6 +409,27 @@ function usingsOf(ev: Evaluation): GlobalUsing[] {
     out.push({ name: item.spec, ...(alias ? { alias } : {}), ...(isStatic ? { static: true } : {}) });
   }
   return out;
+}
+
+/**
+ * The assemblies the project's internals are visible to, as the SDK's generated AssemblyInfo says
+ * them: `<InternalsVisibleTo Include="X"/>` items (unless GenerateAssemblyInfo or
+ * GenerateInternalsVisibleToAttributes is false) and `<AssemblyAttribute
+ * Include="System.Runtime.CompilerServices.InternalsVisibleTo[Attribute]">` items' _Parameter1.
+ * Names only: the host's compilations are not signed, so a `PublicKey=` part would not match.
+ */
+function friendsOf(ev: Evaluation, prop: (k: string) => string): string[] {
+  const out = new Set<string>();
+  const generated = prop('GenerateAssemblyInfo').toLowerCase() !== 'false';
+  if (generated && prop('GenerateInternalsVisibleToAttributes').toLowerCase() !== 'false')
+    for (const item of ev.items.get('internalsvisibleto') ?? []) if (item.spec.trim()) out.add(item.spec.trim());
+  if (generated)
+    for (const item of ev.items.get('assemblyattribute') ?? []) {
+      if (!/^(global::)?System\.Runtime\.CompilerServices\.InternalsVisibleTo(Attribute)?$/.test(item.spec.trim())) continue;
+      const name = item.metadata.get('_parameter1')?.split(',')[0]?.trim();
+      if (name) out.add(name);
+    }
+  return [...out].sort();
 }
 
 // ─── target frameworks ─────────────────────────────────────────────────────────
