@@ -15,7 +15,7 @@ import { CONTEXT_PACK_BYTES_PER_TOKEN } from '../../server/src/core/limits';
 import { TASK_QUOTAS, type PackTask } from '../../server/src/nav/agent/contextPack';
 import { findDotnet, locateRoslynHost } from '../../server/src/semantic/roslyn/roslynHost';
 import { cachedWorkspace } from '../fixtures/generate';
-import { call, callError, connectStdio, type Connected } from '../helpers/mcpClient';
+import { call, callError, connectStdio, type Connected, callSettled } from '../helpers/mcpClient';
 import { removeDir } from '../helpers/workspace';
 import { copyTree, restoreHarbor, ROSLYN_FIXTURE } from '../integration/semantic/roslynFixture';
 
@@ -46,7 +46,7 @@ async function warm(c: Connected, target: Record<string, unknown>): Promise<void
 const rowsOf = (s: any) => s.items.map((r: any) => `${r.cat} ${r.path}:${r.line}${r.name ? ` ${r.name}` : ''}`);
 
 async function raw(c: Connected, args: Record<string, unknown>): Promise<{ s: any; text: string; error?: string }> {
-  const r = await c.client.callTool({ name: 'context_pack', arguments: args });
+  const r = await callSettled(c.client, 'context_pack', args);
   const text = (r.content as { text: string }[])[0]?.text ?? '';
   return r.isError ? { s: undefined, text, error: text } : { s: r.structuredContent, text };
 }

@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { DEFAULT_RESPONSE_BYTES, FILE_FACT_SHOWN_ENTRIES } from '../../server/src/core/limits';
-import { call, connectStdio, waitFor, type Connected } from '../helpers/mcpClient';
+import { call, connectStdio, waitFor, type Connected, callSettled } from '../helpers/mcpClient';
 import { removeDir, tempDir, writeTree } from '../helpers/workspace';
 import { cachedWorkspace } from '../fixtures/generate';
 import { loadShape, writeShapedTree } from '../fixtures/realShapes/shapedTree';
@@ -58,7 +58,7 @@ interface Answer {
 }
 
 async function ask(c: Connected, tool: string, args: Record<string, unknown>): Promise<Answer> {
-  const r = await c.client.callTool({ name: tool, arguments: args });
+  const r = await callSettled(c.client, tool, args);
   const text = (r.content as { text: string }[])[0]?.text ?? '';
   return r.isError ? { error: text, text } : { sc: r.structuredContent, text };
 }

@@ -14,6 +14,7 @@ import { McpHttpServer } from '../../server/src/mcp/transport/http';
 import { Engine } from '../../server/src/nav/engine';
 import { findFiles } from '../../server/src/nav/findFile';
 import { removeDir, tempDir } from '../helpers/workspace';
+import { callSettled } from '../helpers/mcpClient';
 
 const CLIENTS = 8;
 const QUERIES = 1_000;
@@ -110,7 +111,7 @@ describe('concurrent clients during refreshes @e2e', function () {
         for (let q = 0; q < QUERIES; q++) {
           const call = queries[(q + c) % queries.length]!;
           try {
-            const r = await client.callTool(call);
+            const r = await callSettled(client, call.name, call.arguments);
             const text = (r.content as Array<{ text: string }>)[0]?.text ?? '';
             if (r.isError) {
               errors.push(`${call.name}: ${text.slice(0, 200)}`);

@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { LOCATE_MAX_ANSWER_BYTES, LOCATE_MAX_HINTS } from '../../server/src/core/limits';
 import { cachedWorkspace, factById, type WorkspaceManifest } from '../fixtures/generate';
-import { call, callError, connectStdio, type Connected } from '../helpers/mcpClient';
+import { call, callError, connectStdio, type Connected, callSettled } from '../helpers/mcpClient';
 import { removeDir } from '../helpers/workspace';
 
 describe('MCP over stdio: locate_code on the generated workspace @e2e', function () {
@@ -46,7 +46,7 @@ describe('MCP over stdio: locate_code on the generated workspace @e2e', function
 
   const decl = (id: string) => factById(m, id, 'symbol').declarations[0]!.path;
   const ask = async (args: Record<string, unknown>) => {
-    const r = await c.client.callTool({ name: 'locate_code', arguments: args });
+    const r = await callSettled(c.client, 'locate_code', args);
     assert.ok(!r.isError, JSON.stringify(r.content));
     const text = (r.content as { text: string }[])[0]!.text;
     const bytes = Math.max(Buffer.byteLength(text), Buffer.byteLength(JSON.stringify(r.structuredContent)));

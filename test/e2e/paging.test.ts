@@ -24,7 +24,7 @@ import { ALL_TOOLS } from '../../server/src/mcp/tools';
 import { findDotnet, locateRoslynHost } from '../../server/src/semantic/roslyn/roslynHost';
 import { cachedWorkspace } from '../fixtures/generate';
 import { skipWithoutCsharpLs } from '../helpers/csharpLs';
-import { connectStdio, type Connected } from '../helpers/mcpClient';
+import { connectStdio, type Connected, callSettled } from '../helpers/mcpClient';
 import { symbolRowNames } from '../../server/src/mcp/tools/syntax';
 import { removeDir, restoredGeneratedCopy } from '../integration/semantic/fixture';
 
@@ -62,7 +62,7 @@ class Pager {
   /** One call: structuredContent (validated, within budget), or the error text. */
   async call(tool: string, args: Args): Promise<{ sc?: any; error?: string }> {
     this.calls++;
-    const r = await this.c.client.callTool({ name: tool, arguments: args });
+    const r = await callSettled(this.c.client, tool, args);
     const text = (r.content as { text: string }[])[0]?.text ?? '';
     if (r.isError) return { error: text };
     const budget = (args.maxBytes as number | undefined) ?? DEFAULT_BYTES;

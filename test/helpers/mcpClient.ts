@@ -7,14 +7,16 @@ export const CLI = path.resolve(__dirname, '../../dist/cli.js');
 
 export interface Connected {
   client: Client;
+  /** The engine process's pid (null once it exited). */
+  readonly pid: number | null;
   close(): Promise<void>;
   stderr(): string;
 }
 
-export async function connectStdio(workspaceRoot: string, indexRoot: string, extraArgs: string[] = []): Promise<Connected> {
+export async function connectStdio(workspaceRoot: string, indexRoot: string, extraArgs: string[] = [], nodeFlags: string[] = []): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp', '--workspace-root', workspaceRoot, '--index-root', indexRoot, ...extraArgs],
+    args: [...nodeFlags, CLI, 'mcp', '--workspace-root', workspaceRoot, '--index-root', indexRoot, ...extraArgs],
     stderr: 'pipe',
   });
   let err = '';
@@ -25,6 +27,9 @@ export async function connectStdio(workspaceRoot: string, indexRoot: string, ext
   await client.connect(transport);
   return {
     client,
+    get pid() {
+      return transport.pid;
+    },
     close: async () => {
       await client.close();
     },
@@ -32,9 +37,22 @@ export async function connectStdio(workspaceRoot: string, indexRoot: string, ext
   };
 }
 
+/**
+ * One tool call as an agent makes it: asked again while the engine answers STILL_WORKING (a call
+ * not answered within its answer deadline goes on in the engine; the same question joins it).
+ */
+export async function callSettled(client: Client, name: string, args: Record<string, unknown>, timeoutMs = 120_000): Promise<Awaited<ReturnType<Client['callTool']>>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs });
+    const text = (r.content as { text?: string }[] | undefined)?.[0]?.text ?? '';
+    if (!r.isError || !text.startsWith('Error [STILL_WORKING]') || Date.now() > end) return r;
+  }
+}
+
 /** Calls a tool and returns structuredContent (throws with the error text on isError). */
 export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
-  const r = await client.callTool({ name, arguments: args });
+  const r = await callSettled(client, name, args);
   if (r.isError) {
     const text = (r.content as { text: string }[])[0]?.text ?? '';
     const e = new Error(text);
@@ -46,7 +64,7 @@ export async function call(client: Client, name: string, args: Record<string, un
 
 /** Calls a tool expecting an error; returns the error text. */
 export async function callError(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
-  const r = await client.callTool({ name, arguments: args });
+  const r = await callSettled(client, name, args);
   if (!r.isError) throw new Error(`expected an error from ${name}, got ${JSON.stringify(r.structuredContent).slice(0, 300)}`);
   return (r.content as { text: string }[])[0]?.text ?? '';
 }

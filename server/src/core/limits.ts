@@ -19,6 +19,22 @@ export const MAX_ITEM_LIMIT = 200;
  * linked into 300 projects made every per-file answer need ~25 KB (issue 25).
  */
 export const FILE_FACT_SHOWN_ENTRIES = 3;
+/**
+ * definition: rows decorated and returned (the answer says the total). One page of the largest
+ * budget holds fewer; a name matched in 22,654 declarations was decorated whole for seconds.
+ */
+export const DEFINITION_ROWS_MAX = 200;
+/**
+ * A call over MCP not answered within this answers `Error [STILL_WORKING]` and goes on in the
+ * background; the same question asked again joins it (mcp/scheduler.ts). An agent is never held
+ * past it by a cold provider, a wide scan or other agents' heavy questions queued before it
+ * (fuzzing 10,000 calls: slowest 9.7 s before). Below 2 s with room for transport and rendering.
+ */
+export const TOOL_ANSWER_MS = 1_500;
+/** Heavy calls (providers, scans, graph walks: mcp/scheduler.ts) running at once engine-wide; the others queue per MCP session, served round robin. */
+export const HEAVY_CALLS_IN_FLIGHT = 2;
+/** Calls kept running after answering STILL_WORKING, until asked again (oldest dropped first; each at most CURSOR_TTL_MS). */
+export const STILL_WORKING_KEPT_CALLS = 32;
 /** Wall-clock deadline for a tool call; the answer says `deadline` when it was cut. */
 export const TOOL_DEADLINE_MS = 10_000;
 /** Deadline for the bounded ripgrep scan used for regex and non-token queries. */

@@ -32,6 +32,9 @@ export interface CursorContext {
   limit?: number | undefined;
 }
 
+/** Rows rendered first when looking for what fits (doubled while it fits): no answer renders all of a 20,000-row list. */
+const PROBE_ROWS = 64;
+
 /** Summaries are shortened to this many bytes before an answer is refused as BUDGET_TOO_SMALL. */
 const MIN_SUMMARY_BYTES = 200;
 
@@ -85,11 +88,19 @@ export function buildAnswer(tool: AnyTool, result: ToolResult, meta: IndexMeta, 
     if (result.extra) for (const [k, v] of Object.entries(result.extra)) structured[k] = shortenFileFacts(v);
     return { structured, text: render(tool, structured, shown) };
   };
-  let answer = compose(all.length, false);
-  if (fits(answer, maxBytes)) return answer;
-  // Binary search the largest row count that fits.
+  // A wide answer (22,654 heuristic definitions) is not rendered whole to find what fits: probe
+  // PROBE_ROWS, doubling while it fits, then binary search below the first count that does not.
   let lo = 0;
-  let hi = all.length - 1;
+  let probe = Math.min(all.length, PROBE_ROWS);
+  let answer = compose(probe, probe < all.length);
+  while (fits(answer, maxBytes)) {
+    if (probe === all.length) return answer;
+    lo = probe;
+    probe = Math.min(all.length, probe * 2);
+    answer = compose(probe, probe < all.length);
+  }
+  // Binary search the largest row count that fits (lo rows did, probe rows do not).
+  let hi = probe - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >>> 1;
     if (fits(compose(mid, true), maxBytes)) lo = mid;

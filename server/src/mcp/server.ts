@@ -6,14 +6,15 @@
  * ours and uniform: bad input answers `Error [CODE]: … Hint: …` as a tool error, never a crash.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isToolError, ToolError } from '../core/errors';
-import { DEFAULT_ITEM_LIMIT, DEFAULT_RESPONSE_BYTES, MAX_RESPONSE_BYTES, MIN_RESPONSE_BYTES, TOOL_DEADLINE_MS } from '../core/limits';
+import { DEFAULT_ITEM_LIMIT, DEFAULT_RESPONSE_BYTES, MAX_RESPONSE_BYTES, MIN_RESPONSE_BYTES, TOOL_ANSWER_MS, TOOL_DEADLINE_MS } from '../core/limits';
 import { log } from '../core/log';
 import type { Engine } from '../nav/engine';
 import { buildAnswer, bytesOf } from './answer';
-import { argsHash, decodeCursor, rowKey, STALE_HINT, type CursorPosition } from './cursor';
+import { argsHash, decodeCursor, rowKey, stableJson, STALE_HINT, type CursorPosition } from './cursor';
+import { heavyCall, nextSession, schedulerOf } from './scheduler';
 import { SERVER_INSTRUCTIONS } from './instructions';
 import { resultCacheOf } from './resultCache';
 import { envelopeSchema, publishedInputSchema, publishedOutputSchema } from './schemas';
@@ -37,6 +38,11 @@ export interface ToolCallRecord {
 
 export interface BuildServerOptions {
   tools?: readonly AnyTool[];
+  /**
+   * A call not answered by then answers STILL_WORKING and goes on; asked again it is joined
+   * (scheduler.ts). Default TOOL_ANSWER_MS; 0 waits for every answer.
+   */
+  answerWithinMs?: number;
   /** Called after every tool call (agent activity view, logs). */
   onCall?: (record: ToolCallRecord) => void;
   deadlineMs?: number;
@@ -50,6 +56,8 @@ export interface CallDefaults {
   maxBytes?: number;
 }
 
+
+const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }) });
 
 export function outputSchemaOf(tool: AnyTool): z.ZodType {
   return envelopeSchema(tool.item, tool.extra, tool.paged);
@@ -69,15 +77,20 @@ export function toolListing(tools: readonly AnyTool[]) {
 
 export function buildServer(engine: Engine, opts: BuildServerOptions = {}): Server {
   const tools = opts.tools ?? ALL_TOOLS;
+  // One session per protocol server (a stdio connection, an HTTP session): its heavy calls queue in its own turn.
+  const session = nextSession();
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listing = toolListing(tools);
   const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  // Parsed loosely here: the SDK checks the request against its own CallToolRequestSchema inside
+  // and answers a malformed one (arguments that are not an object) -32602 Invalid params; parsed
+  // strictly at this level it threw a bare ZodError, which went out as -32603 Internal error.
+  server.setRequestHandler(LooseCallToolRequest, async (req) => {
     const started = Date.now();
     const name = req.params.name;
     const rawArgs = req.params.arguments ?? {};
-    const result = await callTool(engine, tools, byName.get(name), name, rawArgs, opts.deadlineMs ?? TOOL_DEADLINE_MS, opts.defaults);
+    const result = await callTool(engine, tools, byName.get(name), name, rawArgs, opts.deadlineMs ?? TOOL_DEADLINE_MS, opts.defaults, { session, answerWithinMs: opts.answerWithinMs ?? TOOL_ANSWER_MS });
     const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
     const record: ToolCallRecord = { tool: name, args: rawArgs, ok: !result.isError, bytes: bytesOf(text), durationMs: Date.now() - started };
     const sc = result.structuredContent as { mode?: string } | undefined;
@@ -94,7 +107,14 @@ export function buildServer(engine: Engine, opts: BuildServerOptions = {}): Serv
   return server;
 }
 
-export async function callTool(engine: Engine, tools: readonly AnyTool[], tool: AnyTool | undefined, name: string, rawArgs: unknown, deadlineMs: number, defaults: CallDefaults = {}): Promise<CallToolResult> {
+/** Who asks and how long they wait (buildServer's sessions; in-process callers wait for every answer). */
+export interface CallContext {
+  session?: number;
+  /** STILL_WORKING after this (0 or absent: wait for the answer). */
+  answerWithinMs?: number;
+}
+
+export async function callTool(engine: Engine, tools: readonly AnyTool[], tool: AnyTool | undefined, name: string, rawArgs: unknown, deadlineMs: number, defaults: CallDefaults = {}, call: CallContext = {}): Promise<CallToolResult> {
   try {
     if (!tool) {
       throw new ToolError('INVALID_ARGUMENT', `Unknown tool '${String(name).slice(0, 80)}'`, `call one of: ${tools.map((t) => t.name).join(', ')}`);
@@ -108,6 +128,29 @@ export async function callTool(engine: Engine, tools: readonly AnyTool[], tool: 
       throw new ToolError('INVALID_ARGUMENT', `Invalid arguments for ${tool.name}: ${issues}`, 'check the tool input schema (tools/list); unknown fields are rejected');
     }
     const args = parsed.data as Record<string, unknown>;
+    const scheduler = schedulerOf(engine);
+    const work = () => scheduler.run(call.session ?? 0, heavyCall(tool.name, args), () => answerCall(engine, tools, tool, args, deadlineMs, defaults));
+    if (!call.answerWithinMs) return await work();
+    // `waitMs` (semantic tools: how long the caller lets a loading provider take) extends the wait.
+    const within = call.answerWithinMs + (typeof args.waitMs === 'number' ? args.waitMs : 0);
+    const r = await scheduler.within(`${tool.name}|${stableJson(args)}|${engine.version}`, within, work);
+    if ('value' in r) return r.value;
+    const load = scheduler.load();
+    throw new ToolError(
+      'STILL_WORKING',
+      `${tool.name} is still working on this question after ${(r.elapsedMs / 1000).toFixed(1)} s; the engine goes on with it${load.waiting ? ` (${load.running + load.waiting} heavy questions running or waiting)` : ''}`,
+      'ask the same question again (same arguments) for its answer; narrow it (project, path glob, scope) to make it faster',
+    );
+  } catch (e) {
+    return errorResult(e, name, rawArgs, defaults);
+  }
+}
+
+/** One validated call: deadline, paging cursor and kept values, budget. */
+async function answerCall(engine: Engine, tools: readonly AnyTool[], tool: AnyTool, args: Record<string, unknown>, deadlineMs: number, defaults: CallDefaults): Promise<CallToolResult> {
+  const rawArgs = args;
+  const name = tool.name;
+  try {
     const limit = typeof args.limit === 'number' ? args.limit : (tool.defaultLimit ?? defaults.limit ?? DEFAULT_ITEM_LIMIT);
     const asked = typeof args.maxBytes === 'number' ? args.maxBytes : tool.maxBytesOf?.(args as never);
     const maxBytes = asked ?? defaults.maxBytes ?? DEFAULT_RESPONSE_BYTES;
@@ -167,10 +210,14 @@ export async function callTool(engine: Engine, tools: readonly AnyTool[], tool: 
     }
     return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
   } catch (e) {
-    if (isToolError(e)) return { isError: true, content: [{ type: 'text', text: boundedErrorText(e, errorBudget(rawArgs, defaults)) }] };
-    log.error('tool failed', { tool: name, error: (e as Error).stack ?? String(e) });
-    return { isError: true, content: [{ type: 'text', text: new ToolError('INTERNAL', `${name} failed unexpectedly`, 'the server is still running; retry, and report the logged stack if it repeats').render() }] };
+    return errorResult(e, name, rawArgs, defaults);
   }
+}
+
+function errorResult(e: unknown, name: string, rawArgs: unknown, defaults: CallDefaults): CallToolResult {
+  if (isToolError(e)) return { isError: true, content: [{ type: 'text', text: boundedErrorText(e, errorBudget(rawArgs, defaults)) }] };
+  log.error('tool failed', { tool: name, error: (e as Error).stack ?? String(e) });
+  return { isError: true, content: [{ type: 'text', text: new ToolError('INTERNAL', `${name} failed unexpectedly`, 'the server is still running; retry, and report the logged stack if it repeats').render() }] };
 }
 
 /** The JSON bytes of values kept for a cursor (an estimate of their heap size); Infinity when they do not serialise. */

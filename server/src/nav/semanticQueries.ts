@@ -5,7 +5,7 @@
  * was produced (`mode`, `provider`, `reason`, `gaps`) and how the target was resolved.
  */
 import picomatch from 'picomatch';
-import { PREVIEW_CHARS } from '../core/limits';
+import { DEFINITION_ROWS_MAX, PREVIEW_CHARS } from '../core/limits';
 import { HeuristicProvider } from '../semantic/heuristic/heuristicProvider';
 import type { NavigationMode } from '../semantic/provider';
 import type { SemanticAnswer } from '../semantic/registry';
@@ -85,12 +85,18 @@ export interface AmbiguousAnswer {
 
 // ─── definition ────────────────────────────────────────────────────────────────
 
-export async function definitionQuery(engine: Engine, target: TargetInput, o: NavOptions = {}): Promise<(NavMeta & { rows: NavRow[] }) | AmbiguousAnswer> {
+/**
+ * Definition rows: the first DEFINITION_ROWS_MAX decorated in full, `total` counting all. A very
+ * common name answered by name matching (`_service`: 22,654 declarations) was decorated whole —
+ * every file read, every declaration looked up — for seconds on the engine thread.
+ */
+export async function definitionQuery(engine: Engine, target: TargetInput, o: NavOptions = {}): Promise<(NavMeta & { rows: NavRow[]; total: number }) | AmbiguousAnswer> {
   const t = resolveTarget(engine, target);
   if ('ambiguous' in t) return { ambiguous: true, target_selection: t.selection };
   const a = await semanticService(engine).request('definition', t.language, t.position, { ...o, ...focusOf(t) });
-  const rows = decorate(engine, a.value ?? [], a.mode);
-  return { ...meta(a, t), rows };
+  const all = a.value ?? [];
+  const rows = decorate(engine, all.slice(0, DEFINITION_ROWS_MAX), a.mode);
+  return { ...meta(a, t), rows, total: all.length };
 }
 
 // ─── references ────────────────────────────────────────────────────────────────

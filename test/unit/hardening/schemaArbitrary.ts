@@ -123,22 +123,38 @@ const targetArb: fc.Arbitrary<unknown> = fc.oneof(
   fc.record({ symbolId: fc.constantFrom('T:Billing.Application.InvoiceService', 'M:Billing.Application.InvoiceService.CreateInvoiceAsync(CreateInvoiceCommand)', 'T:Evil.Nested', 'x') }),
 );
 
+/** Files, names, symbol ids and projects of the workspace being fuzzed, beside the hostile workspace's own (test/fuzz/mcpFuzz.ts reads them from the index). */
+export interface WorkspaceFacts {
+  paths: string[];
+  names: string[];
+  symbolIds: string[];
+  projects: string[];
+}
+
+function factsTargetArb(f: WorkspaceFacts): fc.Arbitrary<unknown> {
+  const alts: fc.Arbitrary<unknown>[] = [targetArb];
+  if (f.paths.length) alts.push(fc.record({ path: fc.constantFrom(...f.paths), line: fc.integer({ min: 1, max: 120 }), column: fc.integer({ min: 1, max: 60 }) }, { requiredKeys: ['path', 'line'] }));
+  if (f.names.length) alts.push(fc.record({ qualifiedName: fc.constantFrom(...f.names) }));
+  if (f.symbolIds.length) alts.push(fc.record({ symbolId: fc.constantFrom(...f.symbolIds) }));
+  return fc.oneof(...alts);
+}
+
 /** Property names whose values are best drawn from real workspace facts most of the time. */
-function knownFor(key: string): fc.Arbitrary<unknown> | undefined {
-  if (key === 'target') return targetArb;
-  if (key === 'path') return fc.constantFrom(...KNOWN_PATHS);
-  if (key === 'query' || key === 'key') return fc.constantFrom(...KNOWN_NAMES, 'Billing:InvoicePrefix', '**/*.cs', 'Invoice');
-  if (key === 'project' || key === 'from' || key === 'to') return fc.constantFrom('src/Billing/Application/Billing.Application.csproj', 'Billing.Application');
+function knownFor(key: string, f?: WorkspaceFacts): fc.Arbitrary<unknown> | undefined {
+  if (key === 'target') return f ? factsTargetArb(f) : targetArb;
+  if (key === 'path') return fc.constantFrom(...KNOWN_PATHS, ...(f?.paths ?? []));
+  if (key === 'query' || key === 'key') return fc.constantFrom(...KNOWN_NAMES, 'Billing:InvoicePrefix', '**/*.cs', 'Invoice', ...(f?.names ?? []));
+  if (key === 'project' || key === 'from' || key === 'to') return fc.constantFrom('src/Billing/Application/Billing.Application.csproj', 'Billing.Application', ...(f?.projects ?? []));
   if (key === 'language') return fc.constantFrom('csharp', 'typescript');
   return undefined;
 }
 
-/** A (mostly) schema-valid value. */
-export function validArb(s: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
+/** A (mostly) schema-valid value (`facts`: also the fuzzed workspace's own files and names). */
+export function validArb(s: JsonSchema, depth = 0, facts?: WorkspaceFacts): fc.Arbitrary<unknown> {
   if (s.const !== undefined) return fc.constant(s.const);
   if (s.enum) return fc.constantFrom(...s.enum);
   const alts = s.anyOf ?? s.oneOf;
-  if (alts) return fc.oneof(...alts.map((a) => validArb(a, depth + 1)));
+  if (alts) return fc.oneof(...alts.map((a) => validArb(a, depth + 1, facts)));
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   switch (type) {
     case 'string':
@@ -150,14 +166,14 @@ export function validArb(s: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
     case 'boolean':
       return fc.boolean();
     case 'array':
-      return fc.array(s.items ? validArb(s.items, depth + 1) : fc.anything(), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 5, 5) });
+      return fc.array(s.items ? validArb(s.items, depth + 1, facts) : fc.anything(), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 5, 5) });
     case 'object': {
       const props = s.properties ?? {};
       const required = s.required ?? [];
       const rec: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [k, v] of Object.entries(props)) {
-        const known = knownFor(k);
-        rec[k] = known ? fc.oneof({ weight: 3, arbitrary: known }, { weight: 2, arbitrary: validArb(v, depth + 1) }) : validArb(v, depth + 1);
+        const known = knownFor(k, facts);
+        rec[k] = known ? fc.oneof({ weight: 3, arbitrary: known }, { weight: 2, arbitrary: validArb(v, depth + 1, facts) }) : validArb(v, depth + 1, facts);
       }
       return fc.record(rec, { requiredKeys: required.filter((k) => k in rec) });
     }
@@ -167,8 +183,8 @@ export function validArb(s: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
 }
 
 /** Arguments for one tool: valid (70%), near-valid with one broken field or an extra key (20%), junk (10%). */
-export function argsArb(schema: JsonSchema): fc.Arbitrary<unknown> {
-  const valid = validArb(schema);
+export function argsArb(schema: JsonSchema, facts?: WorkspaceFacts): fc.Arbitrary<unknown> {
+  const valid = validArb(schema, 0, facts);
   const keys = Object.keys(schema.properties ?? {});
   const nearValid = fc
     .tuple(valid, keys.length ? fc.constantFrom(...keys, '__proto__', 'unknownField') : fc.constant('unknownField'), fc.anything({ maxDepth: 2 }))

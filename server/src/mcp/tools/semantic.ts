@@ -213,10 +213,10 @@ export const definitionTool = defineTool({
     const first = a.rows[0];
     const what = a.target_selection.symbol?.name ?? a.name;
     const summary =
-      a.rows.length === 0
+      a.total === 0
         ? `No definition found for ${what}.${modeNote(a)}`
-        : `${what}: ${a.rows.length} declaration span${a.rows.length === 1 ? '' : 's'}${first?.project ? ` in ${first.project}` : ''}.${modeNote(a)}`;
-    return { summary, items: a.rows, total: a.rows.length, mode: a.mode, extra: metaFields(a), ...(a.mode === 'precise_partial' ? { partial: a.gaps.join('; ') } : {}) };
+        : `${what}: ${a.total} declaration span${a.total === 1 ? '' : 's'}${first?.project ? ` in ${first.project}` : ''}${a.total > a.rows.length ? ` (the first ${a.rows.length} listed)` : ''}.${modeNote(a)}`;
+    return { summary, items: a.rows, total: a.total, ...(a.total > a.rows.length ? { truncated: 'limit' as const } : {}), mode: a.mode, extra: metaFields(a), ...(a.mode === 'precise_partial' ? { partial: a.gaps.join('; ') } : {}) };
   },
 });
 

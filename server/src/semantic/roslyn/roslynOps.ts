@@ -13,7 +13,7 @@ import { locKey, ROSLYN_PROVIDER_ID, symKey, toItem, toLocation, toReference, to
 import type { RoslynSession } from './hostSession';
 import { splitKey, type ProjectDescriber } from './projectDescriptions';
 import { roslynDocumentation } from './roslynDocumentation';
-import { candidates, coverageGaps, linkedOwners, mentioningDocuments, referenceClosure } from './scopePlan';
+import { candidates, closureYielding, coverageGaps, linkedOwners, mentioningDocuments, referenceClosure } from './scopePlan';
 import { unboundGap, unboundWhy } from './bindingGaps';
 import { rpcErrorCode } from '../lsp/rpcChannel';
 import { metadataScopeNote } from './metadataTargets';
@@ -97,7 +97,9 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
   // any project that sees that member, not only from dependents of the symbol's own project.
   const dispatchers = op === 'incomingCalls' && info.items[0] ? await dispatchersOf(s, info.items[0], ctx, generation) : [];
   const scope = candidates(s.model, describer, symbol, bindKey, dispatchers);
-  const closure = referenceClosure(describer, scope.keys);
+  // Describing the closure evaluates each project not described yet (hundreds for a widely used
+  // type): in time slices, so other agents' questions are answered meanwhile.
+  const closure = { keys: await closureYielding(describer, scope.keys, ctx.signal, async () => {}) };
   const failed = await s.ensure(describer, closure.keys, ctx, generation);
   const searchable = scope.keys.filter((k) => !failed.has(k));
   for (const k of scope.keys) if (failed.has(k)) scope.dropped.push({ key: k, reason: `could not be loaded: ${failed.get(k)}` });
