@@ -47,7 +47,7 @@ public sealed partial class Queries
         // searched for the mentions that do not bind (protocol 6)
         if (MetadataSymbols.AssemblyOf(sym) is string metaAsm)
         {
-            var referencing = scope.Where(k => MetadataSymbols.References(h.Known[k], metaAsm) || h.Known[k].Res.Unresolved.Any(x => x.Kind != "analyzer")).ToList();
+            var referencing = scope.Where(k => MetadataSymbols.References(h.Known[k], metaAsm) || h.Known[k].Res.Unresolved.Any(CanHideAssemblies)).ToList();
             res.MetadataScope = new MetadataScope { Assembly = metaAsm, Referencing = referencing.Count, Known = scope.Count };
             res.Searched.AddRange(scope.Except(referencing));
             scope = referencing;

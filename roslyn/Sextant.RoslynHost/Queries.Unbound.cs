@@ -17,7 +17,11 @@ public sealed partial class Queries
     /// Whether a search of `keys` for `sym` can miss mentions Roslyn did not bind: the symbol's own
     /// signature names an unresolved type, or a searched project compiles without a reference.
     bool MayBeUnbound(ISymbol sym, IEnumerable<string> keys) =>
-        SignatureErrorType(sym) != null || keys.Any(k => h.Known.TryGetValue(k, out var kp) && kp.Res.Unresolved.Any(x => x.Kind != "analyzer"));
+        SignatureErrorType(sym) != null || keys.Any(k => h.Known.TryGetValue(k, out var kp) && kp.Res.Unresolved.Any(CanHideAssemblies));
+
+    /// An unresolved package / reference / project / framework may be what brings an assembly; an
+    /// analyzer or generator that could not be loaded binds nothing away.
+    static bool CanHideAssemblies(Unresolved x) => x.Kind is not ("analyzer" or "generator");
 
     /// The first unresolved (error) type in a member's signature or a type's base list.
     static ITypeSymbol? SignatureErrorType(ISymbol s)

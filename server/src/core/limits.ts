@@ -389,6 +389,14 @@ export const ROSLYN_VARIANT_ANSWER_MARGIN_MS = 300;
 export const ROSLYN_CONTINUE_MAX_STALLS = 3;
 /** Implementations of a type: rounds of adding dependents that mention a derived type found (a deeper hierarchy level each). */
 export const ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS = 8;
+/** Declarations with a generator-written part whose parts in their project's other target frameworks are looked up per answer (a definition query each). */
+export const ROSLYN_FRAMEWORK_PARTS_MAX_DECLARATIONS = 16;
+/**
+ * How long an answer waits for those parts (the other framework's first compile can take tens of
+ * seconds on a big project; it goes on in the host, so the next ask has them): a few seconds, then
+ * what was not looked at is a gap.
+ */
+export const ROSLYN_FRAMEWORK_PARTS_WAIT_MS = 3_000;
 /** Unresolved packages/references named in one answer's note (the rest counted): enough to act on, short enough to read. */
 export const ROSLYN_UNRESOLVED_NOTE_MAX_NAMES = 5;
 /** Unresolved packages / blocking types named in an answer's "N mentions could not be bound" gap (the rest counted). */

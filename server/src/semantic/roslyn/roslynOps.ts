@@ -17,6 +17,7 @@ import { candidates, closureYielding, coverageGaps, linkedOwners, mentioningDocu
 import { unboundGap, unboundWhy } from './bindingGaps';
 import { rpcErrorCode } from '../lsp/rpcChannel';
 import { metadataScopeNote } from './metadataTargets';
+import { addFrameworkParts } from './frameworkParts';
 
 /** Source generators of the question's project that threw (protocol 5): their output is missing. */
 function generatorFailureNotes(r: QueryResult<unknown>): string[] {
@@ -45,6 +46,12 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
         if (r.items.length === 0) return { kind: 'unavailable', state: 'failed', reason: `${why}; no declaration of that name is in reach${cut}` };
         if (cut) gaps.push(`declarations named ${r.unbound.name}: ${r.notSearched.length} project(s) in reach not looked at by the deadline`);
         gaps.push(r.symbol ? `${why}; the declaration shown is Roslyn's candidate` : `${why}; ${r.items.length === 1 ? 'the declaration of that name it can mean is' : `the ${r.items.length} declarations of that name it can mean are`} listed with confidence "unbound"`);
+      }
+      // A partial declaration's generated parts in the project's other frameworks' compilations.
+      if (r.symbol && !r.unbound) {
+        const found = { docId: r.symbol.docId, projectKey: bindKey, locations: r.items };
+        const partsGap = await addFrameworkParts(s, describer, [found], new Set([bindKey]), ctx, generation);
+        if (partsGap) gaps.push(partsGap);
       }
       return { kind: 'ok', value: r.items.map(toLocation), ...(gaps.length ? { gaps } : {}), ...(notes.length ? { notes } : {}) };
     }
@@ -138,6 +145,8 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
   const unresolvedVia: string[] = [];
   /** Mentions the host could not bind (protocol 6), with the project they are in. */
   let unbound: { projectKey?: string | undefined; blockedBy?: string | undefined }[] = [];
+  /** Generated parts in other frameworks' compilations not looked at. */
+  let partsGap: string | undefined;
   switch (op) {
     case 'references': {
       const q = a as unknown as OpArgs<'references'>;
@@ -219,6 +228,8 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
           }
         }
       }
+      // The implementing types' generated parts in their projects' other frameworks' compilations.
+      partsGap = await addFrameworkParts(s, describer, rows, new Set(rr.searched), ctx, generation);
       value = rows.flatMap((s) => s.locations.map(toLocation));
       r = rr;
       break;
@@ -300,6 +311,7 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
   if (targetGap) gaps.push(targetGap);
   const unboundNote = unboundGap(s.unresolved, unbound);
   if (unboundNote) gaps.push(unboundNote);
+  if (partsGap) gaps.push(partsGap);
   if (derivedOpen) gaps.push('types deriving from the implementations found were not all followed into the projects that mention them (deadline)');
   if (unresolvedVia.length) gaps.push(`calls through ${unresolvedVia.join(', ')} were not searched (its doc id names a type the compilation could not resolve)`);
   if (overridesCut > 0) gaps.push(`${overridesCut} implementing member(s) were not searched for overrides below them (deadline, or a doc id naming an unresolved type)`);
