@@ -82,7 +82,9 @@ public sealed class Decompiled
         if (id != null && view.Members.TryGetValue(id, out var at)) return (view.Path, at.name, at.full, view.Origin);
         var tid = Queries.DocId(s as INamedTypeSymbol ?? (ISymbol?)s.ContainingType ?? top);
         if (tid != null && view.Members.TryGetValue(tid, out var tat)) return (view.Path, tat.name, tat.full, view.Origin);
-        return view.Members.TryGetValue(Queries.DocId(top) ?? "", out var top0) ? (view.Path, top0.name, top0.full, view.Origin) : null;
+        if (view.Members.TryGetValue(Queries.DocId(top) ?? "", out var top0)) return (view.Path, top0.name, top0.full, view.Origin);
+        HostState.Log($"decompile: {id ?? tid} not among the {view.Members.Count} declarations of {view.Path}");
+        return null;
     }
 
     /// The text of a decompiled virtual path (null: not one this host can read back).
@@ -131,7 +133,7 @@ public sealed class Decompiled
     DecompiledView? View(string file, string typeName)
     {
         var ident = Identity(file);
-        if (ident == null) return null;
+        if (ident == null) { HostState.Log($"decompile: {file} has no assembly identity"); return null; }
         var path = PathOf(ident.Value.name, ident.Value.version, typeName);
         foreach (var v in kept) if (v.Path == path) return Keep(v);
         files[$"{ident.Value.name}@{ident.Value.version}"] = file;

@@ -63,6 +63,57 @@ public static class MetadataSymbols
         Summary = summary,
     };
 
+    /// The simple names of the metadata types a compilation references that derive from or implement
+    /// a metadata type, transitively (`BackgroundService` for `IHostedService`): a workspace class
+    /// deriving from one of them implements the type without naming it, so the engine's text
+    /// pre-filter looks for these names too (protocol 8). Only public, inheritable types (a workspace
+    /// type cannot derive from the others); only assemblies that reference the type's assembly, or
+    /// one holding a type found, are read. At most `max` names.
+    public static List<string> DerivedInMetadata(INamedTypeSymbol target, Compilation comp, int max, CancellationToken ct)
+    {
+        var E = SymbolEqualityComparer.Default;
+        var root = target.OriginalDefinition;
+        var names = new SortedSet<string>(StringComparer.Ordinal);
+        if (InSource(root) || root.IsSealed || root.IsStatic || root.TypeKind is not (TypeKind.Interface or TypeKind.Class)) return names.ToList();
+        var assemblies = comp.References.Select(r => comp.GetAssemblyOrModuleSymbol(r) as IAssemblySymbol).Where(a => a != null).Select(a => a!).Distinct<IAssemblySymbol>(E).ToList();
+        var wanted = new HashSet<string>(StringComparer.OrdinalIgnoreCase) { root.ContainingAssembly.Identity.Name };
+        var read = new HashSet<IAssemblySymbol>(E);
+        bool Derives(INamedTypeSymbol t) => root.TypeKind == TypeKind.Interface
+            ? t.AllInterfaces.Any(i => E.Equals(i.OriginalDefinition, root))
+            : BaseChain(t).Any(b => E.Equals(b.OriginalDefinition, root));
+        for (var grew = true; grew && names.Count < max;)
+        {
+            grew = false;
+            foreach (var a in assemblies)
+            {
+                if (read.Contains(a) || !(wanted.Contains(a.Identity.Name) || a.Modules.Any(m => m.ReferencedAssemblies.Any(id => wanted.Contains(id.Name))))) continue;
+                read.Add(a);
+                var stack = new Stack<INamespaceOrTypeSymbol>();
+                stack.Push(a.GlobalNamespace);
+                while (stack.Count > 0 && names.Count < max)
+                {
+                    ct.ThrowIfCancellationRequested();
+                    var cur = stack.Pop();
+                    foreach (var m in cur.GetMembers())
+                    {
+                        if (m is INamespaceSymbol ns) { stack.Push(ns); continue; }
+                        if (m is not INamedTypeSymbol t || t.DeclaredAccessibility is not (Accessibility.Public or Accessibility.Protected or Accessibility.ProtectedOrInternal)) continue;
+                        stack.Push(t);
+                        if (t.IsSealed || t.IsStatic || t.TypeKind is not (TypeKind.Class or TypeKind.Interface) || E.Equals(t.OriginalDefinition, root) || !Derives(t)) continue;
+                        if (names.Add(t.Name) && wanted.Add(a.Identity.Name)) grew = true;
+                        if (names.Count >= max) break;
+                    }
+                }
+            }
+        }
+        return names.ToList();
+    }
+
+    static IEnumerable<INamedTypeSymbol> BaseChain(INamedTypeSymbol t)
+    {
+        for (var b = t.BaseType; b != null; b = b.BaseType) yield return b;
+    }
+
     /// A metadata symbol bound in one of `projects` of `sol` (by its documentation id), so a search in
     /// `sol` starts from a symbol of its own; the symbol itself when it is in source or cannot be bound.
     public static async Task<ISymbol> InSolution(ISymbol s, Solution sol, IEnumerable<ProjectId> projects, CancellationToken ct)

@@ -245,6 +245,11 @@ public sealed class SymbolInfoRow
     public List<SymbolRef> Implements { get; set; } = new();
     public List<SymbolRef>? OverriddenChain { get; set; }
     public List<SymbolRef>? Dispatchers { get; set; }
+    /// protocol 8: a metadata class or interface: the metadata types of the compilation's references
+    /// that derive from or implement it (simple names), whose workspace subclasses implement it unnamed
+    public List<string>? MetadataDerived { get; set; }
+    /// protocol 8: MetadataDerived stopped at its cap (more metadata types derive from it)
+    public bool? MetadataDerivedCut { get; set; }
 }
 
 public sealed class DocumentationRow { public string Xml { get; set; } = ""; public string? Summary { get; set; } }

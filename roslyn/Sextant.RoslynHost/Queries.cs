@@ -18,6 +18,8 @@ public sealed partial class Queries
     /// smaller under a deadline, so a partial answer has searched something.
     const int BatchProjects = 64;
     const int DeadlineBatchProjects = 16;
+    /// Metadata types deriving from a metadata type named in one symbolInfo (the engine's text pre-filter looks each up).
+    const int MetadataDerivedNames = 64;
 
     public Queries(HostState state) { h = state; }
 
@@ -89,7 +91,13 @@ public sealed partial class Queries
                 if (t.ProjectKey != null) res.Searched.Add(t.ProjectKey);
                 break;
             case "symbolInfo":
-                res.Items.Add(await SymbolInfo(t.Symbol, sol, ct));
+                var info = await SymbolInfo(t.Symbol, sol, ct);
+                if (t.Symbol is INamedTypeSymbol mt && !MetadataSymbols.InSource(mt) && t.ProjectKey != null && sol.GetProject(h.Known[t.ProjectKey].Id) is Project ip && await ip.GetCompilationAsync(deadline.Token) is Compilation ic)
+                {
+                    info.MetadataDerived = MetadataSymbols.DerivedInMetadata(mt, ic, MetadataDerivedNames, deadline.Token);
+                    if (info.MetadataDerived.Count >= MetadataDerivedNames) info.MetadataDerivedCut = true;
+                }
+                res.Items.Add(info);
                 if (t.ProjectKey != null) res.Searched.Add(t.ProjectKey);
                 break;
             case "documentation":

@@ -462,11 +462,8 @@ export function decorate(engine: Engine, locs: readonly (SemanticLocation | Refe
       isGenerated: false,
       confidence: confidenceOf(mode),
     };
-    if (isVirtualPath(l.path)) return virtualRow(row, l, withName);
-    if (l.external) {
-      row.external = true;
-      return row;
-    }
+    // A framework or package symbol keeps its name, kind and assembly also without a decompiled view.
+    if (isVirtualPath(l.path) || l.external) return virtualRow(row, l, withName);
     const file = catalog.byRelPath(l.path);
     // The file's primary compilation, the one its symbol ids name (owning project before linking ones).
     const project = ids.primary(l.path)?.project.id ?? g?.files.get(l.path)?.[0]?.project;

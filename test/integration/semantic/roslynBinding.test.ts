@@ -12,6 +12,9 @@
  *   its <InternalsVisibleTo> item names (the SDK's generated AssemblyInfo grants the access).
  * - A framework type (IHostedService, from the ASP.NET Core targeting pack in Web) is mentioned in Jobs,
  *   whose package for it is missing: Jobs is searched and its mention is an unbound row.
+ * - Feed's Pump derives from the framework's BackgroundService and never names IHostedService: the
+ *   implementations of IHostedService still search Feed (the host names the framework types deriving
+ *   from it, protocol 8).
  * - The same callers rule in TypeScript (web/pricing.ts, the engine's TS host).
  * Expected locations are the files below (1-based line:column of the name).
  */
@@ -194,6 +197,24 @@ public sealed class Worker : IHostedService
     public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
 }
 `,
+  'Feed/Feed.csproj': `<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup>
+    <TargetFramework>net10.0</TargetFramework>
+    <ImplicitUsings>enable</ImplicitUsings>
+  </PropertyGroup>
+  <ItemGroup>
+    <FrameworkReference Include="Microsoft.AspNetCore.App" />
+  </ItemGroup>
+</Project>
+`,
+  'Feed/Pump.cs': `using Microsoft.Extensions.Hosting;
+namespace Feed;
+
+public sealed class Pump : BackgroundService
+{
+    protected override Task ExecuteAsync(CancellationToken stoppingToken) => Task.CompletedTask;
+}
+`,
   'Jobs/Jobs.csproj': `<Project Sdk="Microsoft.NET.Sdk">
   <PropertyGroup>
     <TargetFramework>net10.0</TargetFramework>
@@ -321,6 +342,13 @@ describe('semantic: binding gaps named and callers through implementations over 
     assert.equal(r.mode, 'precise_partial', r.summary);
     assert.deepEqual(r.items.map((x: any) => `${at(x)} ${x.confidence}${x.blocked_by ? ` ${x.blocked_by}` : ''}`), ['Jobs/Job.cs:4:27 unbound IHostedService', 'Web/Worker.cs:4:30 exact']);
     assert.match(r.completeness.partial, new RegExp(`1 mention could not be bound \\(package ${NO_FEED_HOSTING}/1\\.0\\.0 not restored; blocked by IHostedService\\)`));
+  });
+
+  it('implementations of a framework interface include a class deriving from a framework class that implements it, in a project that never names the interface', async () => {
+    const r = await ask('implementations', { target: { path: 'Web/Worker.cs', line: 4, column: 30 } });
+    console.log(`      ${r.summary}`);
+    assert.equal(r.mode, 'precise', `${r.summary} ${r.completeness?.partial ?? ''}`);
+    assert.deepEqual(r.items.map(at).sort(), ['Feed/Pump.cs:4:21', 'Web/Worker.cs:4:21']);
   });
 
   it('callers of an interface member include the calls bound to its implementations; of an abstract member the calls to its overrides', async () => {

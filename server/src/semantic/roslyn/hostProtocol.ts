@@ -8,7 +8,7 @@
  */
 
 /** The protocol version this mirror was written against. */
-export const HOST_PROTOCOL_VERSION = 7;
+export const HOST_PROTOCOL_VERSION = 8;
 
 /** A project key: `<workspace-relative project path>|<target framework>` (opaque to the host). */
 export type ProjectKey = string;
@@ -264,6 +264,14 @@ export interface SymbolInfoRow {
    * overridden chain and the interface members each level implements, transitively (no locations).
    */
   dispatchers?: (SymbolRef & { via: 'interface' | 'base' })[];
+  /**
+   * Protocol 8 (a metadata class or interface): simple names of the metadata types of the
+   * compilation's references that derive from or implement it (`BackgroundService` for
+   * `IHostedService`): a workspace type deriving from one of them implements it without naming it.
+   */
+  metadataDerived?: string[];
+  /** Protocol 8: metadataDerived stopped at the host's cap (more types derive from it). */
+  metadataDerivedCut?: boolean;
 }
 
 export interface QueryResult<Row = unknown> extends Coverage {

@@ -57,7 +57,11 @@ export function toReference(r: ReferenceRow): ReferenceLocation {
 export function toItem(s: SymbolRef, fallback?: { path: string; line: number; column: number }, contextKey?: string): HierarchyItem {
   const loc = s.locations[0];
   const base: SemanticLocation = loc ? toLocation(loc) : { path: s.assembly ?? fallback?.path ?? s.name, line: fallback?.line ?? 1, column: fallback?.column ?? 1, endLine: fallback?.line ?? 1, endColumn: fallback?.column ?? 1, ...(fallback ? {} : { external: true }) };
-  if (!loc && s.assembly) base.external = true;
+  if (!loc && s.assembly) {
+    // a metadata symbol not decompiled (past the first few of an answer): its assembly says where it is
+    base.external = true;
+    base.metadata = { assembly: s.assembly };
+  }
   const data: ItemData = { docId: s.docId, ...(s.projectKey ? { projectKey: s.projectKey } : !loc?.path || loc.external ? (contextKey ? { contextKey } : {}) : {}) };
   const item: HierarchyItem = { ...base, name: s.name, kind: kindName(s.kind), origin: ROSLYN_PROVIDER_ID, data };
   if (s.containerName) item.detail = s.containerName;

@@ -103,7 +103,9 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
   // A call through an interface or base member this one implements or overrides reaches it from
   // any project that sees that member, not only from dependents of the symbol's own project.
   const dispatchers = op === 'incomingCalls' && info.items[0] ? await dispatchersOf(s, info.items[0], ctx, generation) : [];
-  const scope = candidates(s.model, describer, symbol, bindKey, dispatchers);
+  // A metadata type's implementations also derive from the metadata types implementing it (protocol 8).
+  const derivedNames = op === 'implementation' && !symbol.projectKey ? (info.items[0]?.metadataDerived ?? []) : [];
+  const scope = candidates(s.model, describer, symbol, bindKey, dispatchers, derivedNames);
   // Describing the closure evaluates each project not described yet (hundreds for a widely used
   // type): in time slices, so other agents' questions are answered meanwhile.
   const closure = { keys: await closureYielding(describer, scope.keys, ctx.signal, async () => {}) };
@@ -185,9 +187,11 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
         for (let round = 0; round < ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS && Date.now() < ctx.deadline - 1_000; round++) {
           const extra: ProjectKey[] = [];
           const names = new Set(rows.map((x) => x.name.replace(/[(<`].*$/, '')).filter((n) => /^\w+$/.test(n)));
+          // a metadata type has no declaring project: the dependents of the projects declaring what was found
+          const roots = owners.size > 0 ? owners : new Set(rows.map((x) => x.projectKey && splitKey(x.projectKey).project).filter((p): p is string => !!p));
           for (const n of names) {
             const m = s.model.projectsMentioning(n);
-            for (const owner of owners) for (const d of s.model.dependents(owner)) {
+            for (const owner of roots) for (const d of s.model.dependents(owner)) {
               if (m && !m.has(d)) continue;
               const k = describer.keyOfProject(d);
               if (k && !inScope.has(k)) (inScope.add(k), extra.push(k));
@@ -312,6 +316,9 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
   const unboundNote = unboundGap(s.unresolved, unbound);
   if (unboundNote) gaps.push(unboundNote);
   if (partsGap) gaps.push(partsGap);
+  if (op === 'implementation' && !symbol.projectKey && info.items[0]?.metadataDerivedCut) {
+    gaps.push(`more framework/package types derive from ${symbol.name} than were looked up (${derivedNames.length}: ${derivedNames.slice(0, 3).join(', ')}, …): projects whose types derive only from others were not searched`);
+  }
   if (derivedOpen) gaps.push('types deriving from the implementations found were not all followed into the projects that mention them (deadline)');
   if (unresolvedVia.length) gaps.push(`calls through ${unresolvedVia.join(', ')} were not searched (its doc id names a type the compilation could not resolve)`);
   if (overridesCut > 0) gaps.push(`${overridesCut} implementing member(s) were not searched for overrides below them (deadline, or a doc id naming an unresolved type)`);

@@ -55,9 +55,18 @@ export function mentioningDocuments(model: RoslynWorkspaceModel, symbol: SymbolR
   return m ? [...m].filter((f) => /\.cs$/i.test(f)) : undefined;
 }
 
-/** The declaring project and its dependents that mention the name (the text index), as keys. */
-export function candidates(model: RoslynWorkspaceModel, describer: ProjectDescriber, symbol: SymbolRef, bindKey: ProjectKey, dispatchers: readonly SymbolRef[] = []): Scope {
-  const mention = mentioning(symbol, (n) => model.projectsMentioning(n));
+/**
+ * The declaring project and its dependents that mention the name (the text index), as keys.
+ * `alsoNames`: other names whose mention makes a project a candidate (a metadata type's
+ * implementations: the metadata types deriving from it, protocol 8).
+ */
+export function candidates(model: RoslynWorkspaceModel, describer: ProjectDescriber, symbol: SymbolRef, bindKey: ProjectKey, dispatchers: readonly SymbolRef[] = [], alsoNames: readonly string[] = []): Scope {
+  let mention = mentioning(symbol, (n) => model.projectsMentioning(n));
+  for (const n of alsoNames) {
+    if (!mention) break;
+    const m = model.projectsMentioning(n);
+    mention = m ? new Set([...mention, ...m]) : undefined;
+  }
   const declaring = symbol.projectKey;
   const ids = new Set<string>();
   if (declaring) {
