@@ -10,6 +10,7 @@ import { runEngineHost } from './engineHost';
 import { log, redirectConsoleToStderr, setLogSink, stderrSink } from './core/log';
 import type { RefreshProgress, RefreshStats } from './index/indexer';
 import { INDEX_FILE, loadSqlJs } from './index/store';
+import { dropWarmState, unchangedSinceWarmState, writeWarmState } from './index/warmState';
 import { busyError, claimEngineFor, runMcp, runToolOnce, runToolRemote, toolNames } from './mcp/main';
 import { buildServer, SERVER_VERSION } from './mcp/server';
 import { startSharedEndpoint } from './mcp/transport/sharedEndpoint';
@@ -295,21 +296,46 @@ async function cmdIndex(a: Args): Promise<number> {
     const pid = claim.kind === 'attach' ? claim.server.pid : claim.owner.pid;
     throw new ToolError('INDEX_UNAVAILABLE', `A Sextant engine (pid ${pid}) is serving this index and keeps it fresh`, 'query it with sextant query, or stop it before re-indexing');
   }
+  const indexRoot = indexRootFor(opts);
+  // Nothing changed since the last complete `sextant index` (index/warmState.ts): answered without loading the index.
+  const unchanged = indexRoot ? await unchangedSinceWarmState(indexRoot, opts.workspaceRoot, opts).catch(() => undefined) : undefined;
+  if (unchanged) {
+    try {
+      const at = mark();
+      const u = unchanged.summary;
+      const j = { ...u, durationMs: unchanged.walkMs, indexBytes: fs.statSync(path.join(indexRoot, INDEX_FILE)).size, added: 0, changed: 0, deleted: 0, parsedFiles: 0, textReadyRefreshMs: unchanged.walkMs, textReady: at, complete: at, symbolsPending: 0, status: 'fresh', recovered: null, peakRssBytes: process.resourceUsage().maxRSS * 1024, unchanged: true, opened: at, walkMs: unchanged.walkMs };
+      if (a.flags.has('json')) process.stdout.write(JSON.stringify(j) + '\n');
+      else process.stderr.write(`Nothing changed since the last index: ${u.files} files (${u.sourceFiles} source/test), index ${(j.indexBytes / 1024 / 1024).toFixed(1)} MiB, version ${u.indexVersion}\n`);
+      return 0;
+    } finally {
+      claim.lock?.release();
+    }
+  }
   const engine = await Engine.open({ ...opts, gitAtOpen: false }).catch((e: unknown) => {
     claim.lock?.release();
     throw e;
   });
+  let done: RefreshStats | undefined;
   try {
     const opened = mark();
     let textReady: Mark | undefined;
     const progress = progressPrinter(process.stderr.isTTY && !a.flags.has('json'));
     const stats = await engine.refresh(progress, () => (textReady = mark())).finally(() => progress.end());
     const complete = mark();
-    if (a.flags.has('json')) process.stdout.write(JSON.stringify({ ...summaryJson(engine, stats, textReady, complete), opened, walkMs: stats.discovery.durationMs }) + '\n');
+    const j = summaryJson(engine, stats, textReady, complete);
+    if (a.flags.has('json')) process.stdout.write(JSON.stringify({ ...j, opened, walkMs: stats.discovery.durationMs }) + '\n');
     else printSummary(engine, stats, textReady, complete);
+    // A complete refresh (every listed file read, nothing owed) is what the next run compares with.
+    if (j.status === 'fresh' && j.symbolsPending === 0 && stats.unreadable === 0 && stats.hookSkipped === 0 && !stats.discovery.truncated) done = stats;
     return 0;
   } finally {
+    const version = engine.version;
+    const sourceFiles = done?.sourceFiles ?? 0;
     await engine.close();
+    if (indexRoot) {
+      if (done) writeWarmState(indexRoot, opts.workspaceRoot, opts, done.discovery, { files: done.files, sourceFiles, bytes: done.bytes, indexVersion: version, skippedTooLarge: done.skippedTooLarge });
+      else dropWarmState(indexRoot);
+    }
     claim.lock?.release();
   }
 }

@@ -213,7 +213,8 @@ class IndexLoadError extends Error {
 
 const SUM_SUFFIX = '.sum';
 
-function checksumOf(bytes: Uint8Array): string {
+/** What `<file>.sum` names the bytes by: length and CRC-32. */
+export function checksumOf(bytes: Uint8Array): string {
   return `${bytes.length}:${zlib.crc32(bytes).toString(16)}`;
 }
 
