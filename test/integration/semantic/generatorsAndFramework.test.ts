@@ -5,6 +5,7 @@
  * (1-based line:column of the identifier).
  */
 import * as assert from 'node:assert/strict';
+import * as cp from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,6 +16,32 @@ import { readSpans } from '../../../server/src/nav/sourceContext';
 import { fileOutline } from '../../../server/src/nav/syntaxOutline';
 import { findDotnet, locateRoslynHost } from '../../../server/src/semantic/roslyn/roslynHost';
 import { alive, removeDir, restoreCSharp, waitFor } from './fixture';
+
+/** A source generator that throws on every run (compiled in the test: no binary in the fixture). */
+const THROWING_GENERATOR = `using Microsoft.CodeAnalysis;
+[Generator]
+public sealed class ThrowingGenerator : IIncrementalGenerator
+{
+    public void Initialize(IncrementalGeneratorInitializationContext context) =>
+        context.RegisterSourceOutput(context.CompilationProvider, (spc, c) => throw new System.InvalidOperationException("the fixture generator fails on purpose"));
+}
+`;
+
+/** Compiles `source` to `out` with the SDK's csc against the reference pack and the host's own Roslyn (so the generator loads in it). */
+function compileGenerator(dotnet: string, hostDll: string, source: string, out: string): void {
+  const root = path.dirname(fs.realpathSync(dotnet));
+  const newest = (dir: string) => fs.readdirSync(dir).filter((v) => /^\d+\./.test(v)).sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).pop()!;
+  const csc = path.join(root, 'sdk', newest(path.join(root, 'sdk')), 'Roslyn', 'bincore', 'csc.dll');
+  const packDir = path.join(root, 'packs', 'Microsoft.NETCore.App.Ref');
+  const pack = newest(packDir);
+  const refDir = path.join(packDir, pack, 'ref', `net${pack.split('.')[0]}.0`);
+  const src = `${out}.cs`;
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(src, source);
+  const refs = [...fs.readdirSync(refDir).filter((f) => f.endsWith('.dll')).map((f) => path.join(refDir, f)), path.join(path.dirname(hostDll), 'Microsoft.CodeAnalysis.dll')];
+  const r = cp.spawnSync(dotnet, [csc, '-nologo', '-noconfig', '-nostdlib', '-target:library', `-out:${out}`, ...refs.map((x) => `-r:${x}`), src], { encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`csc failed (${r.status}): ${r.stdout}\n${r.stderr}`);
+}
 
 const FIXTURE = path.resolve(__dirname, '../../fixtures/lantern');
 const CORE = 'src/Lantern.Core/Lantern.Core.csproj|net10.0';
@@ -41,6 +68,7 @@ describe('semantic: source generators and framework/package symbols (real Roslyn
     fs.cpSync(FIXTURE, dir, { recursive: true });
     // the package (Microsoft.Extensions.Logging.Abstractions) comes from the registry or the local cache
     restoreCSharp(dir, 'Lantern.slnx');
+    compileGenerator(host.command.dotnet, host.command.dll, THROWING_GENERATOR, path.join(dir, 'tools/Throwing.Generator.dll'));
     // What an earlier build with EmitCompilerGeneratedFiles leaves: the host runs that generator
     // itself, so this copy must not be compiled beside its output (a second implementing part).
     const stale = path.join(dir, 'src/Lantern.Core/obj/Debug/net10.0/generated/Microsoft.Extensions.Logging.Generators/Microsoft.Extensions.Logging.Generators.LoggerMessageGenerator/LoggerMessage.g.cs');
@@ -120,6 +148,14 @@ describe('semantic: source generators and framework/package symbols (real Roslyn
     assert.equal(a.mode, 'precise', `${a.reason} ${a.gaps}`);
     assert.deepEqual(paths(a.rows), ['src/Lantern.Tools/Stopwatch.cs:7:24']);
     assert.ok((a.notes ?? []).some((n) => /Broken\.Generator/.test(n) && /generator/i.test(n)), JSON.stringify(a.notes));
+  });
+
+  it('a source generator that throws is named in the answer of its project (the error it threw), which still answers', async () => {
+    const a = await definitionQuery(engine, { path: 'src/Lantern.Tools/Stopwatch.cs', line: 7, column: 24 }, o());
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'precise', `${a.reason} ${a.gaps}`);
+    assert.deepEqual(paths(a.rows), ['src/Lantern.Tools/Stopwatch.cs:7:24']);
+    assert.ok((a.notes ?? []).some((n) => /source generator ThrowingGenerator threw in src\/Lantern\.Tools/.test(n) && /fails on purpose/.test(n)), JSON.stringify(a.notes));
   });
 
   it('definition of a partial method whose generator cannot run is precise_partial, naming the missing part', async () => {
