@@ -73,8 +73,11 @@ describe('MCP over stdio: context_pack on the Harbor fixture (real Roslyn host) 
   });
 
   it('Ship.Describe: every row checked against the source', async () => {
-    const s = await call(c.client, 'context_pack', { target: DESCRIBE });
-    assert.equal(s.mode, 'precise');
+    // Under load the pack's related_tests caller walk (RELATED_TESTS_CALLER_WALK_MS, beside the
+    // pack's other questions) can be cut: honestly precise_partial. Its rows are checked once whole.
+    let s = await call(c.client, 'context_pack', { target: DESCRIBE });
+    for (let i = 0; i < 10 && s.mode !== 'precise' && /caller walk/.test(s.completeness?.partial ?? ''); i++) s = await call(c.client, 'context_pack', { target: DESCRIBE });
+    assert.equal(s.mode, 'precise', JSON.stringify(s.completeness));
     assert.equal(s.summary, 'Describe (method) is owned by Harbor.Core, used from Harbor.App. Pack for explore: definition, 4 callers, 1 test, 1 implementation.');
     assert.deepEqual(rowsOf(s), [
       'definition src/Harbor.Core/Ship.cs:9 Harbor.Core.Ship.Describe',
