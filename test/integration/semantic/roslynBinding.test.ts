@@ -27,17 +27,15 @@ const NO_FEED_PACKAGE = 'Contoso.Data.Client';
 /** The package Jobs would get the hosting abstractions from; no feed serves it either. */
 const NO_FEED_HOSTING = 'Contoso.Hosting.Unserved';
 
+/** A net10.0 SDK project file with these options on and these items. */
+function sdkProject(on: ('nullable' | 'implicitUsings')[], items: string[] = []): string {
+  const props = [`    <TargetFramework>net10.0</TargetFramework>`, ...(on.includes('nullable') ? [`    <Nullable>enable</Nullable>`] : []), ...(on.includes('implicitUsings') ? [`    <ImplicitUsings>enable</ImplicitUsings>`] : [])];
+  const group = items.length ? `  <ItemGroup>\n${items.map((i) => `    ${i}\n`).join('')}  </ItemGroup>\n` : '';
+  return `<Project Sdk="Microsoft.NET.Sdk">\n  <PropertyGroup>\n${props.join('\n')}\n  </PropertyGroup>\n${group}</Project>\n`;
+}
+
 const FILES: Record<string, string> = {
-  'Shop.Data/Shop.Data.csproj': `<Project Sdk="Microsoft.NET.Sdk">
-  <PropertyGroup>
-    <TargetFramework>net10.0</TargetFramework>
-    <Nullable>enable</Nullable>
-  </PropertyGroup>
-  <ItemGroup>
-    <PackageReference Include="${NO_FEED_PACKAGE}" Version="1.0.0" />
-  </ItemGroup>
-</Project>
-`,
+  'Shop.Data/Shop.Data.csproj': sdkProject(['nullable'], [`<PackageReference Include="${NO_FEED_PACKAGE}" Version="1.0.0" />`]),
   'Shop.Data/Db.cs': `using Contoso.Data;
 
 namespace Shop.Data;
@@ -51,17 +49,7 @@ public static class Db
     public static int Count(string table) => table.Length;
 }
 `,
-  'Shop.App/Shop.App.csproj': `<Project Sdk="Microsoft.NET.Sdk">
-  <PropertyGroup>
-    <TargetFramework>net10.0</TargetFramework>
-    <Nullable>enable</Nullable>
-  </PropertyGroup>
-  <ItemGroup>
-    <ProjectReference Include="../Shop.Data/Shop.Data.csproj" />
-    <PackageReference Include="${NO_FEED_PACKAGE}" Version="1.0.0" />
-  </ItemGroup>
-</Project>
-`,
+  'Shop.App/Shop.App.csproj': sdkProject(['nullable'], [`<ProjectReference Include="../Shop.Data/Shop.Data.csproj" />`, `<PackageReference Include="${NO_FEED_PACKAGE}" Version="1.0.0" />`]),
   'Shop.App/Orders.cs': `using Contoso.Data;
 using Shop.Data;
 
@@ -85,19 +73,11 @@ public sealed class Orders
     }
 
     public int Purge() => session.Execute("delete");
+
+    public void Close() => session.Flush();
 }
 `,
-  'Shop.Core/Shop.Core.csproj': `<Project Sdk="Microsoft.NET.Sdk">
-  <PropertyGroup>
-    <TargetFramework>net10.0</TargetFramework>
-    <Nullable>enable</Nullable>
-    <ImplicitUsings>enable</ImplicitUsings>
-  </PropertyGroup>
-  <ItemGroup>
-    <InternalsVisibleTo Include="Shop.Promo" />
-  </ItemGroup>
-</Project>
-`,
+  'Shop.Core/Shop.Core.csproj': sdkProject(['nullable', 'implicitUsings'], [`<InternalsVisibleTo Include="Shop.Promo" />`]),
   'Shop.Core/Discount.cs': `namespace Shop.Core;
 
 internal interface IDiscount
@@ -105,16 +85,7 @@ internal interface IDiscount
     decimal Apply(decimal price);
 }
 `,
-  'Shop.Promo/Shop.Promo.csproj': `<Project Sdk="Microsoft.NET.Sdk">
-  <PropertyGroup>
-    <TargetFramework>net10.0</TargetFramework>
-    <Nullable>enable</Nullable>
-  </PropertyGroup>
-  <ItemGroup>
-    <ProjectReference Include="../Shop.Core/Shop.Core.csproj" />
-  </ItemGroup>
-</Project>
-`,
+  'Shop.Promo/Shop.Promo.csproj': sdkProject(['nullable'], [`<ProjectReference Include="../Shop.Core/Shop.Core.csproj" />`]),
   'Shop.Promo/Seasonal.cs': `using Shop.Core;
 
 namespace Shop.Promo;
@@ -177,16 +148,7 @@ public static class Checkout
     static void OnChanged() { }
 }
 `,
-  'Web/Web.csproj': `<Project Sdk="Microsoft.NET.Sdk">
-  <PropertyGroup>
-    <TargetFramework>net10.0</TargetFramework>
-    <ImplicitUsings>enable</ImplicitUsings>
-  </PropertyGroup>
-  <ItemGroup>
-    <FrameworkReference Include="Microsoft.AspNetCore.App" />
-  </ItemGroup>
-</Project>
-`,
+  'Web/Web.csproj': sdkProject(['implicitUsings'], [`<FrameworkReference Include="Microsoft.AspNetCore.App" />`]),
   'Web/Worker.cs': `using Microsoft.Extensions.Hosting;
 namespace Web;
 
@@ -197,16 +159,7 @@ public sealed class Worker : IHostedService
     public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
 }
 `,
-  'Feed/Feed.csproj': `<Project Sdk="Microsoft.NET.Sdk">
-  <PropertyGroup>
-    <TargetFramework>net10.0</TargetFramework>
-    <ImplicitUsings>enable</ImplicitUsings>
-  </PropertyGroup>
-  <ItemGroup>
-    <FrameworkReference Include="Microsoft.AspNetCore.App" />
-  </ItemGroup>
-</Project>
-`,
+  'Feed/Feed.csproj': sdkProject(['implicitUsings'], [`<FrameworkReference Include="Microsoft.AspNetCore.App" />`]),
   'Feed/Pump.cs': `using Microsoft.Extensions.Hosting;
 namespace Feed;
 
@@ -215,16 +168,7 @@ public sealed class Pump : BackgroundService
     protected override Task ExecuteAsync(CancellationToken stoppingToken) => Task.CompletedTask;
 }
 `,
-  'Jobs/Jobs.csproj': `<Project Sdk="Microsoft.NET.Sdk">
-  <PropertyGroup>
-    <TargetFramework>net10.0</TargetFramework>
-    <ImplicitUsings>enable</ImplicitUsings>
-  </PropertyGroup>
-  <ItemGroup>
-    <PackageReference Include="${NO_FEED_HOSTING}" Version="1.0.0" />
-  </ItemGroup>
-</Project>
-`,
+  'Jobs/Jobs.csproj': sdkProject(['implicitUsings'], [`<PackageReference Include="${NO_FEED_HOSTING}" Version="1.0.0" />`]),
   'Jobs/Job.cs': `using Microsoft.Extensions.Hosting;
 namespace Jobs;
 
@@ -334,6 +278,18 @@ describe('semantic: binding gaps named and callers through implementations over 
     assert.equal(d.mode, 'precise_partial', d.summary);
     assert.deepEqual(d.items.map((x: any) => `${at(x)} ${x.confidence} ${x.blocked_by}`), ['Shop.Data/Db.cs:7:23 unbound DbSession']);
     assert.match(d.completeness.partial, /`Execute` at the position could not be bound \(DbSession is unresolved; package Contoso\.Data\.Client\/1\.0\.0 not restored\)/);
+  });
+
+  it('callers asked at an unbound call site: of the one declaration the name can mean, saying so; of a name no declaration has, no precise answer (never "0 callers", precise)', async () => {
+    const r = await ask('callers', { target: { path: 'Shop.App/Orders.cs', line: 23, column: 35 } });
+    console.log(`      ${r.summary}`);
+    assert.equal(r.mode, 'precise_partial', r.summary);
+    assert.deepEqual(edges(r), ['Place unbound by DbSession', 'Purge unbound by DbSession']);
+    assert.match(r.completeness.partial, /`Execute` at the position could not be bound .*the target is the one declaration of that name it can mean/);
+    const none = await call(served.c.client, 'callers', { waitMs: 8_000, target: { path: 'Shop.App/Orders.cs', line: 25, column: 36 } });
+    console.log(`      ${none.summary}`);
+    assert.notEqual(none.mode, 'precise', none.summary);
+    assert.notEqual(none.mode, 'precise_partial', none.summary);
   });
 
   it('references of a framework type asked where it binds: a project whose package is missing is searched, its mention an unbound row (not a project "searched" clean)', async () => {

@@ -8,7 +8,7 @@ import type { ProjectKey, UnboundInfo, Unresolved } from './hostProtocol';
 
 /** Why the name at a position did not bind, for a reason or a gap: the type in the way and the project's unresolved packages. */
 export function unboundWhy(unresolved: ReadonlyMap<ProjectKey, readonly Unresolved[]>, u: UnboundInfo, projectKey: ProjectKey): string {
-  const missing = (unresolved.get(projectKey) ?? []).filter((x) => x.kind !== 'analyzer').map((x) => (x.kind === 'package' ? `package ${x.name} not restored` : `${x.kind} ${x.name} not resolved`));
+  const missing = (unresolved.get(projectKey) ?? []).filter((x) => x.kind !== 'analyzer' && x.kind !== 'generator').map((x) => (x.kind === 'package' ? `package ${x.name} not restored` : `${x.kind} ${x.name} not resolved`));
   const parts = [...(u.blockedBy ? [`${u.blockedBy} is unresolved`] : u.candidateReason ? [`Roslyn's candidates failed: ${u.candidateReason}`] : []), ...missing.slice(0, ROSLYN_UNBOUND_GAP_MAX_NAMES)];
   return `\`${u.name}\` at the position could not be bound${parts.length ? ` (${parts.join('; ')})` : ''}`;
 }
@@ -20,7 +20,7 @@ export function unboundGap(unresolved: ReadonlyMap<ProjectKey, readonly Unresolv
   for (const r of rows) {
     if (r.blockedBy) types.add(r.blockedBy);
     for (const u of (r.projectKey ? unresolved.get(r.projectKey) : undefined) ?? []) {
-      if (u.kind === 'analyzer') continue;
+      if (u.kind === 'analyzer' || u.kind === 'generator') continue;
       const what = u.kind === 'package' ? `package ${u.name} not restored` : `${u.kind} ${u.name} not resolved`;
       missing.set(what, what);
     }

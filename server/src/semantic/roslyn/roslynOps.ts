@@ -57,10 +57,19 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
     }
     case 'prepareCallHierarchy':
     case 'prepareTypeHierarchy': {
-      const r = await s.query<unknown>({ op: 'symbolInfo', ...at, scope: [bindKey] }, ctx, generation);
+      let r = await s.query<SymbolInfoRow>({ op: 'symbolInfo', ...at, scope: [bindKey] }, ctx, generation);
+      // A name that did not bind is not "nothing here" (an empty, precise preparation would answer
+      // "0 callers", precise): the one declaration it can mean, said in a gap; else no precise answer.
+      let gaps: string[] = [];
+      if (!r.symbol && r.unbound && position) {
+        const b = await bindUnbound(s, position, bindKey, r.unbound, ctx, generation);
+        if ('reason' in b) return { kind: 'unavailable', state: 'failed', reason: b.reason };
+        r = b.info;
+        gaps = [b.gap];
+      }
       if (!r.symbol) return { kind: 'ok', value: [] };
       if (op === 'prepareTypeHierarchy' && !TYPE_KINDS.has(r.symbol.kind)) return { kind: 'ok', value: [] };
-      return { kind: 'ok', value: [toItem(r.symbol, position, bindKey)] };
+      return { kind: 'ok', value: [toItem(r.symbol, position, bindKey)], ...(gaps.length ? { gaps } : {}) };
     }
     case 'outgoingCalls': {
       const r = await s.query<CalleeRow>({ op: 'callees', ...target, scope: [bindKey] }, ctx, generation);
@@ -88,15 +97,10 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
   /** The target is not what the position binds to (protocol 6): said in the answer. */
   let targetGap = info.unbound && info.symbol ? `${unboundWhy(s.unresolved, info.unbound, bindKey)}; the target is Roslyn's candidate` : undefined;
   if (!info.symbol && info.unbound && position) {
-    // A name that did not bind (a package not restored): when it can mean one declaration only,
-    // that one is the target; else no precise answer (the heuristic says what it finds).
-    const why = unboundWhy(s.unresolved, info.unbound, bindKey);
-    const d = await s.query<DefinitionRow>({ op: 'definition', position, scope: [bindKey] }, ctx, generation);
-    const ids = [...new Set(d.items.map((x) => x.definition).filter((x): x is string => !!x))];
-    const pk = d.items.find((x) => x.definition === ids[0])?.projectKey;
-    if (ids.length !== 1 || !pk) return { kind: 'unavailable', state: 'failed', reason: `${why}${ids.length > 1 ? `; it can mean ${ids.length} declarations` : ''}` };
-    info = await s.query<SymbolInfoRow>({ op: 'symbolInfo', symbol: { docId: ids[0]!, projectKey: pk }, scope: [pk] }, ctx, generation);
-    targetGap = `${why}; the target is the one declaration of that name it can mean`;
+    const b = await bindUnbound(s, position, bindKey, info.unbound, ctx, generation);
+    if ('reason' in b) return { kind: 'unavailable', state: 'failed', reason: b.reason };
+    info = b.info;
+    targetGap = b.gap;
   }
   const symbol = info.symbol;
   if (!symbol) return { kind: 'ok', value: [] };
@@ -327,6 +331,21 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
   const notes = [...s.unresolvedNotes(r.searched), ...generatorFailureNotes(r)];
   if (r.metadataScope) notes.push(metadataScopeNote(symbol.name, r.metadataScope, r.searched.length));
   return { kind: 'ok', value, ...(gaps.length ? { gaps } : {}), ...(notes.length ? { notes } : {}) };
+}
+
+/**
+ * A name that did not bind (a package not restored): when it can mean one declaration only, that
+ * one is the target (with the gap saying so); else why there is no precise answer (the heuristic
+ * says what it finds).
+ */
+async function bindUnbound(s: RoslynSession, position: NonNullable<QueryParams['position']>, bindKey: ProjectKey, unbound: NonNullable<QueryResult<unknown>['unbound']>, ctx: CallContext, generation: number): Promise<{ info: QueryResult<SymbolInfoRow>; gap: string } | { reason: string }> {
+  const why = unboundWhy(s.unresolved, unbound, bindKey);
+  const d = await s.query<DefinitionRow>({ op: 'definition', position, scope: [bindKey] }, ctx, generation);
+  const ids = [...new Set(d.items.map((x) => x.definition).filter((x): x is string => !!x))];
+  const pk = d.items.find((x) => x.definition === ids[0])?.projectKey;
+  if (ids.length !== 1 || !pk) return { reason: `${why}${ids.length > 1 ? `; it can mean ${ids.length} declarations` : ''}` };
+  const info = await s.query<SymbolInfoRow>({ op: 'symbolInfo', symbol: { docId: ids[0]!, projectKey: pk }, scope: [pk] }, ctx, generation);
+  return { info, gap: `${why}; the target is the one declaration of that name it can mean` };
 }
 
 /**
