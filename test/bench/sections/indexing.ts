@@ -39,6 +39,8 @@ export interface IndexSummary {
   symbolsPending: number;
   opened?: { ms: number; cpuMs: number };
   walkMs?: number;
+  /** Nothing changed since the last complete run: answered from warm.json without loading the index. */
+  unchanged?: true;
 }
 
 interface IndexRun {
@@ -167,7 +169,9 @@ export const section: BenchSection = {
     );
     const notes = [
       'CPU figures are process CPU since process start (all threads: V8 helper threads; the parse workers during outlines + symbols).',
-      `warm start wall includes node start-up, loading index.db (checksum, sql.js), the walk (${warm[0]?.summary.walkMs ?? '?'} ms), git status alongside, and exit; index loaded at ${sec(warm[0]?.summary.opened?.ms)} s (CPU ${sec(warm[0]?.summary.opened?.cpuMs)} s).`,
+      warm.every((w) => w.summary.unchanged)
+        ? `warm start wall includes node start-up, the walk (${warm[0]?.summary.walkMs ?? '?'} ms) and reading + checking index.db's bytes beside it, and exit: nothing changed, so every warm run answered from warm.json without loading the index into sql.js.`
+        : `warm start wall includes node start-up, loading index.db (checksum, sql.js), the walk (${warm[0]?.summary.walkMs ?? '?'} ms), git status alongside, and exit; index loaded at ${sec(warm[0]?.summary.opened?.ms)} s (CPU ${sec(warm[0]?.summary.opened?.cpuMs)} s); ${warm.filter((w) => w.summary.unchanged).length} of ${warm.length} run(s) answered from warm.json.`,
     ];
     if (base) notes.push(`base: ${base.label}; runs alternate base/current so a change of machine load hits both.`);
     if (ctx.options.cliKind === 'source') notes.push('sextant ran from TypeScript sources under tsx (dist/ older than server/src): start-up includes compiling; `npm run build` or --cli dist measures what users run.');
