@@ -12,11 +12,9 @@
  * The semantic tools run with whatever provider the engine picks (the Roslyn host when built).
  */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import fc from 'fast-check';
-import { DEFAULT_RESPONSE_BYTES, FILE_FACT_SHOWN_ENTRIES } from '../../server/src/core/limits';
-import { call, connectStdio, waitFor, type Connected, callSettled } from '../helpers/mcpClient';
+import { FILE_FACT_SHOWN_ENTRIES } from '../../server/src/core/limits';
+import { connectStdio, waitFor, type Connected } from '../helpers/mcpClient';
+import { ask, noCallFailsForSize, settled, sizeProblem, type Answer } from '../helpers/defaultBudget';
 import { removeDir, tempDir, writeTree } from '../helpers/workspace';
 import { cachedWorkspace } from '../fixtures/generate';
 import { loadShape, writeShapedTree } from '../fixtures/realShapes/shapedTree';
@@ -51,23 +49,10 @@ function linkedWorkspace(): Record<string, string> {
   return files;
 }
 
-interface Answer {
-  sc?: any;
-  error?: string;
-  text: string;
-}
-
-async function ask(c: Connected, tool: string, args: Record<string, unknown>): Promise<Answer> {
-  const r = await callSettled(c.client, tool, args);
-  const text = (r.content as { text: string }[])[0]?.text ?? '';
-  return r.isError ? { error: text, text } : { sc: r.structuredContent, text };
-}
-
 /** An answer at the default budget: not an error of size, and within 8 KiB as text and as JSON. */
 function assertFits(a: Answer, what: string): void {
-  assert.doesNotMatch(a.error ?? '', /BUDGET_TOO_SMALL/, `${what}: ${a.error}`);
-  assert.ok(Buffer.byteLength(a.text) <= DEFAULT_RESPONSE_BYTES, `${what}: text of ${Buffer.byteLength(a.text)} bytes`);
-  if (a.sc) assert.ok(Buffer.byteLength(JSON.stringify(a.sc)) <= DEFAULT_RESPONSE_BYTES, `${what}: JSON of ${Buffer.byteLength(JSON.stringify(a.sc))} bytes`);
+  const problem = sizeProblem(a);
+  assert.equal(problem, undefined, `${what}: ${problem}`);
 }
 
 /** Every list under `projects` / `compilations` in an answer. */
@@ -197,65 +182,6 @@ describe('MCP over stdio: no call with default arguments fails for size', functi
     });
   });
 
-  /** The per-file questions an agent asks with default arguments, at a line (and the identifier on it) of a file. */
-  function perFileCalls(file: string, line: number, word: { text: string; column: number } | undefined): [string, Record<string, unknown>][] {
-    const target = { path: file, line, ...(word ? { column: word.column } : {}) };
-    return [
-      ['outline', { path: file }],
-      ['symbol_at', { path: file, line }],
-      ['inspect_syntax_tree', { path: file, line }],
-      ['source_context', { spans: [{ path: file, line }] }],
-      ['projects_containing', { path: file }],
-      ['file_dependencies', { path: file }],
-      ['find_file', { query: path.posix.basename(file) }],
-      ['generated_for', { path: file }],
-      ['diagnostics', { path: file }],
-      ['definition', { target }],
-      ['references', { target }],
-      ['implementations', { target }],
-      ['callers', { target }],
-      ['type_hierarchy', { target }],
-      ['xml_doc', { target }],
-      ['related_tests', { target }],
-      ['context_pack', { target }],
-      ['impact', { target, change_kind: 'signature' }],
-      ...(word ? ([['search_text', { query: word.text }], ['search_symbol', { query: word.text }]] as [string, Record<string, unknown>][]) : []),
-    ];
-  }
-
-  /**
-   * The property over one workspace: a file, a line in it and one of its per-file questions, asked
-   * with default arguments, never answers BUDGET_TOO_SMALL and always fits the default budget.
-   * `minRuns` runs whatever they take, then more while `timeMs` lasts.
-   */
-  async function noCallFailsForSize(c: Connected, root: string, files: string[], minRuns: number, timeMs: number): Promise<Map<string, number>> {
-    const texts = new Map<string, string[]>();
-    const linesOf = (f: string) => texts.get(f) ?? texts.set(f, fs.readFileSync(path.join(root, f), 'utf8').split(/\r?\n/)).get(f)!;
-    const asked = new Map<string, number>();
-    const property = fc.asyncProperty(fc.constantFrom(...files), fc.nat(), fc.nat(), async (file, lineSeed, toolSeed) => {
-      const lines = linesOf(file);
-      const line = 1 + (lineSeed % Math.max(1, lines.length));
-      const m = /[A-Za-z_][A-Za-z0-9_]{3,}/.exec(lines[line - 1] ?? '');
-      const word = m ? { text: m[0], column: m.index + 1 } : undefined;
-      const calls = perFileCalls(file, line, word);
-      const [tool, args] = calls[toolSeed % calls.length]!;
-      asked.set(tool, (asked.get(tool) ?? 0) + 1);
-      assertFits(await ask(c, tool, args), `${tool} ${JSON.stringify(args)}`);
-    });
-    const t0 = Date.now();
-    await fc.assert(property, { numRuns: minRuns });
-    const left = timeMs - (Date.now() - t0);
-    if (left > 0) await fc.assert(property, { numRuns: minRuns * 10, interruptAfterTimeLimit: left, markInterruptAsFailure: false });
-    return asked;
-  }
-
-  async function settled(c: Connected, anyFile: string): Promise<void> {
-    await waitFor(async () => {
-      const i = (await ask(c, 'repo_overview', {})).sc?.index;
-      return i?.status === 'fresh' && !i.symbolsPending && !(await ask(c, 'projects_containing', { path: anyFile })).error;
-    }, 300_000, 250);
-  }
-
   it('property: per-file questions with default arguments over a generated workspace never fail for size', async function () {
     const root = cachedWorkspace('csharp', { projects: 24, sizeFactor: 0.05 }).root;
     const idx = tempDir('budget-gen-idx');
@@ -270,7 +196,7 @@ describe('MCP over stdio: no call with default arguments fails for size', functi
         cursor = r.nextCursor;
       } while (cursor);
       await settled(c, files[0]!);
-      const asked = await noCallFailsForSize(c, root, files, 60, 30_000);
+      const { asked } = await noCallFailsForSize(c, root, files, 60, 30_000);
       console.log(`      ${[...asked.values()].reduce((a, b) => a + b, 0)} calls over ${files.length} files: ${[...asked].map(([t, n]) => `${t} ${n}`).join(', ')}`);
     } finally {
       await c.close();
@@ -285,7 +211,7 @@ describe('MCP over stdio: no call with default arguments fails for size', functi
     const c = await connectStdio(root, idx);
     try {
       await settled(c, files[0]!);
-      const asked = await noCallFailsForSize(c, root, files, 60, 30_000);
+      const { asked } = await noCallFailsForSize(c, root, files, 60, 30_000);
       console.log(`      ${[...asked.values()].reduce((a, b) => a + b, 0)} calls over ${files.length} files: ${[...asked].map(([t, n]) => `${t} ${n}`).join(', ')}`);
     } finally {
       await c.close();

@@ -594,6 +594,18 @@ export const FILE_DEPS_MAX_DEPTH = 8;
  * uses ~300; each is one provider question, a few ms on a warm Roslyn host).
  */
 export const CSHARP_DEPS_MAX_QUESTIONS = 400;
+/**
+ * Synchronous work a long walk on the engine thread does between two yields to the event loop, in
+ * ms (file_dependencies' hops: a parse and a text check per file; the heuristic provider's file
+ * reads and symbol scans): other agents' questions wait at most about this long (a depth-5
+ * dependents walk on the generated workspace held the engine thread 5.6 s in one piece).
+ */
+export const NAV_WORK_SLICE_MS = 10;
+/**
+ * Heuristic subtypes: file ids per scan of the stored signatures (one indexed range of the row
+ * table), with a turn for the event loop between scans (~40k files: ~80 scans of a few ms).
+ */
+export const HEURISTIC_SCAN_FILES_PER_QUERY = 512;
 /** …asked this many at a time (the host answers in parallel; more only queues). */
 export const CSHARP_DEPS_PARALLEL = 4;
 /** file_dependencies on C#: names listed per row in `uses` (the row says which types/members; the rest are the same file). */

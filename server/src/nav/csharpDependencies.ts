@@ -25,6 +25,7 @@ import type { Engine } from './engine';
 import type { DepFileRow, DepQuery, FileDependencies } from './fileDependencies';
 import { projectsOfFile } from './projects';
 import { semanticService } from './semanticService';
+import { timeSlice } from '../core/timeSlice';
 
 const TYPE_KINDS = ['class', 'struct', 'interface', 'record', 'enum', 'delegate'];
 /** Parents whose `name` child is the declared name, not a use. */
@@ -64,6 +65,9 @@ export async function csharpDependencies(engine: Engine, rel: string, q: DepQuer
   result.mode = mode;
   // Hops beyond the first: the heuristic (a precise hop asks a provider about every name of every file).
   const rows = new Map<string, DepFileRow>();
+  // Each further hop parses and reads every file of the level: in slices, stopped by the deadline.
+  const slice = timeSlice();
+  let cut = false;
   let frontier = [...first].map(([path, names]) => ({ path, names, via: undefined as string | undefined }));
   const seen = new Set([rel]);
   for (let d = 1; d <= q.depth && frontier.length; d++) {
@@ -82,20 +86,32 @@ export async function csharpDependencies(engine: Engine, rel: string, q: DepQuer
         row.via = f.via!;
       }
     }
-    if (d === q.depth || Date.now() > q.deadlineAt) break;
+    if (d === q.depth) break;
+    if (Date.now() > q.deadlineAt) {
+      cut = true;
+      break;
+    }
     if (d === 1 && q.depth > 1) gaps.push(`hops beyond the first follow using directives and the symbol index (heuristic)`);
     const next: typeof frontier = [];
     for (const r of level) {
+      await slice();
+      if (Date.now() > q.deadlineAt) {
+        cut = true;
+        break;
+      }
       const facts2 = await factsOf(engine, r.path).catch(() => undefined);
       if (!facts2) continue;
-      const m = q.direction === 'dependencies' ? heuristicDependencies(engine, r.path, facts2) : await heuristicDependents(engine, r.path, facts2);
+      const m = q.direction === 'dependencies' ? heuristicDependencies(engine, r.path, facts2) : await heuristicDependents(engine, r.path, facts2, slice);
       for (const [path, names] of m) next.push({ path, names, via: r.path });
     }
     frontier = next;
+    if (cut) break;
   }
+  if (cut) gaps.push('the deadline stopped the walk: files further away were not followed');
   if (mode === 'precise' && gaps.length) result.mode = 'precise_partial';
   // Line: the first use in the depending file (asked file for dependencies; the dependent otherwise).
   for (const r of rows.values()) {
+    await slice();
     r.line = await firstUseLine(engine, q.direction === 'dependencies' ? (r.via ?? rel) : r.path, r.uses ?? [], q.direction === 'dependencies' && !r.via ? facts : undefined);
     const project = projectsOfFile(engine, r.path)[0];
     if (project) r.project = project;
@@ -282,7 +298,7 @@ function heuristicDependencies(engine: Engine, rel: string, facts: FileFacts): M
 }
 
 /** Files mentioning a declared type's name (text index) that can see its namespace. */
-async function heuristicDependents(engine: Engine, rel: string, facts: FileFacts): Promise<Map<string, Set<string>>> {
+async function heuristicDependents(engine: Engine, rel: string, facts: FileFacts, slice = timeSlice()): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
   const catalog = engine.catalog();
   for (const t of facts.declared) {
@@ -299,6 +315,7 @@ async function heuristicDependents(engine: Engine, rel: string, facts: FileFacts
       ids = [];
     }
     for (const id of ids) {
+      await slice();
       const path = catalog.get(id)?.path;
       if (!path || path === rel || !path.endsWith('.cs') || parts.has(id)) continue;
       let text: string | undefined;

@@ -5,13 +5,14 @@
  * shared HTTP endpoint (server.json): the cheap agents ask search_symbol / outline / find_file
  * every 250 ms; the heavy agent asks wide semantic questions (cold references of a type used by
  * hundreds of projects, implementations of a widely derived type, the heuristic definition of a
- * very common name) and a regex search. Reported: the cheap agents' p50 / p95 / max while the
+ * very common name) and a regex search, over the engine's own stdio (no HTTP socket timeout cuts a
+ * question that takes minutes on an engine without an answer deadline). Reported: the cheap agents' p50 / p95 / max while the
  * heavy agent runs (and alone, before it starts), and each heavy question's time.
  *
  *   npm run bench -- --sections shared_engine [--quick] [PATH ...]
  *
- * `SEXTANT_SHARED_BASELINE=<checkout>` runs the same against that checkout's dist/cli.js first
- * (same run, same workspace: before/after); `SEXTANT_SHARED_AGENTS=<n>` sets the cheap agents (2);
+ * `--base DIR` (or `SEXTANT_SHARED_BASELINE=DIR`) runs the same against that checkout's dist/cli.js
+ * first (same run, same workspace: before/after); `SEXTANT_SHARED_AGENTS=<n>` sets the cheap agents (2);
  * `SEXTANT_SHARED_NODE_FLAGS` passes node flags to the engines (e.g. `--cpu-prof --cpu-prof-dir=D`).
  */
 import * as fs from 'node:fs';
@@ -130,6 +131,10 @@ interface RunResult {
   loaded: number[];
   heavy: { label: string; ms: number; outcome: string }[];
   slowestCheap: { ms: number; question: string }[];
+  /** Cheap calls that failed (an error answer or a transport error), with the first few. */
+  cheapErrors: string[];
+  /** Load average (1, 5, 15 min) when the heavy questions ended. */
+  load: string;
 }
 
 async function runVariant(ctx: BenchContext, variant: string, cli: string[], agents: number): Promise<RunResult> {
@@ -163,26 +168,30 @@ async function runVariant(ctx: BenchContext, variant: string, cli: string[], age
     }
     result0.indexMs = performance.now() - indexStarted;
     const info = JSON.parse(fs.readFileSync(path.join(idx, 'server.json'), 'utf8')) as { url: string; token: string };
-    const heavyAgent = await httpAgent(info.url, info.token, 'heavy');
-    clients.push(heavyAgent);
+    const heavyAgent = { client: owner };
     for (let i = 0; i < agents; i++) clients.push(await httpAgent(info.url, info.token, `cheap-${i}`));
     const cheap = await cheapQuestions(owner, ctx.target.manifest);
     const heavy = await heavyQuestions(owner, ctx.target.manifest);
-    const result: RunResult = { ...result0, alone: [], loaded: [], heavy: [], slowestCheap: [] };
+    const result: RunResult = { ...result0, alone: [], loaded: [], heavy: [], slowestCheap: [], cheapErrors: [], load: '' };
     let phase: 'alone' | 'loaded' | 'stop' = 'alone';
     const loop = async (a: AgentClient, k: number) => {
       for (let i = k; phase !== 'stop'; i++) {
         const q = cheap[i % cheap.length]!;
         const t = performance.now();
         const p = phase;
-        await a.client.callTool({ name: q.tool, arguments: q.args }, undefined, { timeout: 120_000 });
+        try {
+          const r = await a.client.callTool({ name: q.tool, arguments: q.args }, undefined, { timeout: 120_000 });
+          if (r.isError) result.cheapErrors.push(`${q.tool}: ${String((r.content as { text: string }[])[0]?.text).slice(0, 120)}`);
+        } catch (e) {
+          result.cheapErrors.push(`${q.tool}: ${(e as Error).message.slice(0, 120)}`);
+        }
         const ms = performance.now() - t;
         (p === 'alone' ? result.alone : result.loaded).push(ms);
         if (p === 'loaded') result.slowestCheap.push({ ms, question: `${q.tool} ${JSON.stringify(q.args)}` });
         await new Promise((r) => setTimeout(r, Math.max(0, CADENCE_MS - ms)));
       }
     };
-    const loops = clients.slice(1).map((a, k) => loop(a, k * 3));
+    const loops = clients.map((a, k) => loop(a, k * 3));
     ctx.progress(`${variant}: cheap agents alone…`);
     await new Promise((r) => setTimeout(r, ctx.options.quick ? 5_000 : 15_000));
     phase = 'loaded';
@@ -192,19 +201,25 @@ async function runVariant(ctx: BenchContext, variant: string, cli: string[], age
       // As an agent does: asked again while the engine answers STILL_WORKING.
       let asks = 0;
       let longest = 0;
-      let r: Awaited<ReturnType<Client['callTool']>>;
+      let r: Awaited<ReturnType<Client['callTool']>> | undefined;
+      let failure = '';
       for (;;) {
         const a = performance.now();
-        r = await heavyAgent.client.callTool({ name: q.tool, arguments: q.args }, undefined, { timeout: 120_000 });
+        try {
+          r = await heavyAgent.client.callTool({ name: q.tool, arguments: q.args }, undefined, { timeout: 600_000 });
+        } catch (e) {
+          failure = (e as Error).message.slice(0, 60);
+        }
         asks++;
         longest = Math.max(longest, performance.now() - a);
-        if (!r.isError || !String((r.content as { text: string }[])[0]?.text).startsWith('Error [STILL_WORKING]') || performance.now() - t > 300_000) break;
+        if (failure || !r?.isError || !String((r.content as { text: string }[])[0]?.text).startsWith('Error [STILL_WORKING]') || performance.now() - t > 300_000) break;
       }
-      const s = r.structuredContent as { mode?: string; completeness?: { returned: number; partial?: string } } | undefined;
-      const outcome = r.isError ? String((r.content as { text: string }[])[0]?.text).slice(0, 40) : `${s?.completeness?.returned ?? 0} rows${s?.mode ? ` ${s.mode}` : ''}`;
+      const s = r?.structuredContent as { mode?: string; completeness?: { returned: number; partial?: string } } | undefined;
+      const outcome = failure || !r ? `failed: ${failure}` : r.isError ? String((r.content as { text: string }[])[0]?.text).slice(0, 40) : `${s?.completeness?.returned ?? 0} rows${s?.mode ? ` ${s.mode}` : ''}`;
       result.heavy.push({ label: q.label, ms: performance.now() - t, outcome: `${outcome}; ${asks} ask${asks === 1 ? '' : 's'}, longest ${Math.round(longest)} ms` });
     }
     phase = 'stop';
+    result.load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
     await Promise.all(loops);
     result.slowestCheap = result.slowestCheap.sort((a, b) => b.ms - a.ms).slice(0, 3);
     return result;
@@ -223,7 +238,8 @@ export const section: BenchSection = {
     const agents = Number(process.env['SEXTANT_SHARED_AGENTS'] ?? 2);
     const variants: [string, string[]][] = [];
     const base = process.env['SEXTANT_SHARED_BASELINE'];
-    if (base) variants.push([`baseline (${path.basename(base)})`, [process.execPath, path.join(base, 'dist', 'cli.js')]]);
+    if (ctx.options.base) variants.push([`base (${ctx.options.base.label.slice(0, 40)})`, ctx.options.base.cli]);
+    else if (base) variants.push([`baseline (${path.basename(base)})`, [process.execPath, path.join(base, 'dist', 'cli.js')]]);
     variants.push([ctx.options.cliKind === 'dist' ? 'this checkout' : 'this checkout (sources)', ctx.options.cli]);
     const runs: RunResult[] = [];
     for (const [name, cli] of variants) runs.push(await runVariant(ctx, name, cli, agents));
@@ -251,7 +267,7 @@ export const section: BenchSection = {
     return {
       metrics,
       table: [...table, [], ...heavyTable],
-      notes: [`load at the end ${load} (${os.cpus().length} CPUs); engine from ${repoRoot}`, ...runs.map((r) => `${r.variant}: slowest cheap calls ${r.slowestCheap.map((s) => `${Math.round(s.ms)} ms ${s.question.slice(0, 60)}`).join('; ')}`)],
+      notes: [`load at the end ${load} (${os.cpus().length} CPUs); engine from ${repoRoot}`, ...runs.map((r) => `${r.variant}: load ${r.load}; slowest cheap calls ${r.slowestCheap.map((s) => `${Math.round(s.ms)} ms ${s.question.slice(0, 60)}`).join('; ')}; ${r.cheapErrors.length} cheap call(s) failed${r.cheapErrors.length ? `: ${r.cheapErrors.slice(0, 3).join(' | ')}` : ''}`)],
       data: runs,
     };
   },

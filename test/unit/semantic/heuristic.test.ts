@@ -14,6 +14,7 @@ import { HeuristicProvider } from '../../../server/src/semantic/heuristic/heuris
 import type { CallContext, OpArgs, OpResult, ProviderOutcome, SemanticOp, SemanticProvider } from '../../../server/src/semantic/provider';
 import type { ReferenceLocation } from '../../../server/src/semantic/types';
 import { copyFixture, removeDir } from '../../integration/semantic/fixture';
+import { tempDir, writeTree } from '../../helpers/workspace';
 
 describe('semantic: heuristic provider (no language server)', function () {
   this.timeout(60_000);
@@ -139,5 +140,38 @@ describe('semantic: heuristic provider (no language server)', function () {
     } finally {
       remove();
     }
+  });
+});
+
+describe('semantic: heuristic subtypes from the stored signatures', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let engine: Engine;
+
+  before(async () => {
+    dir = tempDir('heuristic-subtypes');
+    writeTree(dir, {
+      'App.csproj': '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>\n',
+      'Repo_Base.cs': 'namespace N;\n\npublic abstract class Repo_Base\n{\n}\n',
+      'Repository.cs': 'namespace N;\n\npublic class Repository : Repo_Base\n{\n}\n',
+      'Orders.cs': 'namespace N;\n\npublic sealed class OrderRepository : Repository, System.IDisposable\n{\n    public void Dispose() { }\n}\n',
+      'Other.cs': 'namespace N;\n\npublic class RepoXBase\n{\n}\n\npublic class Unrelated : RepoXBase\n{\n}\n',
+    });
+    engine = await Engine.open({ workspaceRoot: dir, indexRoot: '' });
+    await engine.refresh();
+    semanticService(engine, { noLsp: true });
+  });
+
+  after(async () => {
+    await disposeSemanticService(engine);
+    await engine.close();
+    removeDir(dir);
+  });
+
+  it('a base type whose name holds an underscore is found (a LIKE wildcard, escaped), transitively, and nothing LIKE-similar', async () => {
+    const a = await implementationsQuery(engine, { qualifiedName: 'N.Repo_Base' });
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'heuristic_no_precise');
+    assert.deepEqual(a.rows.map((r) => `${r.path}:${r.line} ${r.name}`), ['Orders.cs:3 OrderRepository', 'Repository.cs:3 Repository']);
   });
 });

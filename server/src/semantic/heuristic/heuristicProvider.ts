@@ -6,7 +6,8 @@
  * rows are leads, not facts.
  */
 import * as path from 'node:path';
-import { MAX_FILE_BYTES, MAX_VERIFIED_FILES_PER_QUERY, TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
+import { HEURISTIC_SCAN_FILES_PER_QUERY, MAX_FILE_BYTES, MAX_VERIFIED_FILES_PER_QUERY, TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
+import { timeSlice } from '../../core/timeSlice';
 import { readWithOneHandle } from '../../core/paths';
 import type { Statement } from 'sql.js';
 import type { IndexStore } from '../../index/store';
@@ -210,6 +211,8 @@ function toRow(r: unknown[]): SymbolRow {
 class Query {
   readonly gaps: string[] = [];
   private readonly lines = new Map<string, string[] | null>();
+  /** Reading files and scanning the symbol table give the event loop a turn every few ms (other agents' questions). */
+  private readonly slice = timeSlice();
 
   constructor(private readonly o: HeuristicProviderOptions, private readonly ctx: CallContext) {}
 
@@ -232,7 +235,7 @@ class Query {
       case 'supertypes':
         return this.supertypes(args as HierarchyItem);
       case 'subtypes':
-        return this.subtypes((args as HierarchyItem).name).map((r) => this.item(r));
+        return this.subtypes((args as HierarchyItem).name).then((rows) => rows.map((r) => this.item(r)));
       case 'documentSymbols':
         return this.documentSymbols((args as { path: string }).path);
       case 'workspaceSymbols':
@@ -287,7 +290,7 @@ class Query {
   }
 
   /** Whole-word occurrences of a name in the files the text index says mention it. */
-  private occurrences(name: string): { path: string; line: number; column: number; text: string }[] {
+  private async occurrences(name: string): Promise<{ path: string; line: number; column: number; text: string }[]> {
     const token = name.toLowerCase().replace(/"/g, '');
     let ids: number[] = [];
     try {
@@ -305,6 +308,7 @@ class Query {
     const out: { path: string; line: number; column: number; text: string }[] = [];
     let skipped = 0;
     for (const rel of paths) {
+      await this.slice();
       if (this.expired()) {
         skipped++;
         continue;
@@ -319,13 +323,13 @@ class Query {
     return out;
   }
 
-  private references(q: OpArgs<'references'>): ReferenceLocation[] {
+  private async references(q: OpArgs<'references'>): Promise<ReferenceLocation[]> {
     const here = HeuristicProvider.declaredAt(this.o.store, q.path, q.line, q.column);
     const name = here?.name ?? this.nameAt(q);
     if (!name) return [];
     const decls = new Set(this.rowsNamed(name).map((r) => `${r.path}:${r.nameLine}:${r.nameColumn}`));
     const out: ReferenceLocation[] = [];
-    for (const o of this.occurrences(name)) {
+    for (const o of await this.occurrences(name)) {
       const isDeclaration = decls.has(`${o.path}:${o.line}:${o.column}`);
       if (isDeclaration && !q.includeDeclaration) continue;
       const r: ReferenceLocation = { path: o.path, line: o.line, column: o.column, endLine: o.line, endColumn: o.column + name.length };
@@ -335,39 +339,71 @@ class Query {
     return out;
   }
 
-  /** Types whose base list names `typeName` (direct). */
-  private subtypes(typeName: string): SymbolRow[] {
-    const rows = this.o.store
-      .rows(`${SELECT} WHERE s.signature LIKE ? ORDER BY f.path, s.ordinal`, [`%${typeName.replace(/[%_]/g, '')}%`])
-      .map(toRow)
-      .filter((r) => TYPE_KINDS.has(r.kind) && baseTypeNames(r.signature).includes(typeName));
-    return dedupeById(rows);
+  /**
+   * Types whose base list names `typeName` (direct). The stored signatures are scanned (packed, they
+   * keep the base list as written: only the declaration's own first name and leading modifiers are
+   * packed) in slices of file ids with a turn for the event loop between; through the view, the one
+   * LIKE over every row unpacked each signature and held the engine thread for seconds on 4.5 M
+   * lines. Only the hits are read whole.
+   */
+  private async subtypes(typeName: string): Promise<SymbolRow[]> {
+    const store = this.o.store;
+    const like = `%${typeName.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const maxId = Number(store.rows('SELECT max(file_id) FROM symbol_rows')[0]?.[0] ?? 0);
+    const hits: [number, number][] = [];
+    for (let lo = 0; lo <= maxId; lo += HEURISTIC_SCAN_FILES_PER_QUERY) {
+      for (const r of store.rows(`SELECT file_id, ordinal FROM symbol_rows WHERE file_id >= ? AND file_id < ? AND signature LIKE ? ESCAPE '\\'`, [lo, lo + HEURISTIC_SCAN_FILES_PER_QUERY, like])) {
+        hits.push([r[0] as number, r[1] as number]);
+      }
+      await this.slice();
+    }
+    if (!hits.length) return [];
+    const paths = new Map<number, string>();
+    const ids = [...new Set(hits.map((h) => h[0]))];
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      for (const r of store.rows(`SELECT id, path FROM files WHERE id IN (${chunk.map(() => '?').join(',')})`, chunk)) paths.set(r[0] as number, r[1] as string);
+    }
+    const st = statementsFor(store);
+    const rows: SymbolRow[] = [];
+    for (const [fileId, ordinal] of hits) {
+      const path = paths.get(fileId);
+      if (path === undefined) continue;
+      st.full.bind([fileId, ordinal]);
+      try {
+        if (st.full.step()) rows.push(rawToRow(path, st.full.get()));
+      } finally {
+        st.full.reset();
+      }
+    }
+    rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.ordinal - b.ordinal));
+    return dedupeById(rows.filter((r) => TYPE_KINDS.has(r.kind) && baseTypeNames(r.signature).includes(typeName)));
   }
 
-  private implementation(p: SourcePosition): SemanticLocation[] {
+  private async implementation(p: SourcePosition): Promise<SemanticLocation[]> {
     const here = HeuristicProvider.declaredAt(this.o.store, p.path, p.line, p.column);
     const name = here?.name ?? this.nameAt(p);
     if (!name) return [];
     const target = here ?? this.rowsNamed(name)[0];
     if (!target) return [];
-    if (TYPE_KINDS.has(target.kind)) return this.allSubtypes(name).flatMap((r) => this.rowsWithId(r.symbolId)).map(loc);
+    if (TYPE_KINDS.has(target.kind)) return (await this.allSubtypes(name)).flatMap((r) => this.rowsWithId(r.symbolId)).map(loc);
     // A member: same-named members of the (transitive) subtypes of its containing type.
     const container = target.container.split('.').pop() ?? '';
     if (!container) return [];
-    const subs = new Set(this.allSubtypes(container).map((r) => r.qualifiedName));
+    const subs = new Set((await this.allSubtypes(container)).map((r) => r.qualifiedName));
     return this.rowsNamed(name)
       .filter((r) => r.kind === target.kind && subs.has(r.qualifiedName.slice(0, r.qualifiedName.length - r.name.length - 1)))
       .map(loc);
   }
 
-  private allSubtypes(typeName: string): SymbolRow[] {
+  private async allSubtypes(typeName: string): Promise<SymbolRow[]> {
     const out: SymbolRow[] = [];
     const seen = new Set<string>();
     let frontier = [typeName];
     while (frontier.length && out.length < TYPE_HIERARCHY_MAX_NODES && !this.expired()) {
       const next: string[] = [];
       for (const t of frontier) {
-        for (const r of this.subtypes(t)) {
+        for (const r of await this.subtypes(t)) {
           if (seen.has(r.symbolId)) continue;
           seen.add(r.symbolId);
           out.push(r);
@@ -402,10 +438,10 @@ class Query {
     return HeuristicProvider.declaredAt(this.o.store, item.path, item.line, item.column) ?? this.rowsNamed(item.name.replace(/\(.*$/, ''))[0];
   }
 
-  private incoming(item: HierarchyItem): IncomingCall[] {
+  private async incoming(item: HierarchyItem): Promise<IncomingCall[]> {
     const name = item.name.replace(/\(.*$/, '');
     const byCaller = new Map<string, IncomingCall>();
-    for (const o of this.occurrences(name)) {
+    for (const o of await this.occurrences(name)) {
       if (!looksLikeCall(o.text, o.column, name)) continue;
       const caller = HeuristicProvider.enclosing(this.o.store, o.path, o.line, (r) => CALLABLE_KINDS.has(r.kind));
       if (!caller) continue;
