@@ -166,7 +166,9 @@ public sealed class OccurrencesTarget
         }
         var root = await tree.GetRootAsync(ct);
         var n = 0;
-        foreach (var tok in root.DescendantTokens())
+        // Into structured trivia too: a documentation comment's `<see cref="T"/>` is a reference
+        // (FindReferences reports it); directives' names bind to nothing and are left out below.
+        foreach (var tok in root.DescendantTokens(descendIntoTrivia: true))
         {
             // `: base(...)` / `: this(...)`: a use of the constructor called, at the keyword (as FindReferences reports it)
             if ((tok.IsKind(SyntaxKind.BaseKeyword) || tok.IsKind(SyntaxKind.ThisKeyword)) && tok.Parent is ConstructorInitializerSyntax ci)

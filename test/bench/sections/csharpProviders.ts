@@ -93,7 +93,7 @@ function cmdline(pid: number): string {
 }
 
 /** Polls the engine's process tree: peak RSS (tree, engine, provider side) and provider pids seen. */
-function treeMonitor(root: number) {
+export function treeMonitor(root: number) {
   const providerPids = new Set<number>();
   let peakTree = 0;
   let peakEngine = 0;

@@ -3,7 +3,7 @@
  * precise-facts tests and the bench: questions sampled from a SCIP index (a definition at every
  * use, references and implementations at every definition of a global symbol), each asked of the
  * registry (store first) and of the live provider alone; an answer differs when its location sets
- * (path, line, column, end) differ.
+ * (path, line, column, end, declaration or not) differ.
  */
 import * as fs from 'node:fs';
 import { deserializeSCIP } from '@c4312/scip';
@@ -19,9 +19,10 @@ export interface PreciseQuestion {
   line: number;
   column: number;
 }
-type Row = { path: string; line: number; column: number; endLine: number; endColumn: number };
+type Row = { path: string; line: number; column: number; endLine: number; endColumn: number; isDeclaration?: boolean };
 
-export const rowKey = (r: Row) => `${r.path}:${r.line}:${r.column}-${r.endLine}:${r.endColumn}`;
+/** A row's location, and whether it is a declaration (references: what `include_definition: false` leaves out). */
+export const rowKey = (r: Row) => `${r.path}:${r.line}:${r.column}-${r.endLine}:${r.endColumn}${r.isDeclaration ? ' declaration' : ''}`;
 export const sortedRows = (rows: readonly Row[] | undefined) => [...new Set((rows ?? []).map(rowKey))].sort();
 
 /** The questions an index asks about its workspace documents (generator output is asked about through its sources). */

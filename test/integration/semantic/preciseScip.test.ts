@@ -169,8 +169,8 @@ type Row = { path: string; line: number; column: number; endLine: number; endCol
       const s1 = semanticService(first, { scip: [], roslynPrewarm: false, tsPrewarm: false, precisePersist: { idleMs: 3_600_000 } });
       assert.ok(s1.persisted, 'the persisted layer runs beside the Roslyn host');
       // The engine's host is up (it answered a question): the pass asks it, no second host
-      const warm = await s1.registry.request('definition', 'csharp', { path: 'src/Harbor.App/Dock.cs', line: 9, column: 73 }, { deadlineMs: 120_000 });
-      assert.equal(warm.provider, 'roslyn');
+      const warm = await s1.roslyn!.request('definition', 'csharp', { path: 'src/Harbor.App/Dock.cs', line: 9, column: 73 }, { signal: new AbortController().signal, deadline: Date.now() + 120_000, waitForReadyMs: 120_000 });
+      assert.equal(warm.kind, 'ok');
       assert.ok((await s1.persisted.runOnce()) >= 5, 'projects persisted');
       assert.equal(s1.persisted.stats.byLiveHost, s1.persisted.stats.projects, "every project by the engine's own host");
       assert.equal(await s1.persisted.runOnce(), 0, 'nothing left to persist');

@@ -110,6 +110,8 @@ export class PreciseAnswers {
   private mentioning(name: string, sym: string): ReadonlySet<string> | undefined {
     const words = new Set([name.replace(/\$/g, '')]);
     if (sym.endsWith(':')) words.add(name.replace(/\d+$/, '').replace(/\$/g, ''));
+    // an attribute class is used by its short form too (`[Audited]` for AuditedAttribute)
+    if (sym.endsWith('#') && /.Attribute$/.test(name)) words.add(name.slice(0, -'Attribute'.length));
     const out = new Set<string>();
     for (const w of words) {
       if (!w) return undefined;
@@ -267,7 +269,8 @@ export class PreciseAnswers {
         for (const o of d.occurrences) {
           if (o.symbol !== symbol && !(ctor && o.symbol.startsWith(ctor))) continue;
           if (o.symbolRoles & ROLE_SEXTANT_IMPLICIT) continue;
-          const isDeclaration = (o.symbolRoles & ROLE_DEFINITION) !== 0 && o.symbol === symbol;
+          // a type's declaration and its constructors' declarations (as FindReferences marks them)
+          const isDeclaration = (o.symbolRoles & ROLE_DEFINITION) !== 0;
           if (isDeclaration && !args.includeDeclaration) continue;
           const loc = location(e.path, o.range);
           const k = `${loc.path}:${loc.line}:${loc.column}`;

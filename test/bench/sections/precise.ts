@@ -1,0 +1,309 @@
+/**
+ * Precise facts that outlive the process (issue 26), in one run on the same workspace, index warm:
+ *   (a) cold: a fresh `sextant mcp` (Roslyn host cold, nothing persisted) asked the questions once
+ *       each, then the wide question (references of the manifest's generic base, ~400 projects on
+ *       the 3,000-project workspace) until precise, then every answer that was not precise again
+ *       until it is (these precise answers are the truth the others are compared with); then it
+ *       idles until its persisted layer's background pass has written the projects' facts;
+ *   (b) a second engine on a copy of (a)'s index (persisted facts), the same questions once each;
+ *   (c) a copy of the index before (a), 4 `sextant scip export --shard K/4` processes run side by
+ *       side (each on its own copy, as CI machines would), then an engine importing the 4 files
+ *       (`--scip`), the same questions once each.
+ * Per run: time to the first precise answer from the first question, the wide question's time,
+ * answers equal to (a)'s row for row (sets of path:line:column), who answered, the background
+ * start's compile count (log), peak RSS of the engine, its host and each export process.
+ * Questions come from the manifest's facts: references at declarations, implementations of
+ * interfaces and classes, definitions at a use in another file. `--quick`: 8 questions, shorter waits.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { askEngine, type EngineAnswer, type Question } from '../../oracle/oracle';
+import type { WorkspaceManifest } from '../../fixtures/generate/manifest';
+import type { BenchContext, BenchSection, Metric } from '../types';
+import { treeMonitor } from './csharpProviders';
+import { hasCSharpProjects } from './semantic';
+
+const SHARDS = 4;
+/** Left out of the questions: names in tens of thousands of files (a cold references answer takes minutes), code no project compiles. */
+const SKIP_FACTS = new Set(['hotType', 'hotInterface', 'genericBase', 'compileRemoved']);
+
+interface Limits {
+  questions: number;
+  /** Each question's wait in a tool call (the tools' waitMs). */
+  askMs: number;
+  /** (a): the wide question and each truth answer asked again while not precise, for at most this long. */
+  untilPreciseMs: number;
+  /** (a): how long to wait for the background pass to finish. */
+  passMs: number;
+  exportMs: number;
+}
+const FULL: Limits = { questions: 20, askMs: 10_000, untilPreciseMs: 900_000, passMs: 5_400_000, exportMs: 5_400_000 };
+const QUICK: Limits = { questions: 8, askMs: 10_000, untilPreciseMs: 300_000, passMs: 900_000, exportMs: 900_000 };
+
+type Sym = Extract<WorkspaceManifest['facts'][number], { kind: 'symbol' }>;
+
+/** The questions: per fact, references at its declaration, implementations (interfaces, classes), a definition at a use elsewhere. */
+export function preciseQuestions(root: string, m: WorkspaceManifest, n: number): Question[] {
+  const per: Question[][] = [];
+  for (const f of m.facts) {
+    if (f.kind !== 'symbol' || SKIP_FACTS.has(f.id) || !f.declarations[0] || f.mentionFiles > 1000) continue;
+    const d = f.declarations[0];
+    const qs: Question[] = [{ id: `${f.id}:refs`, op: 'references', path: d.path, line: d.line, column: d.column }];
+    if (f.symbolKind === 'interface' || f.symbolKind === 'class') qs.push({ id: `${f.id}:impl`, op: 'implementations', path: d.path, line: d.line, column: d.column });
+    const use = useSite(root, f);
+    if (use) qs.push({ id: `${f.id}:def`, op: 'definition', ...use });
+    per.push(qs);
+  }
+  return per.flat().slice(0, n);
+}
+
+function useSite(root: string, f: Sym): { path: string; line: number; column: number } | undefined {
+  const decl = new Set(f.declarations.map((d) => d.path));
+  const re = new RegExp(`\\b${f.name}\\b`);
+  for (const p of (f as { mentionPaths?: string[] }).mentionPaths ?? []) {
+    if (decl.has(p) || !p.endsWith('.cs')) continue;
+    const lines = fs.readFileSync(path.join(root, p), 'utf8').split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i]!;
+      if (/^\s*(\/\/|using |namespace )/.test(l)) continue;
+      const at = re.exec(l);
+      if (at) return { path: p, line: i + 1, column: at.index + 1 };
+    }
+  }
+  return undefined;
+}
+
+interface Engine {
+  client: Client;
+  pid: number;
+  log: string[];
+  mon: ReturnType<typeof treeMonitor>;
+  connectMs: number;
+}
+
+async function startEngine(ctx: BenchContext, root: string, indexRoot: string, extra: string[], label: string): Promise<Engine> {
+  const log: string[] = [];
+  const transport = new StdioClientTransport({
+    command: ctx.options.cli[0]!,
+    args: [...ctx.options.cli.slice(1), 'mcp', '--workspace-root', root, '--index-root', indexRoot, ...extra],
+    env: { ...getDefaultEnvironment(), SEXTANT_CSHARP_PROVIDER: 'roslyn' },
+    stderr: 'pipe',
+  });
+  let rest = '';
+  transport.stderr?.on('data', (b: Buffer) => {
+    const lines = (rest + b.toString('utf8')).split('\n');
+    rest = lines.pop() ?? '';
+    for (const l of lines) if (/persisted layer|background start|precise facts: .*refused/.test(l)) log.push(l);
+  });
+  const client = new Client({ name: `sextant-bench-precise-${label}`, version: '0.0.0' });
+  const t = Date.now();
+  await client.connect(transport);
+  return { client, pid: transport.pid!, log, mon: treeMonitor(transport.pid!), connectMs: Date.now() - t };
+}
+
+interface Run {
+  label: string;
+  answers: EngineAnswer[];
+  /** From the first question to the first precise answer. */
+  firstPreciseMs: number | undefined;
+  wide?: { ms: number | undefined; asks: number; mode: string; rows: number };
+  answeredBy: Record<string, number>;
+  peakEngineMiB: number;
+  peakHostMiB: number;
+  prewarm?: string | undefined;
+}
+
+/** Asks each question once (the first pass), then the wide one once or until precise. */
+async function ask(ctx: BenchContext, e: Engine, label: string, questions: Question[], wide: Question | undefined, lim: Limits, untilPrecise: boolean): Promise<Run> {
+  const answers: EngineAnswer[] = [];
+  const t0 = Date.now();
+  let firstPreciseMs: number | undefined;
+  for (const q of questions) {
+    const a = await askEngine(e.client, q, lim.askMs);
+    answers.push(a);
+    if (firstPreciseMs === undefined && a.mode === 'precise') firstPreciseMs = Date.now() - t0;
+    ctx.progress(`${label} ${q.id} → ${a.mode}/${a.provider ?? ''} ${a.items.length} rows in ${a.ms} ms`);
+  }
+  let w: Run['wide'];
+  if (wide) {
+    const tw = Date.now();
+    w = { ms: undefined, asks: 0, mode: 'none', rows: 0 };
+    for (;;) {
+      const a = await askEngine(e.client, wide, lim.askMs);
+      w.asks++;
+      w.mode = a.mode;
+      w.rows = a.items.length;
+      answers.push(a);
+      ctx.progress(`${label} wide ask ${w.asks} → ${a.mode}/${a.provider ?? ''} ${a.items.length} rows in ${a.ms} ms`);
+      if (a.mode === 'precise') {
+        w.ms = Date.now() - tw;
+        break;
+      }
+      if (!untilPrecise || Date.now() - tw > lim.untilPreciseMs) break;
+    }
+  }
+  const answeredBy: Record<string, number> = {};
+  for (const a of answers) answeredBy[`${a.mode}/${a.provider ?? '-'}`] = (answeredBy[`${a.mode}/${a.provider ?? '-'}`] ?? 0) + 1;
+  return { label, answers, firstPreciseMs, ...(w ? { wide: w } : {}), answeredBy, peakEngineMiB: 0, peakHostMiB: 0 };
+}
+
+async function stopEngine(e: Engine, r: Run): Promise<void> {
+  const m = e.mon.stop();
+  r.peakEngineMiB = m.peakEngineMiB;
+  r.peakHostMiB = m.peakProviderMiB;
+  r.prewarm = e.log.find((l) => l.includes('background start'))?.replace(/^.*background start /, '');
+  await e.client.close();
+}
+
+/** The last answer per question id. */
+const lastById = (answers: EngineAnswer[]) => new Map(answers.map((a) => [a.id, a]));
+const rowsOf = (a: EngineAnswer | undefined) => JSON.stringify([...(a?.items ?? [])].sort());
+
+function sextant(ctx: BenchContext, args: string[], timeoutMs: number): { ok: boolean; out: string; ms: number } {
+  const t = Date.now();
+  const r = spawnSync(ctx.options.cli[0]!, [...ctx.options.cli.slice(1), ...args], { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 26 });
+  return { ok: r.status === 0, out: (r.stderr ?? '') + (r.stdout ?? ''), ms: Date.now() - t };
+}
+
+/** Runs the shard exports side by side, each on its own index copy; peak RSS of each process tree. */
+async function exportShards(ctx: BenchContext, root: string, baseIndex: string, outDir: string, lim: Limits): Promise<{ ms: number; shards: { shard: string; ok: boolean; ms: number; peakMiB: number; summary: string }[] }> {
+  fs.mkdirSync(outDir, { recursive: true });
+  const t0 = Date.now();
+  const runs = Array.from({ length: SHARDS }, (_, i) => {
+    const shard = `${i + 1}/${SHARDS}`;
+    const idx = path.join(ctx.scratch, `precise-shard-index-${i + 1}`);
+    fs.cpSync(baseIndex, idx, { recursive: true });
+    const out = path.join(outDir, `shard-${i + 1}.scip`);
+    const child = spawn(ctx.options.cli[0]!, [...ctx.options.cli.slice(1), 'scip', 'export', '--workspace-root', root, '--index-root', idx, '--shard', shard, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const mon = treeMonitor(child.pid!);
+    let err = '';
+    child.stderr!.on('data', (b: Buffer) => (err = (err + b.toString('utf8')).slice(-4000)));
+    const timer = setTimeout(() => child.kill('SIGTERM'), lim.exportMs);
+    return new Promise<{ shard: string; ok: boolean; ms: number; peakMiB: number; summary: string }>((resolve) =>
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        const m = mon.stop();
+        fs.rmSync(idx, { recursive: true, force: true });
+        resolve({ shard, ok: code === 0, ms: Date.now() - t0, peakMiB: m.peakTreeMiB, summary: (err.match(/scip export: \d+ documents[^\n]*/)?.[0] ?? err.slice(-300)).replace(/ → .*$/, '') });
+      }),
+    );
+  });
+  const shards = await Promise.all(runs);
+  return { ms: Date.now() - t0, shards };
+}
+
+export const section: BenchSection = {
+  name: 'precise',
+  order: 57,
+  description: 'precise facts: (a) cold host, (b) second engine on persisted facts, (c) engine on 4 imported shards — first precise, wide references, answers row for row, peak RSS',
+  appliesTo: (t) => hasCSharpProjects(t.root) && t.manifest !== undefined,
+  async run(ctx) {
+    const lim = ctx.options.quick ? QUICK : FULL;
+    const root = ctx.target.root;
+    const m = ctx.target.manifest!;
+    const notes: string[] = ['workspace not restored: the host resolves packages from the machine\'s NuGet cache (as csharp-restore measures)'];
+    const questions = preciseQuestions(root, m, lim.questions);
+    const wideFact = m.facts.find((f): f is Sym => f.kind === 'symbol' && f.id === 'genericBase');
+    const wd = wideFact?.declarations[0];
+    const wide: Question | undefined = wd ? { id: 'wide:refs', op: 'references', path: wd.path, line: wd.line, column: wd.column } : undefined;
+    if (wideFact && wd) notes.push(`wide question: references of ${wideFact.name} at ${wd.path}:${wd.line}:${wd.column} (${wideFact.mentionFiles} files mention it)`);
+    notes.push(`questions: ${questions.map((q) => q.id).join(', ')}`);
+
+    const baseIndex = path.join(ctx.scratch, 'precise-index');
+    ctx.progress('precise: indexing (shared by the runs)…');
+    const ix = sextant(ctx, ['index', '--workspace-root', root, '--index-root', baseIndex], 3_600_000);
+    if (!ix.ok) return { metrics: [], notes: [...notes, `sextant index failed: ${ix.out.slice(-500)}`] };
+    notes.push(`index built in ${(ix.ms / 1000).toFixed(0)} s`);
+
+    // (a) cold
+    const idxA = path.join(ctx.scratch, 'precise-index-a');
+    fs.cpSync(baseIndex, idxA, { recursive: true });
+    const ea = await startEngine(ctx, root, idxA, [], 'a');
+    const a = await ask(ctx, ea, '(a)', questions, wide, lim, true);
+    // the truth: each answer asked again until precise
+    const truth = lastById(a.answers);
+    const tt = Date.now();
+    for (const q of questions) {
+      while (truth.get(q.id)?.mode !== 'precise' && Date.now() - tt < lim.untilPreciseMs) {
+        const x = await askEngine(ea.client, q, lim.askMs);
+        truth.set(q.id, x);
+        ctx.progress(`(a) truth ${q.id} → ${x.mode} in ${x.ms} ms`);
+      }
+    }
+    const notTruth = [...questions, ...(wide ? [wide] : [])].filter((q) => truth.get(q.id)?.mode !== 'precise').map((q) => `${q.id} (${truth.get(q.id)?.mode})`);
+    if (notTruth.length) notes.push(`(a) never precise (not compared): ${notTruth.join(', ')}`);
+    // the background pass: written when its completion line is logged
+    const tp = Date.now();
+    ctx.progress('(a) idle: waiting for the persisted layer’s background pass…');
+    while (!ea.log.some((l) => /persisted layer: \d+ project\(s\) persisted/.test(l)) && Date.now() - tp < lim.passMs) await new Promise((r) => setTimeout(r, 2_000));
+    const passMs = Date.now() - tp;
+    const units = fs.existsSync(path.join(idxA, 'precise')) ? fs.readdirSync(path.join(idxA, 'precise')).filter((f) => f.endsWith('.scip')).length : 0;
+    const csharpProjects = m.projects.length;
+    notes.push(`(a) background pass: ${units} project files under precise/ after ${(passMs / 1000).toFixed(0)} s idle (${csharpProjects} projects in the manifest); log: ${ea.log.filter((l) => l.includes('persisted layer')).slice(-2).join(' | ')}`);
+    await stopEngine(ea, a);
+
+    // (b) a second engine on (a)'s index
+    const idxB = path.join(ctx.scratch, 'precise-index-b');
+    fs.cpSync(idxA, idxB, { recursive: true });
+    fs.rmSync(idxA, { recursive: true, force: true });
+    const eb = await startEngine(ctx, root, idxB, [], 'b');
+    const b = await ask(ctx, eb, '(b)', questions, wide, lim, false);
+    await stopEngine(eb, b);
+    fs.rmSync(idxB, { recursive: true, force: true });
+
+    // (c) 4 shard exports, then an engine importing them
+    const scipDir = path.join(ctx.scratch, 'precise-shards');
+    ctx.progress(`(c) ${SHARDS} shard exports side by side…`);
+    const ex = await exportShards(ctx, root, baseIndex, scipDir, lim);
+    const idxC = path.join(ctx.scratch, 'precise-index-c');
+    fs.cpSync(baseIndex, idxC, { recursive: true });
+    const ec = await startEngine(ctx, root, idxC, ['--scip', scipDir], 'c');
+    const c = await ask(ctx, ec, '(c)', questions, wide, lim, false);
+    await stopEngine(ec, c);
+    fs.rmSync(idxC, { recursive: true, force: true });
+
+    const compare = (r: Run) => {
+      const got = lastById(r.answers);
+      const equal: string[] = [];
+      const differ: string[] = [];
+      for (const q of [...questions, ...(wide ? [wide] : [])]) {
+        const t = truth.get(q.id);
+        if (t?.mode !== 'precise') continue;
+        (rowsOf(got.get(q.id)) === rowsOf(t) && got.get(q.id)?.mode === 'precise' ? equal : differ).push(q.id);
+      }
+      return { equal, differ };
+    };
+    const cb = compare(b);
+    const cc = compare(c);
+    for (const [n, x] of [['b', cb], ['c', cc]] as const) if (x.differ.length) notes.push(`(${n}) differs from (a) (or not precise): ${x.differ.join(', ')}`);
+    const fmt = (v: number | undefined) => (v === undefined ? '—' : `${Math.round(v)} ms`);
+    const table: string[][] = [
+      ['', '(a) cold host', '(b) persisted', '(c) 4 imported shards'],
+      ['first precise from the first question', fmt(a.firstPreciseMs), fmt(b.firstPreciseMs), fmt(c.firstPreciseMs)],
+      ['wide references (asks)', `${fmt(a.wide?.ms)} (${a.wide?.asks ?? 0})`, `${fmt(b.wide?.ms)} (${b.wide?.asks ?? 0})`, `${fmt(c.wide?.ms)} (${c.wide?.asks ?? 0})`],
+      ['wide references rows', String(a.wide?.rows ?? '—'), String(b.wide?.rows ?? '—'), String(c.wide?.rows ?? '—')],
+      ['answers equal to (a) row for row', '—', `${cb.equal.length} / ${cb.equal.length + cb.differ.length}`, `${cc.equal.length} / ${cc.equal.length + cc.differ.length}`],
+      ['answered by (mode/provider)', JSON.stringify(a.answeredBy), JSON.stringify(b.answeredBy), JSON.stringify(c.answeredBy)],
+      ['background start', a.prewarm ?? '—', b.prewarm ?? '—', c.prewarm ?? '—'],
+      ['peak RSS engine / host', `${a.peakEngineMiB.toFixed(0)} / ${a.peakHostMiB.toFixed(0)} MiB`, `${b.peakEngineMiB.toFixed(0)} / ${b.peakHostMiB.toFixed(0)} MiB`, `${c.peakEngineMiB.toFixed(0)} / ${c.peakHostMiB.toFixed(0)} MiB`],
+      ['(a) background pass / (c) exports wall', `${(passMs / 1000).toFixed(0)} s`, '', `${(ex.ms / 1000).toFixed(0)} s`],
+      ...ex.shards.map((s) => [`  export ${s.shard}: peak RSS, time`, '', '', `${s.peakMiB.toFixed(0)} MiB, ${(s.ms / 1000).toFixed(0)} s${s.ok ? '' : ' FAILED'}: ${s.summary}`]),
+    ];
+    const metrics: Metric[] = [
+      { name: '(a) first precise', value: a.firstPreciseMs, unit: 'ms' },
+      { name: '(a) wide references cold → precise', value: a.wide?.ms, unit: 'ms' },
+      { name: '(b) first precise', value: b.firstPreciseMs, unit: 'ms', target: { op: '<=', value: 1_000 } },
+      { name: '(b) wide references', value: b.wide?.ms, unit: 'ms', target: { op: '<=', value: 1_000 } },
+      { name: '(b) answers differing from (a)', value: cb.differ.length, unit: 'count', target: { op: '<=', value: 0 } },
+      { name: '(c) first precise', value: c.firstPreciseMs, unit: 'ms', target: { op: '<=', value: 1_000 } },
+      { name: '(c) wide references', value: c.wide?.ms, unit: 'ms', target: { op: '<=', value: 1_000 } },
+      { name: '(c) answers differing from (a)', value: cc.differ.length, unit: 'count', target: { op: '<=', value: 0 } },
+      { name: '(c) peak RSS of one export process (max)', value: Math.max(...ex.shards.map((s) => s.peakMiB)), unit: 'MiB' },
+    ];
+    const slim = (r: Run) => ({ ...r, answers: r.answers.map(({ id, op, mode, provider, ms, items }) => ({ id, op, mode, provider, ms, items: items.length })) });
+    return { metrics, table, notes, data: { questions, runs: [slim(a), slim(b), slim(c)], exports: ex } };
+  },
+};
