@@ -14,6 +14,7 @@
  *
  * Scratch: $HISTORY_EVAL_SCRATCH, default /work/scratch/rank (trees ~100 MB per efcore snapshot).
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { callTool } from '../../server/src/mcp/server';
@@ -25,6 +26,7 @@ import { ranking } from '../../server/src/nav/ranking/fileRanking';
 import { semanticService } from '../../server/src/nav/semanticService';
 import { Bm25Baseline, mentionCount, productionFiles } from './baselines';
 import { FIXTURE_DIR, type HistoryQuestion, type HistorySet } from './build';
+import { cleanTitle } from './rules';
 import { snapshot } from './snapshot';
 
 export interface EvalOptions {
@@ -113,6 +115,11 @@ export async function evaluate(o: EvalOptions): Promise<QuestionResult[]> {
       const tag = `${set.repo}/${snap.commit.slice(0, 12)}${o.history ? '' : '-nohist'}`;
       o.progress(`${tag}: snapshot`);
       const tree = await snapshot(gitDir, snap.commit, path.join(o.scratch, 'trees', tag), o.history);
+      if (o.history) {
+        const leaks = historyLeaks(tree.dir, qs);
+        if (leaks.length) throw new Error(`${tag}: the snapshot's history holds what it should not: ${leaks.slice(0, 3).join('; ')}`);
+        o.progress(`${tag}: history cut checked (no question's commit, nor its title as a subject, before HEAD)`);
+      }
       o.progress(`${tag}: index (${tree.files} files)`);
       const engine = await Engine.open({ workspaceRoot: tree.dir, indexRoot: path.join(o.scratch, 'idx', tag) });
       try {
@@ -135,6 +142,23 @@ export async function evaluate(o: EvalOptions): Promise<QuestionResult[]> {
         await engine.close();
       }
     }
+  }
+  return out;
+}
+
+/**
+ * Leakage check of a snapshot with history: no question's own commit is an ancestor of HEAD and no
+ * commit before HEAD has a question's title as its subject (`git log` of the snapshot is every
+ * commit subject the engine can read).
+ */
+export function historyLeaks(dir: string, qs: HistoryQuestion[]): string[] {
+  const g = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out: string[] = [];
+  const reachable = new Set(g('rev-list', 'HEAD').split('\n').filter(Boolean));
+  const subjects = new Set(g('log', '--format=%s', 'HEAD').split('\n').map((x) => cleanTitle(x).toLowerCase()));
+  for (const q of qs) {
+    if (reachable.has(q.commit)) out.push(`PR ${q.pr}'s commit ${q.commit.slice(0, 12)} is in the history`);
+    if (subjects.has(q.title.toLowerCase())) out.push(`PR ${q.pr}'s title "${q.title}" is a commit subject of the history`);
   }
   return out;
 }

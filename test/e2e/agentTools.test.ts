@@ -94,7 +94,7 @@ describe('MCP over stdio: related_tests and impact @e2e', function () {
       assert.equal(row.path, 'tests/Billing/Acme.Billing.Adjustments.Application.Tests/AdjustmentServiceTests.cs');
       assert.equal(row.line, 47);
       assert.equal(row.score, 100);
-      assert.match(row.reasons[0], /^references TransferAdjustment at line 52 \(precise\)$/);
+      assert.match(row.reasons[0], /^reference: references TransferAdjustment at line 52 \(precise\)$/);
       assert.ok(row.reasons.includes('its project references Acme.Billing.Adjustments.Application'), row.reasons.join('; '));
       assert.equal(
         row.run,
@@ -110,7 +110,7 @@ describe('MCP over stdio: related_tests and impact @e2e', function () {
       assert.deepEqual(r.items.map(brief), ['JournalServiceTests.CreateJournal_returns_null_for_unknown_id exact xunit', 'HoldingServiceTests.ImportHoldings_returns_a_list exact nunit']);
       assert.equal(r.items[0].score, 100);
       assert.equal(r.items[1].score, 90);
-      assert.deepEqual(r.items[1].reasons, ['calls ImportHoldingsAsync, which calls CreateJournalAsync (precise, depth 2)']);
+      assert.deepEqual(r.items[1].reasons, ['caller: calls ImportHoldingsAsync, which calls CreateJournalAsync (precise, depth 2)']);
       // depth 1: only the direct reference.
       const d1 = await checked(c, v, 'related_tests', { target: { qualifiedName: 'Acme.Billing.Journals.Application.JournalService.CreateJournalAsync' }, depth: 1 });
       assert.deepEqual(d1.items.map(brief), ['JournalServiceTests.CreateJournal_returns_null_for_unknown_id exact xunit']);
@@ -126,7 +126,7 @@ describe('MCP over stdio: related_tests and impact @e2e', function () {
         'HoldingServiceTests.ResolveHolding_accepts_prioritised_requests likely nunit',
         'HoldingServiceTests.ValidateHoldingSummary_mentions_the_id likely nunit',
       ]);
-      for (const x of r.items) assert.match(x.reasons[0], /^its class references HoldingService at line \d+, outside the tests \(precise\)$/);
+      for (const x of r.items) assert.match(x.reasons[0], /^reference: its class references HoldingService at line \d+, outside the tests \(precise\)$/);
       assert.equal(r.signals.references, 'precise: 2 of 2 references in test code');
     });
 
@@ -239,18 +239,18 @@ describe('MCP over stdio: related_tests and impact @e2e', function () {
       const row = (k: string) => got.get(k) as any;
       // Through precise references: the [Theory] (xunit, with a command) and two convention-only methods (no framework, no command).
       assert.equal(brief(row('CargoFacts.Load_adds_a_container')), 'CargoFacts.Load_adds_a_container exact xunit');
-      assert.match(row('CargoFacts.Load_adds_a_container').reasons[0], /^references CargoCount at line 21 \(precise\)$/);
+      assert.match(row('CargoFacts.Load_adds_a_container').reasons[0], /^reference: references CargoCount at line 21 \(precise\)$/);
       assert.equal(row('CargoFacts.Load_adds_a_container').run, 'dotnet test tests/Harbor.Tests/Harbor.Tests.csproj --filter "FullyQualifiedName~Harbor.Tests.CargoFacts.Load_adds_a_container"');
       for (const k of ['ShipTests.DescribesCargo', 'ShipTests.ParsesManifest']) {
         assert.equal(row(k).confidence, 'exact');
         assert.equal(row(k).framework, undefined);
         assert.equal(row(k).run, undefined);
-        assert.match(row(k).reasons[0], /^references CargoCount at line \d+ \(precise\)$/);
+        assert.match(row(k).reasons[0], /^reference: references CargoCount at line \d+ \(precise\)$/);
       }
       // Through callers: Describe (Ship.cs) and Weight (Ship.Cargo.cs) call CargoCount; these tests call them.
-      assert.deepEqual(row('CargoFacts.Describe_counts_cargo').reasons.filter((x: string) => x.startsWith('calls')), ['calls Describe, which calls CargoCount (precise, depth 2)']);
+      assert.deepEqual(row('CargoFacts.Describe_counts_cargo').reasons.filter((x: string) => x.startsWith('caller: ')), ['caller: calls Describe, which calls CargoCount (precise, depth 2)']);
       assert.equal(row('CargoFacts.Describe_counts_cargo').framework, 'xunit');
-      assert.deepEqual(row('ShipTests.TankerIsHeavier').reasons.filter((x: string) => x.startsWith('calls')), ['calls Weight, which calls CargoCount (precise, depth 2)']);
+      assert.deepEqual(row('ShipTests.TankerIsHeavier').reasons.filter((x: string) => x.startsWith('caller: ')), ['caller: calls Weight, which calls CargoCount (precise, depth 2)']);
       // 90 for a depth-2 caller, +5 for a second kind of evidence (ShipTests.cs is named after Ship).
       assert.equal(row('ShipTests.TankerIsHeavier').score, 95);
       assert.equal(row('CargoFacts.Describe_counts_cargo').score, 90);

@@ -10,6 +10,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import { LOCATE_MAX_ANSWER_BYTES, LOCATE_MAX_HINTS } from '../../server/src/core/limits';
 import { cachedWorkspace, factById, type WorkspaceManifest } from '../fixtures/generate';
 import { call, callError, connectStdio, type Connected, callSettled } from '../helpers/mcpClient';
@@ -163,7 +164,7 @@ describe('MCP over stdio: locate_code on the generated workspace @e2e', function
   it('refuses a foreign or altered locator, oversized hint lists and mixed forms', async () => {
     const first = (await ask({ question: 'journal repository' })).s;
     const [body, mac] = String(first.locator).split('.');
-    const altered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), r: 0, q: 'rates' })).toString('base64url');
+    const altered = zlib.deflateRawSync(Buffer.from(JSON.stringify({ ...JSON.parse(zlib.inflateRawSync(Buffer.from(body!, 'base64url')).toString()), r: 0, q: 'rates' }))).toString('base64url');
     assert.match(await callError(c.client, 'locate_code', { locator: `${altered}.${mac}`, choice: '1' }), /^Error \[STALE_LOCATOR\]: .*Hint: /);
     assert.match(await callError(c.client, 'locate_code', { locator: 'bm90LW91cnM.AAAAAAAAAAAAAAAAAAAAAA', choice: '1' }), /^Error \[STALE_LOCATOR\]: The locator was not issued by this server/);
     const tooMany = Array.from({ length: LOCATE_MAX_HINTS + 1 }, (_, i) => `Hint${i}`);

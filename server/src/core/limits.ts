@@ -712,8 +712,10 @@ export const LOCATE_MAX_QUESTION_CHARS = 500;
 /** locate_code: hints per call, and characters per hint (more is a search, not a hint: refused). */
 export const LOCATE_MAX_HINTS = 6;
 export const LOCATE_MAX_HINT_CHARS = 200;
-/** locate_code: answer bytes at most (seed 002: a location packet, never source). */
-export const LOCATE_MAX_ANSWER_BYTES = 8 * 1024;
+/** locate_code: answer bytes at most, text and JSON each (issue 24: a location packet an agent reads at every step, never source). */
+export const LOCATE_MAX_ANSWER_BYTES = 2_560;
+/** locate_code: bytes of LOCATE_MAX_ANSWER_BYTES left for what the tool layer adds (summary, index metadata, completeness). */
+export const LOCATE_ENVELOPE_RESERVE_BYTES = 420;
 /** locate_code: candidates and recommended reads returned at most. */
 export const LOCATE_MAX_CANDIDATES = 3;
 export const LOCATE_MAX_READS = 2;
@@ -769,6 +771,14 @@ export const RELATED_TESTS_CALLER_WALK_MS = 3_000;
 export const RELATED_TESTS_TEXT_FILES = 300;
 /** related_tests: rows one answer keeps at most (ranked; a widely used type is referenced by thousands of tests). */
 export const RELATED_TESTS_MAX_ROWS = 500;
+/** related_tests: of the test files ranked first by their evidence (testFileScore.ts), this many co-changed ones without rows give their tests as rows. */
+export const RELATED_TESTS_COCHANGE_FILES = 5;
+/** related_tests: test files named like the type (beyond its exact name + Tests) whose tests become rows. */
+export const RELATED_TESTS_NAMED_FILES = 3;
+/** related_tests: rows of one file before the next file's (a first page names several test files, not one file's every test; a page of C# rows holds ~7 within its byte budget). */
+export const RELATED_TESTS_PER_FILE_TIER = 1;
+/** related_tests: how long it waits for the ranking index (similar test names) on a first question; the build goes on. */
+export const RELATED_TESTS_RANKING_WAIT_MS = 1_500;
 /** related_tests: default rows per page (the common question wants the handful that matter). */
 export const RELATED_TESTS_DEFAULT_LIMIT = 20;
 /** git co-change: commits of the target's file read (recent history is what predicts which tests move with it). */
@@ -777,8 +787,6 @@ export const AGENT_COCHANGE_COMMITS = 200;
 export const AGENT_COCHANGE_TIMEOUT_MS = 4_000;
 /** git co-change: git log output read at most (200 commits of a monorepo sweep can list 100k files). */
 export const AGENT_COCHANGE_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
-/** git co-change: a test file co-changed in at least this many commits adds its tests that mention the name. */
-export const AGENT_COCHANGE_MIN_COMMITS = 2;
 /** impact: rows shown per section (the section's count is exact; drill in with the named tool). */
 export const IMPACT_ROWS_PER_SECTION = 8;
 /** impact: tests asked of related_tests for the tests section. */

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { coChange } from '../../../server/src/nav/agent/coChange';
+import { COCHANGE_RECENCY_DECAY, coChange } from '../../../server/src/nav/agent/coChange';
 import type { Engine } from '../../../server/src/nav/engine';
 
 describe('agent: git co-change', function () {
@@ -40,6 +40,14 @@ describe('agent: git co-change', function () {
     assert.equal(c.unavailable, undefined);
     assert.equal(c.commits, 3);
     assert.deepEqual([...c.files.entries()].sort(), [['README.md', 1], ['tests/OrdersTests.cs', 2]]);
+  });
+
+  it('weighs each shared commit by its age and size: the newest small one most', async () => {
+    const c = await coChange(engineAt(root, 'v2'), 'src/Orders.cs');
+    // Newest first: 'orders alone' (age 0), 'orders and their tests' (age 1, 2 files), 'first' (age 2, 3 files).
+    const d = COCHANGE_RECENCY_DECAY;
+    assert.ok(Math.abs(c.weighted.get('tests/OrdersTests.cs')! - (d / Math.SQRT2 + d ** 2 / Math.sqrt(3))) < 1e-9);
+    assert.ok(Math.abs(c.weighted.get('README.md')! - d ** 2 / Math.sqrt(3)) < 1e-9);
   });
 
   it('outside a repository it says why instead of failing', async () => {

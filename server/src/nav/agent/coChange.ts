@@ -6,6 +6,9 @@
  */
 import { execFile } from 'node:child_process';
 import { AGENT_COCHANGE_COMMITS, AGENT_COCHANGE_MAX_OUTPUT_BYTES, AGENT_COCHANGE_TIMEOUT_MS } from '../../core/limits';
+
+/** Weight of a shared commit per step of age (tuned on the dev split of scripts/history-eval/: 0.97). */
+export const COCHANGE_RECENCY_DECAY = 0.97;
 import type { Engine } from '../engine';
 
 export interface CoChange {
@@ -13,6 +16,12 @@ export interface CoChange {
   commits: number;
   /** Other files → commits they share with the file. */
   files: Map<string, number>;
+  /**
+   * Other files → the weight of the commits they share: each commit weighs
+   * COCHANGE_RECENCY_DECAY^(its age in the file's commits, newest 0) / √(files it changed) — a recent
+   * small commit says more about what moves with the file than an old sweep of hundreds of files.
+   */
+  weighted: Map<string, number>;
   unavailable?: string;
 }
 
@@ -36,18 +45,24 @@ function read(root: string, rel: string): Promise<CoChange> {
       (error, stdout) => {
         if (error) {
           const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed' : error.killed ? `git log took over ${AGENT_COCHANGE_TIMEOUT_MS} ms` : 'not a git repository (or git log failed)';
-          resolve({ commits: 0, files: new Map(), unavailable: why });
+          resolve({ commits: 0, files: new Map(), weighted: new Map(), unavailable: why });
           return;
         }
         const files = new Map<string, number>();
+        const weighted = new Map<string, number>();
         let commits = 0;
         for (const block of String(stdout).split('\x1e')) {
-          const names = block.split('\n').map((l) => l.trim()).filter(Boolean);
+          const names = [...new Set(block.split('\n').map((l) => l.trim()).filter(Boolean))];
           if (!names.includes(rel)) continue;
+          const w = COCHANGE_RECENCY_DECAY ** commits / Math.sqrt(names.length);
           commits++;
-          for (const n of new Set(names)) if (n !== rel) files.set(n, (files.get(n) ?? 0) + 1);
+          for (const n of names) {
+            if (n === rel) continue;
+            files.set(n, (files.get(n) ?? 0) + 1);
+            weighted.set(n, (weighted.get(n) ?? 0) + w);
+          }
         }
-        resolve({ commits, files });
+        resolve({ commits, files, weighted });
       },
     );
   });

@@ -17,10 +17,13 @@
  * candidate files changed since its index version is `Error [STALE_LOCATOR]`.
  */
 import * as crypto from 'node:crypto';
+import * as zlib from 'node:zlib';
 import picomatch from 'picomatch';
 import { ToolError } from '../../core/errors';
 import {
   LOCATE_LOCATOR_TTL_MS,
+  LOCATE_MAX_ANSWER_BYTES,
+  LOCATE_ENVELOPE_RESERVE_BYTES,
   LOCATE_MAX_CANDIDATES,
   LOCATE_MAX_REFINEMENTS,
   LOCATE_MAX_SCOPES,
@@ -30,7 +33,7 @@ import {
 import type { Engine } from '../engine';
 import { evidenceOf, isLocated, type Evidence } from '../ranking/calibration';
 import { ranking } from '../ranking/fileRanking';
-import { engineDeclarations, parseQuestion, rankQuestion, type RankedFile } from '../ranking/rankQuestion';
+import { engineDeclarations, parseQuestion, plainFirst, rankQuestion, type RankedFile } from '../ranking/rankQuestion';
 import { changedSince } from '../semanticTarget';
 import { searchText } from '../textSearch';
 import { architectureMap, splitWords, type ArchitectureMap, type Layer } from './locateMap';
@@ -172,8 +175,9 @@ export async function locateCode(engine: Engine, req: LocateRequest): Promise<Lo
       };
     }
     const named = !layerChoice && scopes[0] ? picomatch(scopes[0].layer.globs, { dot: true, nocase: true }) : undefined;
-    const ranked = rankQuestion(engineDeclarations(engine), r, parsed, { filter: filterOf(map, layerChoice, pathHints), prefer: named, exact: symbolHints, limit: LOCATE_MAX_CANDIDATES + 1 });
-    evidence = evidenceOf(ranked, parsed);
+    const filter = filterOf(map, layerChoice, pathHints);
+    const ranked = rankQuestion(engineDeclarations(engine), r, parsed, { filter, prefer: named, exact: symbolHints, limit: LOCATE_MAX_CANDIDATES + 1 });
+    evidence = evidenceOf(ranked, parsed, ranked.length ? plainFirst(r, parsed, filter) : undefined);
     candidates = ranked.slice(0, LOCATE_MAX_CANDIDATES).map((f) => candidateOf(engine, map, f, ranked));
     if (r.partial && !ranked.length) candidates = [];
   }
@@ -195,8 +199,9 @@ export async function locateCode(engine: Engine, req: LocateRequest): Promise<Lo
   if (top && (status === 'located' || status === 'ambiguous')) {
     reads.push(readOf(top));
     const other = await oneHop(engine, top, req.deadlineAt);
-    if (other) verified = `${top.name} is declared at ${top.path}:${top.line} and used in ${other.path}:${other.line}`;
-    else verified = `${top.name} is declared at ${top.path}:${top.line}; no other file mentions it`;
+    // The candidate's path is in the candidate row already: said once.
+    if (other) verified = `candidate 1 (${top.name}) is declared there and used in ${other.path}:${other.line}`;
+    else verified = `candidate 1 (${top.name}) is declared there; no other file mentions it`;
     if (status === 'ambiguous' && candidates[1]) reads.push(readOf(candidates[1]));
     else if (other) reads.push({ path: other.path, startLine: Math.max(1, other.line - 5), endLine: other.line + 15 });
   }
@@ -237,6 +242,25 @@ export async function locateCode(engine: Engine, req: LocateRequest): Promise<Lo
     if (layerChoice) body.l = layerChoice;
     out.locator = sealLocator(body);
     out.refinementsLeft = refinementsLeft;
+  }
+  return fitAnswer(out);
+}
+
+/**
+ * The answer within LOCATE_MAX_ANSWER_BYTES (with LOCATE_ENVELOPE_RESERVE_BYTES left for the
+ * envelope the tool adds: summary, index, completeness): the candidates' `why` is shortened first
+ * (the reasons after the first are the least telling), then the last candidate goes (its read too).
+ */
+export function fitAnswer(out: LocateAnswer, max = LOCATE_MAX_ANSWER_BYTES - LOCATE_ENVELOPE_RESERVE_BYTES): LocateAnswer {
+  const size = () => Buffer.byteLength(JSON.stringify({ ...out, evidence: undefined }));
+  for (const n of [120, 80, 48]) {
+    if (size() <= max) return out;
+    out.candidates = out.candidates.map((c) => ({ ...c, why: clip(c.why, n) }));
+  }
+  while (size() > max && out.candidates.length > 1) {
+    const gone = out.candidates.pop()!;
+    out.reads = out.reads.filter((r) => r.path !== gone.path || out.candidates.some((c) => c.path === r.path));
+    if (out.choices) out.choices = out.choices.filter((c) => c !== String(out.candidates.length + 1));
   }
   return out;
 }
@@ -327,8 +351,9 @@ async function oneHop(engine: Engine, c: LocateCandidate, deadlineAt: number): P
   return r?.hits.find((h) => h.path !== c.path);
 }
 
+/** The state, deflated (candidate paths share long prefixes) and base64url, then its MAC. */
 export function sealLocator(s: LocatorState): string {
-  const body = Buffer.from(JSON.stringify(s)).toString('base64url');
+  const body = zlib.deflateRawSync(Buffer.from(JSON.stringify(s)), { level: 9 }).toString('base64url');
   return `${body}.${mac(body)}`;
 }
 
@@ -344,7 +369,7 @@ export function openLocator(engine: Engine, locator: string): LocatorState {
   }
   let s: LocatorState;
   try {
-    s = JSON.parse(Buffer.from(locator.slice(0, dot), 'base64url').toString('utf8')) as LocatorState;
+    s = JSON.parse(zlib.inflateRawSync(Buffer.from(locator.slice(0, dot), 'base64url'), { maxOutputLength: 64 * 1024 }).toString('utf8')) as LocatorState;
   } catch {
     throw new ToolError('STALE_LOCATOR', 'The locator cannot be read', hint);
   }

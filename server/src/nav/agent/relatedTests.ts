@@ -7,24 +7,44 @@
  *   used only when the references are not complete and precise, or backed by git co-change);
  * - `naming`: the test file is named after the symbol's type or file (`ShipTests.cs`,
  *   `fleetService.test.ts`), and for a member the test's name contains the member's;
- * - `cochange`: the test file changed in the same commits as the symbol's file (git, bounded);
+ * - `naming`: also a test file whose name says the words of the type's (`ConfigurationValidation`
+ *   for `ConfigurationValidator`, `StateManagerTests` for `JournaledStateManager`: the ranking
+ *   index's name fields, nav/ranking/);
+ * - `cochange`: the test file changed in the same commits as the symbol's file (git, bounded) — the
+ *   best ranked co-changed files give their tests even when they never name the symbol;
  * - `project`: the test project references the symbol's project (a reason on rows, not a source).
+ * Each reason starts with the signal that gave it (`reference: …`, `cochange: …`). Test files are
+ * ranked by their evidence (testFileScore.ts), and the order spreads over files: every file's first
+ * RELATED_TESTS_PER_FILE_TIER rows come before any file's next ones (then file evidence, score,
+ * path, line, name), so a first page names the test files that matter instead of one file's every
+ * test.
  * Rows are test methods (xunit [Fact]/[Theory], NUnit [Test]/[TestCase], MSTest [TestMethod],
  * mocha/jest/vitest `it`/`test`, or convention-only public methods of a `…Tests` class) with the
  * command that runs each alone when the framework is known. The whole ranked list is computed once
- * and paged by offset (total order: score, path, line, name).
+ * and paged by offset.
  */
-import { RELATED_TESTS_CALLER_DEPTH, RELATED_TESTS_CALLER_EDGES, RELATED_TESTS_CALLER_WALK_MS, RELATED_TESTS_MAX_ROWS, RELATED_TESTS_TEXT_FILES, AGENT_COCHANGE_MIN_COMMITS } from '../../core/limits';
+import {
+  RELATED_TESTS_CALLER_DEPTH,
+  RELATED_TESTS_CALLER_EDGES,
+  RELATED_TESTS_CALLER_WALK_MS,
+  RELATED_TESTS_COCHANGE_FILES,
+  RELATED_TESTS_MAX_ROWS,
+  RELATED_TESTS_NAMED_FILES,
+  RELATED_TESTS_PER_FILE_TIER,
+  RELATED_TESTS_RANKING_WAIT_MS,
+  RELATED_TESTS_TEXT_FILES,
+} from '../../core/limits';
 import { matchFiles } from '../../index/textIndex';
 import type { NavigationMode } from '../../semantic/provider';
 import type { Engine } from '../engine';
 import { projectGraph } from '../projects';
+import { currentRanking, ranking, similarlyNamed, type Ranking } from '../ranking/fileRanking';
 import { callsQuery, referencesQuery, type AmbiguousAnswer, type NavOptions } from '../semanticQueries';
 import { resolveTarget, type ResolvedTarget, type TargetInput, type TargetRef, type TargetSelection } from '../semanticTarget';
 import { symbolIds } from '../symbolIds';
-import { isTestFile } from '../testLabels';
 import { coChange } from './coChange';
-import { CALLABLE, runCommand, testAt, testMethodsOf, testsOfTypeAt, type TestFramework, type TestMethod } from './testMethods';
+import { testFileScore } from './testFileScore';
+import { CALLABLE, isTestCode, runCommand, testAt, testMethodsOf, testsOfTypeAt, type TestFramework, type TestMethod } from './testMethods';
 
 export type TestConfidence = 'exact' | 'likely' | 'possible';
 
@@ -110,15 +130,18 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   const nav: NavOptions = { ...(o.deadlineAt !== undefined ? { deadlineAt: o.deadlineAt } : {}), ...(o.waitForReadyMs !== undefined ? { waitForReadyMs: o.waitForReadyMs } : {}) };
   const git = coChange(engine, t.position.path);
   const found = new Map<string, Candidate>();
-  const add = (test: TestMethod, k: EvidenceKind, score: number, reason: string, exact = false) => {
+  const add = (test: TestMethod, k: EvidenceKind, score: number, text: string, exact = false) => {
     const key = `${test.path}\0${test.symbol.ordinal}`;
     let c = found.get(key);
     if (!c) found.set(key, (c = { test, best: 0, kinds: new Set(), exact: false, reasons: [] }));
     c.best = Math.max(c.best, score);
     c.kinds.add(k);
     c.exact ||= exact;
+    const reason = `${k}: ${text}`;
     if (!c.reasons.includes(reason)) c.reasons.push(reason);
   };
+  // The ranking index names test files like the type (built in the background on first use).
+  const named = rankingWithin(engine, RELATED_TESTS_RANKING_WAIT_MS);
 
   // 1. References from test code.
   const refs = o.references ?? (await referencesQuery(engine, target, { ...nav, includeDefinition: false }));
@@ -190,37 +213,75 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   signals.git = cc.unavailable ? `unavailable: ${cc.unavailable}` : `${cc.commits} commit${cc.commits === 1 ? '' : 's'} of ${t.position.path} read`;
   const mentionFiles = testFilesMentioning(engine, name, testProjects);
   const word = /^\w+$/.test(name) ? new RegExp(`\\b${name}\\b`) : undefined;
+  // Mentions per test file: its references (precise or heuristic), and in a text read the lines naming it.
+  const mentions = new Map<string, number>();
+  for (const r of refs.rows) if (r.isTest) mentions.set(r.path, (mentions.get(r.path) ?? 0) + 1);
   if (refs.mode !== 'precise' && word) {
     let n = 0;
     for (const f of mentionFiles.slice(0, RELATED_TESTS_TEXT_FILES)) {
-      for (const test of testsMentioning(engine, f, word)) {
+      const m = mentionsIn(engine, f, word);
+      if (m.lines > (mentions.get(f) ?? 0)) mentions.set(f, m.lines);
+      for (const test of m.tests) {
         n++;
         add(test, 'mention', 40, `mentions ${name} (text, not a precise reference)`);
       }
     }
     signals.text = `${n} test${n === 1 ? '' : 's'} mention ${name} in ${Math.min(mentionFiles.length, RELATED_TESTS_TEXT_FILES)} file${mentionFiles.length === 1 ? '' : 's'} read${mentionFiles.length > RELATED_TESTS_TEXT_FILES ? ` (of ${mentionFiles.length})` : ''}`;
   }
-  const mentioning = new Set(mentionFiles);
-  for (const [file, k] of cc.files) {
-    if (!isTestFile(engine, file)) continue;
-    const reason = `co-changed with ${t.position.path} in ${k} of ${cc.commits} commits`;
+  const coFiles = new Map([...cc.weighted.entries()].filter(([f]) => isTestCode(engine, f)));
+  for (const file of coFiles.keys()) {
+    const reason = `changed with ${t.position.path} in ${cc.files.get(file) ?? 0} of ${cc.commits} commits`;
     for (const c of found.values()) if (c.test.path === file) add(c.test, 'cochange', 20, reason);
-    if (k >= AGENT_COCHANGE_MIN_COMMITS && word && mentioning.has(file)) for (const test of testsMentioning(engine, file, word)) add(test, 'cochange', 45, reason);
   }
 
   // 6. Name conventions.
   const typeName = TYPE_KINDS.has(kind) ? name : lastSegment(sym?.qualifiedName.slice(0, Math.max(0, sym.qualifiedName.length - name.length - 1)) ?? '');
   const conv = conventionFiles(engine, t, typeName);
   const member = TYPE_KINDS.has(kind) ? undefined : name.toLowerCase();
+  const namedShare = new Map<string, number>();
   for (const f of conv) {
+    namedShare.set(f, 1);
     for (const test of testMethodsOf(engine, f)) {
-      const named = member !== undefined && test.symbol.name.toLowerCase().includes(member);
+      const namedTest = member !== undefined && test.symbol.name.toLowerCase().includes(member);
       const key = `${test.path}\0${test.symbol.ordinal}`;
-      if (member !== undefined && !named && !found.has(key)) continue;
-      add(test, 'naming', named ? 45 : 30, `${baseName(f)} is named after ${typeName || f}${named ? `; the test is named after ${name}` : ''}`);
+      if (member !== undefined && !namedTest && !found.has(key)) continue;
+      add(test, 'naming', namedTest ? 45 : 30, `${baseName(f)} is named after ${typeName || f}${namedTest ? `; the test is named after ${name}` : ''}`);
     }
   }
-  signals.naming = conv.length ? `${conv.length} test file${conv.length === 1 ? '' : 's'} named after ${typeName}: ${conv.slice(0, 3).join(', ')}` : `no test file named after ${typeName || t.position.path}`;
+  // Test files whose names say the type's words (not only its exact name + Tests).
+  const rk = await named;
+  const alike = rk ? alikeFiles(engine, rk, [typeName || name, baseName(t.position.path).replace(/\.[^.]+$/, '')], new Set(conv)) : [];
+  for (const a of alike) {
+    namedShare.set(a.path, Math.max(namedShare.get(a.path) ?? 0, a.share));
+    for (const test of testMethodsOf(engine, a.path)) {
+      const key = `${test.path}\0${test.symbol.ordinal}`;
+      if (member !== undefined && !found.has(key) && !test.symbol.name.toLowerCase().includes(member)) continue;
+      add(test, 'naming', Math.round(15 + 15 * a.share), `${baseName(a.path)} is named like ${typeName || name} (${a.words.join(', ')})`);
+    }
+  }
+  const namedNote = alike.length ? `; named like it: ${alike.slice(0, 3).map((a) => baseName(a.path)).join(', ')}` : rk ? '' : '; similar names not checked (ranking index not ready)';
+  signals.naming = `${conv.length ? `${conv.length} test file${conv.length === 1 ? '' : 's'} named after ${typeName}: ${conv.slice(0, 3).join(', ')}` : `no test file named after ${typeName || t.position.path}`}${namedNote}`;
+
+  // 7. Files by their evidence (testFileScore.ts); the best co-changed files without rows give theirs
+  // (their tests mentioning the name, else all): a test file that keeps changing with the symbol's
+  // file covers it even when it never names it.
+  const bestRow = new Map<string, number>();
+  for (const c of found.values()) bestRow.set(c.test.path, Math.max(bestRow.get(c.test.path) ?? 0, Math.min(100, c.best + (c.kinds.size - 1) * 5)));
+  const fileKey = new Map<string, number>();
+  for (const f of new Set([...bestRow.keys(), ...coFiles.keys()])) {
+    fileKey.set(f, testFileScore({ mentions: mentions.get(f) ?? 0, cochange: coFiles.get(f) ?? 0, churn: rk?.history.churn.get(f) ?? 0, named: namedShare.get(f) ?? 0, bestRow: bestRow.get(f) ?? 0 }));
+  }
+  let coRows = 0;
+  const ranked = [...fileKey.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  for (const [file] of ranked.slice(0, RELATED_TESTS_COCHANGE_FILES)) {
+    if (bestRow.has(file) || !coFiles.has(file)) continue;
+    const m = word ? mentionsIn(engine, file, word).tests : [];
+    for (const test of m.length ? m : testMethodsOf(engine, file)) {
+      add(test, 'cochange', m.length ? 45 : 30, `changed with ${t.position.path} in ${cc.files.get(file) ?? 0} of ${cc.commits} commits`);
+      coRows++;
+    }
+  }
+  if (coRows) signals.git += `; ${coRows} test${coRows === 1 ? '' : 's'} of co-changed files`;
 
   const ids = symbolIds(engine);
   const homeName = g?.projects.find((p) => p.id === home)?.name ?? home;
@@ -247,7 +308,7 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
     if (run) row.run = run;
     return row;
   });
-  rows.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  rows = spreadOverFiles(rows, (p) => fileKey.get(p) ?? 0);
   let truncated: 'cap' | undefined;
   if (rows.length > maxRows) {
     rows = rows.slice(0, maxRows);
@@ -258,6 +319,40 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   if (refs.reason) answer.reason = refs.reason;
   if (truncated) answer.truncated = truncated;
   return answer;
+}
+
+const byScore = (a: RelatedTest, b: RelatedTest) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * Every file's first RELATED_TESTS_PER_FILE_TIER rows, then the next ones, …; inside a tier by the
+ * file's evidence (`fileKey`), then score, path, line, name (one total order).
+ */
+export function spreadOverFiles(rows: RelatedTest[], fileKey: (path: string) => number): RelatedTest[] {
+  const seen = new Map<string, number>();
+  const tier = new Map<RelatedTest, number>();
+  for (const r of [...rows].sort(byScore)) {
+    const n = seen.get(r.path) ?? 0;
+    seen.set(r.path, n + 1);
+    tier.set(r, Math.floor(n / RELATED_TESTS_PER_FILE_TIER));
+  }
+  return rows.sort((a, b) => tier.get(a)! - tier.get(b)! || fileKey(b.path) - fileKey(a.path) || byScore(a, b));
+}
+
+/** The engine's ranking index if it is (or becomes within `waitMs`) ready; its build goes on in the background. */
+async function rankingWithin(engine: Engine, waitMs: number): Promise<Ranking | undefined> {
+  const have = currentRanking(engine);
+  const building = ranking(engine).catch(() => undefined);
+  if (have && have.version === engine.version) return have;
+  const r = await Promise.race([building, new Promise<undefined>((res) => setTimeout(() => res(undefined), waitMs).unref())]);
+  return r ?? have;
+}
+
+/** Test files (other than `except`) named like the given names, the best first. */
+function alikeFiles(engine: Engine, r: Ranking, names: string[], except: ReadonlySet<string>): { path: string; share: number; words: string[] }[] {
+  return similarlyNamed(r, names, (d) => !except.has(d.path) && isTestCode(engine, d.path), RELATED_TESTS_NAMED_FILES * 3)
+    .filter((x) => x.share >= 0.5 && x.words.length >= 2)
+    .slice(0, RELATED_TESTS_NAMED_FILES)
+    .map((x) => ({ path: x.doc.path, share: x.share, words: x.words }));
 }
 
 /** Test files the text index says mention the name: those of the test projects first, then by path. */
@@ -271,22 +366,21 @@ function testFilesMentioning(engine: Engine, name: string, preferred: ReadonlySe
   }
   const catalog = engine.catalog();
   const g = projectGraph(engine);
-  const files = ids.map((id) => catalog.get(id)?.path).filter((p): p is string => p !== undefined && isTestFile(engine, p));
+  const files = ids.map((id) => catalog.get(id)?.path).filter((p): p is string => p !== undefined && isTestCode(engine, p));
   const inPreferred = (p: string) => (g?.files.get(p) ?? []).some((e) => preferred.has(e.project));
   return files.sort((a, b) => Number(inPreferred(b)) - Number(inPreferred(a)) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** Test methods of a file whose span contains the word (live file). */
-function testsMentioning(engine: Engine, rel: string, word: RegExp): TestMethod[] {
-  const tests = testMethodsOf(engine, rel);
-  if (!tests.length) return [];
+/** A test file's lines naming the word, and its test methods whose span does (live file). */
+function mentionsIn(engine: Engine, rel: string, word: RegExp): { lines: number; tests: TestMethod[] } {
   let lines: string[];
   try {
     lines = engine.policy.readFile(rel).bytes.toString('utf8').split(/\r?\n/);
   } catch {
-    return [];
+    return { lines: 0, tests: [] };
   }
-  return tests.filter((t) => lines.slice(t.symbol.line - 1, t.symbol.endLine).some((l) => word.test(l)));
+  const tests = testMethodsOf(engine, rel).filter((t) => lines.slice(t.symbol.line - 1, t.symbol.endLine).some((l) => word.test(l)));
+  return { lines: lines.filter((l) => word.test(l)).length, tests };
 }
 
 /** Test files named after the type (C#: `ShipTests.cs`…) or the file (`fleetService.test.ts`…). */
@@ -303,7 +397,7 @@ function conventionFiles(engine: Engine, t: ResolvedTarget, typeName: string): s
   for (const f of engine.catalog().all()) {
     if (f.path === t.position.path) continue;
     const stem = f.lowerName.replace(/\.[^.]+$/, '');
-    if (stems.has(stem) && isTestFile(engine, f.path)) out.push(f.path);
+    if (stems.has(stem) && isTestCode(engine, f.path)) out.push(f.path);
   }
   return out.sort();
 }

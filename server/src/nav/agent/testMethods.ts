@@ -98,13 +98,25 @@ function csharpFramework(s: FileSymbol): TestFramework | undefined {
   return undefined;
 }
 
+/**
+ * The engine's test decision for a file, with what the navigation rows pass (its primary project and
+ * its file class): a file of a C# test project outside any `tests/` folder (AutoMapper's
+ * `src/UnitTests/`) is test code. testLabels.ts caches one decision per path, so every caller asks
+ * the same way.
+ */
+export function isTestCode(engine: Engine, rel: string): boolean {
+  const project = symbolIds(engine).primary(rel)?.project.id ?? projectGraph(engine)?.files.get(rel)?.[0]?.project;
+  const fileClass = engine.catalog().byRelPath(rel)?.fileClass;
+  return isTestFile(engine, rel, { ...(project !== undefined ? { primaryProject: project } : {}), ...(fileClass ? { fileClass } : {}) });
+}
+
 /** The test methods of a file (empty for a file that holds none). */
 export function testMethodsOf(engine: Engine, rel: string): TestMethod[] {
   const syms = fileSymbols(engine, rel);
   if (CSHARP.test(rel)) {
     const attributed = syms.filter((s) => s.kind === 'method' && csharpFramework(s) !== undefined);
     if (attributed.length) return attributed.map((s) => ({ path: rel, symbol: s, framework: csharpFramework(s)! }));
-    if (!isTestFile(engine, rel)) return [];
+    if (!isTestCode(engine, rel)) return [];
     const byOrdinal = new Map(syms.map((s) => [s.ordinal, s]));
     return syms
       .filter((s) => s.kind === 'method' && s.modifiers.includes('public') && CONVENTION_CLASS.test(byOrdinal.get(s.parent)?.name ?? s.container))

@@ -31,7 +31,10 @@ export function fileHistory(engine: Engine): Promise<FileHistory> {
   const head = engine.git.head ?? '';
   const c = caches.get(engine);
   if (c && c.head === head) return c.history;
-  const history = head ? read(engine.root) : Promise.resolve(none(engine.git.reason ?? 'not a git repository'));
+  // A failed `git status` (a timeout under load on a large tree) leaves the engine without a HEAD,
+  // but the history is still there to read: only "no repository" / "no git" mean none.
+  const failed = engine.git.reason?.startsWith('git failed') === true;
+  const history = head || failed ? read(engine.root) : Promise.resolve(none(engine.git.reason ?? 'not a git repository'));
   caches.set(engine, { head, history });
   return history;
 }

@@ -187,6 +187,19 @@ export function engineDeclarations(engine: Engine): DeclarationSource {
   return src;
 }
 
+/** The plain ranking calibration.ts compares with: every content field alike (no history), no priors. */
+export const PLAIN_PARAMS: FieldParams = { w: [1, 1, 1, 1, 1, 1, 1, 0], b: [0.75, 0.75, 0.75, 0.75, 0.75, 0.75, 0.75, 0.75], k1: 1.2 };
+
+/** The first production file (not test, not generated) of the plain ranking, if any word matched. */
+export function plainFirst(r: Ranking, q: ParsedQuestion, filter?: (path: string) => boolean): string | undefined {
+  let best: ScoredFile | undefined;
+  for (const s of scoreFiles(r, q.terms, PLAIN_PARAMS)) {
+    if (s.doc.test || s.doc.generated || (filter && !filter(s.doc.path))) continue;
+    if (!best || s.score > best.score || (s.score === best.score && s.doc.path < best.doc.path)) best = s;
+  }
+  return best?.doc.path;
+}
+
 /** Score × this for a file in a layer the question names (locateMap.ts: `entity` → domain). */
 const LAYER_PRIOR = 1.3;
 
