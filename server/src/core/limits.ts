@@ -777,8 +777,6 @@ export const RELATED_TESTS_COCHANGE_FILES = 5;
 export const RELATED_TESTS_NAMED_FILES = 3;
 /** related_tests: rows of one file before the next file's (a first page names several test files, not one file's every test; a page of C# rows holds ~7 within its byte budget). */
 export const RELATED_TESTS_PER_FILE_TIER = 1;
-/** related_tests: how long it waits for the ranking index (similar test names) on a first question; the build goes on. */
-export const RELATED_TESTS_RANKING_WAIT_MS = 1_500;
 /** related_tests: default rows per page (the common question wants the handful that matter). */
 export const RELATED_TESTS_DEFAULT_LIMIT = 20;
 /** git co-change: commits of the target's file read (recent history is what predicts which tests move with it). */

@@ -31,14 +31,13 @@ import {
   RELATED_TESTS_MAX_ROWS,
   RELATED_TESTS_NAMED_FILES,
   RELATED_TESTS_PER_FILE_TIER,
-  RELATED_TESTS_RANKING_WAIT_MS,
   RELATED_TESTS_TEXT_FILES,
 } from '../../core/limits';
 import { matchFiles } from '../../index/textIndex';
 import type { NavigationMode } from '../../semantic/provider';
 import type { Engine } from '../engine';
 import { projectGraph } from '../projects';
-import { currentRanking, ranking, similarlyNamed, type Ranking } from '../ranking/fileRanking';
+import { currentRanking, similarlyNamed, type Ranking } from '../ranking/fileRanking';
 import { callsQuery, referencesQuery, type AmbiguousAnswer, type NavOptions } from '../semanticQueries';
 import { resolveTarget, type ResolvedTarget, type TargetInput, type TargetRef, type TargetSelection } from '../semanticTarget';
 import { symbolIds } from '../symbolIds';
@@ -140,8 +139,6 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
     const reason = `${k}: ${text}`;
     if (!c.reasons.includes(reason)) c.reasons.push(reason);
   };
-  // The ranking index names test files like the type (built in the background on first use).
-  const named = rankingWithin(engine, RELATED_TESTS_RANKING_WAIT_MS);
 
   // 1. References from test code.
   const refs = o.references ?? (await referencesQuery(engine, target, { ...nav, includeDefinition: false }));
@@ -249,7 +246,10 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
     }
   }
   // Test files whose names say the type's words (not only its exact name + Tests).
-  const rk = await named;
+  // The ranking index names test files like the type and knows each file's churn — when locate_code
+  // (or a saved ranking.bin) has built it: related_tests never starts its build (a build beside the
+  // precise questions cut the Roslyn caller walk to precise_partial on the Harbor fixture).
+  const rk = readyRanking(engine);
   const alike = rk ? alikeFiles(engine, rk, [typeName || name, baseName(t.position.path).replace(/\.[^.]+$/, '')], new Set(conv)) : [];
   for (const a of alike) {
     namedShare.set(a.path, Math.max(namedShare.get(a.path) ?? 0, a.share));
@@ -259,7 +259,7 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
       add(test, 'naming', Math.round(15 + 15 * a.share), `${baseName(a.path)} is named like ${typeName || name} (${a.words.join(', ')})`);
     }
   }
-  const namedNote = alike.length ? `; named like it: ${alike.slice(0, 3).map((a) => baseName(a.path)).join(', ')}` : rk ? '' : '; similar names not checked (ranking index not ready)';
+  const namedNote = alike.length ? `; named like it: ${alike.slice(0, 3).map((a) => baseName(a.path)).join(', ')}` : rk ? '' : '; similar names not checked (the ranking index is built by the first locate_code question)';
   signals.naming = `${conv.length ? `${conv.length} test file${conv.length === 1 ? '' : 's'} named after ${typeName}: ${conv.slice(0, 3).join(', ')}` : `no test file named after ${typeName || t.position.path}`}${namedNote}`;
 
   // 7. Files by their evidence (testFileScore.ts); the best co-changed files without rows give theirs
@@ -338,18 +338,14 @@ export function spreadOverFiles(rows: RelatedTest[], fileKey: (path: string) => 
   return rows.sort((a, b) => tier.get(a)! - tier.get(b)! || fileKey(b.path) - fileKey(a.path) || byScore(a, b));
 }
 
-/** The engine's ranking index if it is (or becomes within `waitMs`) ready; its build goes on in the background. */
-async function rankingWithin(engine: Engine, waitMs: number): Promise<Ranking | undefined> {
-  const have = currentRanking(engine);
-  const building = ranking(engine).catch(() => undefined);
-  if (have && have.version === engine.version) return have;
-  const r = await Promise.race([building, new Promise<undefined>((res) => setTimeout(() => res(undefined), waitMs).unref())]);
-  return r ?? have;
+/** The engine's ranking index when one was built (an older index version's is still good evidence of names and churn); nothing is started. */
+function readyRanking(engine: Engine): Ranking | undefined {
+  return currentRanking(engine);
 }
 
 /** Test files (other than `except`) named like the given names, the best first. */
 function alikeFiles(engine: Engine, r: Ranking, names: string[], except: ReadonlySet<string>): { path: string; share: number; words: string[] }[] {
-  return similarlyNamed(r, names, (d) => !except.has(d.path) && isTestCode(engine, d.path), RELATED_TESTS_NAMED_FILES * 3)
+  return similarlyNamed(r, names, (d) => !except.has(d.path) && engine.catalog().byRelPath(d.path) !== undefined && isTestCode(engine, d.path), RELATED_TESTS_NAMED_FILES * 3)
     .filter((x) => x.share >= 0.5 && x.words.length >= 2)
     .slice(0, RELATED_TESTS_NAMED_FILES)
     .map((x) => ({ path: x.doc.path, share: x.share, words: x.words }));
