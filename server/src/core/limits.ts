@@ -833,5 +833,7 @@ export const PRECISE_PERSIST_HOST_MEMORY_MB = 1_536;
 export const PRECISE_PERSIST_NICE = 10;
 /** Persisted layer on the engine's own host: quiet time after a question before the next project's occurrences are asked (an agent's follow-up question usually comes within a second or two; a cancelled request is asked again, its compilation kept). */
 export const PRECISE_PERSIST_LIVE_QUIET_MS = 2_000;
+/** How long a definition/references/implementations question that comes while an engine is still reading its recorded facts (persisted, imported SCIP) waits for them (capped at half its deadline): a cold Roslyn host needs 10+ s; the catalogs of a 3,000-project workspace take a few seconds. */
+export const PRECISE_LOAD_WAIT_MS = 4_000;
 /** Roslyn host: C# projects a framework/package documentation id is tried in until one resolves it (each may compile a project; one whose package is not restored cannot). */
 export const ROSLYN_METADATA_BIND_TRIES = 4;

@@ -171,7 +171,7 @@ export class SemanticService {
     this.shapes = new DeclarationShapes(engine.store, (p) => this.generatedKeys.of(p));
     const scip = options.scip ?? (process.env.SEXTANT_SCIP ? process.env.SEXTANT_SCIP.split(path.delimiter).filter(Boolean) : []);
     this.precise = new PreciseFacts({ workspaceRoot: engine.root, indexRoot: engine.indexRoot, scip, env: this.preciseEnv() });
-    this.registry.setPrecise(this.precise.answers);
+    this.registry.setPrecise(this.precise.answers, this.precise.ready);
     this.factsCoverage = new FactsCoverage({ answers: this.precise.answers, store: this.precise.store, graph: () => projectGraph(engine), version: () => engine.version });
     const persist = options.precisePersist ?? (process.env.SEXTANT_PRECISE_PERSIST === '0' ? false : {});
     if (persist && roslyn && engine.indexRoot) {

@@ -11,7 +11,7 @@
  * where (`persisted`, `scip`, or the live provider).
  */
 import { log } from '../core/log';
-import { PRECISE_NOTE_MAX_PATHS, SEMANTIC_DEADLINE_MS, SEMANTIC_HEURISTIC_RESERVE_MS, SEMANTIC_WAIT_FOR_READY_MS } from '../core/limits';
+import { PRECISE_LOAD_WAIT_MS, PRECISE_NOTE_MAX_PATHS, SEMANTIC_DEADLINE_MS, SEMANTIC_HEURISTIC_RESERVE_MS, SEMANTIC_WAIT_FOR_READY_MS } from '../core/limits';
 import { STORE_OPS, type PreciseAnswers, type StoreAnswer, type StoreOp } from './precise/preciseAnswers';
 import type {
   CallContext,
@@ -77,10 +77,16 @@ export interface RegisteredAvailability extends ProviderAvailability {
 export class SemanticRegistry {
   private readonly entries: { slot: ProviderSlot; provider: SemanticProvider }[] = [];
   private precise: PreciseAnswers | undefined;
+  /** While the store's files are being read at start (settled: undefined). */
+  private preciseLoading: Promise<unknown> | undefined;
 
-  /** The occurrence store that answers before the providers (undefined: none). */
-  setPrecise(p: PreciseAnswers | undefined): void {
+  /** The occurrence store that answers before the providers (undefined: none), and its loading. */
+  setPrecise(p: PreciseAnswers | undefined, loading?: Promise<unknown>): void {
     this.precise = p;
+    this.preciseLoading = loading;
+    void loading?.finally(() => {
+      if (this.preciseLoading === loading) this.preciseLoading = undefined;
+    });
   }
 
   /** Adds a provider in its slot; the returned function removes it again (editor disconnects). */
@@ -118,6 +124,15 @@ export class SemanticRegistry {
     options: SemanticCallOptions = {},
   ): Promise<SemanticAnswer<OpResult<K>>> {
     const started = Date.now();
+    // A question that comes while the recorded facts are still being read waits for them a little:
+    // a cold live provider takes far longer.
+    if (this.preciseLoading && STORE_OPS.has(op)) {
+      const waitMs = Math.min(PRECISE_LOAD_WAIT_MS, options.deadlineMs !== undefined ? options.deadlineMs / 2 : PRECISE_LOAD_WAIT_MS);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.preciseLoading, new Promise((r) => (timer = setTimeout(r, waitMs)))]).catch(() => undefined);
+      clearTimeout(timer);
+      if (options.deadlineMs !== undefined) options = { ...options, deadlineMs: Math.max(200, options.deadlineMs - (Date.now() - started)) };
+    }
     const stored = this.fromStore(op, language, args);
     if (!stored) return this.requestLive(op, language, args, options);
     const { coverage } = stored;

@@ -117,6 +117,11 @@ interface Run {
 }
 
 /** Asks each question once (the first pass), then the wide one once or until precise. */
+/** A stage's figures as soon as they are known (a 3,000-project run takes hours). */
+function stage(line: string): void {
+  process.stderr.write(`precise: ${new Date().toISOString().slice(11, 19)} ${line}\n`);
+}
+
 async function ask(ctx: BenchContext, e: Engine, label: string, questions: Question[], wide: Question | undefined, lim: Limits, untilPrecise: boolean): Promise<Run> {
   const answers: EngineAnswer[] = [];
   const t0 = Date.now();
@@ -147,6 +152,7 @@ async function ask(ctx: BenchContext, e: Engine, label: string, questions: Quest
   }
   const answeredBy: Record<string, number> = {};
   for (const a of answers) answeredBy[`${a.mode}/${a.provider ?? '-'}`] = (answeredBy[`${a.mode}/${a.provider ?? '-'}`] ?? 0) + 1;
+  stage(`${label} first precise ${firstPreciseMs ?? '—'} ms, wide ${w?.ms ?? '—'} ms (${w?.asks ?? 0} asks, ${w?.rows ?? 0} rows), answered by ${JSON.stringify(answeredBy)}`);
   return { label, answers, firstPreciseMs, ...(w ? { wide: w } : {}), answeredBy, peakEngineMiB: 0, peakHostMiB: 0 };
 }
 
@@ -217,6 +223,7 @@ export const section: BenchSection = {
     const ix = sextant(ctx, ['index', '--workspace-root', root, '--index-root', baseIndex], 3_600_000);
     if (!ix.ok) return { metrics: [], notes: [...notes, `sextant index failed: ${ix.out.slice(-500)}`] };
     notes.push(`index built in ${(ix.ms / 1000).toFixed(0)} s`);
+    stage(`index built in ${(ix.ms / 1000).toFixed(0)} s; ${questions.length} questions`);
 
     // (a) cold
     const idxA = path.join(ctx.scratch, 'precise-index-a');
@@ -240,6 +247,7 @@ export const section: BenchSection = {
     ctx.progress('(a) idle: waiting for the persisted layer’s background pass…');
     while (!ea.log.some((l) => /persisted layer: \d+ project\(s\) persisted/.test(l)) && Date.now() - tp < lim.passMs) await new Promise((r) => setTimeout(r, 2_000));
     const passMs = Date.now() - tp;
+    stage(`(a) background pass ended after ${(passMs / 1000).toFixed(0)} s idle`);
     const units = fs.existsSync(path.join(idxA, 'precise')) ? fs.readdirSync(path.join(idxA, 'precise')).filter((f) => f.endsWith('.scip')).length : 0;
     const csharpProjects = m.projects.length;
     notes.push(`(a) background pass: ${units} project files under precise/ after ${(passMs / 1000).toFixed(0)} s idle (${csharpProjects} projects in the manifest); log: ${ea.log.filter((l) => l.includes('persisted layer')).slice(-2).join(' | ')}`);
@@ -258,6 +266,7 @@ export const section: BenchSection = {
     const scipDir = path.join(ctx.scratch, 'precise-shards');
     ctx.progress(`(c) ${SHARDS} shard exports side by side…`);
     const ex = await exportShards(ctx, root, baseIndex, scipDir, lim);
+    stage(`(c) exports ${(ex.ms / 1000).toFixed(0)} s: ${ex.shards.map((x) => `${x.shard} ${x.peakMiB.toFixed(0)} MiB ${(x.ms / 1000).toFixed(0)} s ${x.summary}`).join('; ')}`);
     const idxC = path.join(ctx.scratch, 'precise-index-c');
     fs.cpSync(baseIndex, idxC, { recursive: true });
     const ec = await startEngine(ctx, root, idxC, ['--scip', scipDir], 'c');

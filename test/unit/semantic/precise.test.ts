@@ -262,6 +262,33 @@ describe('answers from the occurrence store', () => {
     assert.match(c.gaps[0]!, /implements\/extends only.*no live provider answered/);
   });
 
+  it('a generic type (metadata name Box`1) is answered from the store, its uses spelling Box; a question while the facts load waits for them', async () => {
+    const BOX = globalSymbol('sextant-cs', '.', 'Acme.Common', '.', `Acme/Common/${escapeName('Box`1')}#`);
+    const t: Record<string, string> = { 'src/Box.cs': 'public class Box<T> {}\n', 'src/UseBox.cs': 'class U { Box<int> b; }\n' };
+    const k = (p: string) => ({ contentHash: `h:${t[p]!.length}`, project: 'src/Acme.csproj', compilation: 'c1', deps: [] });
+    const file = path.join(dir, 'box.scip');
+    await writeScipIndex(file, meta, [
+      { relativePath: 'src/Box.cs', language: 'csharp', positionEncoding: 2, occurrences: [{ range: [0, 13, 16], symbol: BOX, symbolRoles: ROLE_DEFINITION }], symbols: [{ symbol: BOX, documentation: [], relationships: [], kind: 7, displayName: 'Box<T>', enclosingSymbol: '' }], key: k('src/Box.cs') },
+      { relativePath: 'src/UseBox.cs', language: 'csharp', positionEncoding: 2, occurrences: [{ range: [0, 10, 13], symbol: BOX, symbolRoles: 0 }], symbols: [], key: k('src/UseBox.cs') },
+    ]);
+    const s = new OccurrenceStore();
+    const a = new PreciseAnswers(s, env({ currentHash: (p) => (t[p] !== undefined ? `h:${t[p]!.length}` : undefined), filesMentioning: (name) => new Set(Object.keys(t).filter((p) => new RegExp(`\\b${name}\\b`).test(t[p]!))), readText: (p) => t[p] }));
+    // the facts arrive 300 ms after the question
+    const loading = new Promise((r) => setTimeout(r, 300)).then(async () => {
+      assert.equal((await s.addUnit(file, 'scip', '/ws')).ok, true);
+      a.envGeneration++;
+    });
+    let calls = 0;
+    const live: SemanticProvider = { id: 'roslyn', precision: 'precise', supports: () => true, availability: () => ({ state: 'ready', detail: '', started: true }), request: async () => (calls++, { kind: 'ok', value: [] } as never), dispose: async () => undefined };
+    const r = new SemanticRegistry();
+    r.register(live, 'lsp');
+    r.setPrecise(a, loading);
+    const refs = await r.request('references', 'csharp', { path: 'src/Box.cs', line: 1, column: 14, includeDeclaration: true }, { deadlineMs: 10_000 });
+    assert.equal(refs.provider, 'scip');
+    assert.equal(calls, 0);
+    assert.deepEqual(refs.value!.map((x) => `${x.path}:${x.line}:${x.column}`), ['src/Box.cs:1:14', 'src/UseBox.cs:1:11']);
+  });
+
   it('takes another producer\'s document only while its occurrences spell their names', () => {
     const d = docs()[2]!;
     assert.equal(verifyAgainstText(d, texts['src/Use.cs']!), undefined);

@@ -108,6 +108,8 @@ export class PreciseAnswers {
    * for a property `schema`) those of the name without its number too.
    */
   private mentioning(name: string, sym: string): ReadonlySet<string> | undefined {
+    // a generic type's metadata name carries its arity (RepositoryBase`2): source spells the name alone
+    name = name.replace(/`\d+$/, '');
     const words = new Set([name.replace(/\$/g, '')]);
     if (sym.endsWith(':')) words.add(name.replace(/\d+$/, '').replace(/\$/g, ''));
     // an attribute class is used by its short form too (`[Audited]` for AuditedAttribute)
