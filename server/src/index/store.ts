@@ -215,7 +215,12 @@ const SUM_SUFFIX = '.sum';
 
 /** What `<file>.sum` names the bytes by: length and CRC-32. */
 export function checksumOf(bytes: Uint8Array): string {
-  return `${bytes.length}:${zlib.crc32(bytes).toString(16)}`;
+  return formatChecksum(bytes.length, zlib.crc32(bytes));
+}
+
+/** The checksum of `length` bytes whose CRC-32 is `crc` (for a file read in chunks). */
+export function formatChecksum(length: number, crc: number): string {
+  return `${length}:${crc.toString(16)}`;
 }
 
 /** The checksums `<file>.sum` accepts (empty when there is none: the load then runs the integrity check). */

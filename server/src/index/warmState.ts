@@ -13,9 +13,13 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import { discoverWorkspaceAsync, discoveryOptionsOf, type DiscoveryOptions, type DiscoveryResult } from '../workspace/discover';
 import { SCHEMA_VERSION } from './schema';
-import { checksumOf, INDEX_FILE } from './store';
+import { formatChecksum, INDEX_FILE } from './store';
+
+/** Bytes read at a time when checking index.db's checksum. */
+const CHECK_CHUNK_BYTES = 8 * 1024 * 1024;
 
 const STATE_FILE = 'warm.json';
 const FORMAT = 1;
@@ -123,9 +127,10 @@ export async function unchangedSinceWarmState(indexRoot: string, workspaceRoot: 
   if (s.format !== FORMAT || s.key !== stateKey(workspaceRoot, opts) || s.sum !== indexSum(indexRoot)) return undefined;
   const paths = s.paths === '' ? [] : s.paths.split('\0');
   const walk = discoverWorkspaceAsync(realRoot(workspaceRoot), opts, { paths: new Set(paths), rulesStamp: s.rulesStamp });
-  // The index bytes are read and checked as a load checks them, beside the walk.
-  const bytesOk = fs.promises.readFile(path.join(indexRoot, INDEX_FILE)).then(
-    (b) => checksumOf(b) === s.sum,
+  // The index bytes are read and checked as a load checks them, beside the walk (in chunks: the
+  // whole file is never held).
+  const bytesOk = checksumOfFile(path.join(indexRoot, INDEX_FILE)).then(
+    (sum) => sum === s.sum,
     () => false,
   );
   let d: DiscoveryResult;
@@ -141,4 +146,23 @@ export async function unchangedSinceWarmState(indexRoot: string, workspaceRoot: 
     if (f.path !== paths[i] || f.size !== s.sizes[i] || f.mtimeMs !== s.mtimes[i]) return undefined;
   }
   return { summary: s.summary, walkMs: d.durationMs };
+}
+
+/** The store's checksum of a file's bytes, read in chunks. */
+async function checksumOfFile(file: string): Promise<string> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(CHECK_CHUNK_BYTES);
+    let crc = 0;
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, length);
+      if (bytesRead === 0) break;
+      crc = zlib.crc32(buf.subarray(0, bytesRead), crc);
+      length += bytesRead;
+    }
+    return formatChecksum(length, crc);
+  } finally {
+    await fh.close();
+  }
 }
