@@ -24,7 +24,7 @@ export interface Question {
 
 export interface Comparison {
   question: Question;
-  /** `store`: every candidate answered from the index; `merged`: some resolved live (changed, or not in the index); `live`: the index has nothing at the position. */
+  /** `store`: every candidate answered from the index; `merged`: some resolved live (changed, or not in the index); `live`: the index has nothing at the position, or says it cannot hold the answer (another producer's implementations). */
   answeredBy: 'store' | 'merged' | 'live';
   /** The registry's answer (store rows + live rows of the other documents) equals the host's. */
   equal: boolean;
@@ -109,7 +109,8 @@ export async function compare(root: string, scip: string, questions: number, see
       const b = new Set(liveRows.map(key));
       const onlyStore = [...a].filter((x) => !b.has(x));
       const onlyLive = [...b].filter((x) => !a.has(x));
-      const answeredBy = !s ? 'live' : s.coverage.live.length ? 'merged' : 'store';
+      // An answer the facts say they cannot hold (another producer's implementations) is the live host's in the registry.
+      const answeredBy = !s || s.incomplete ? 'live' : s.coverage.live.length ? 'merged' : 'store';
       const liveWhy = [...new Set(s?.coverage.live.map((l) => l.why) ?? [])];
       const c: Comparison = { question: q, answeredBy, liveWhy, equal: onlyStore.length === 0 && onlyLive.length === 0, store: a.size, live: b.size, onlyStore, onlyLive, storeMs, liveMs, liveMode: live.kind === 'ok' ? (live.gaps?.length ? 'partial' : 'ok') : live.kind };
       out.push(c);
