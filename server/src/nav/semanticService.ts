@@ -346,14 +346,20 @@ export class SemanticService {
         setTimeout(tick, ROSLYN_PREWARM_POLL_MS).unref();
         return;
       }
-      const plan = restorePlan(g, this.engine.root, (rel) => {
+      void restorePlan(g, this.engine.root, (rel) => {
         try {
           return this.engine.policy.readFile(rel).bytes.toString('utf8');
         } catch {
           return undefined; // missing (most Directory.Build.targets candidates) or unreadable
         }
-      });
-      restore.start(plan.projects, plan.refusal);
+      }).then(
+        (plan) => {
+          if (!stopped) restore.start(plan.projects, plan.refusal);
+        },
+        (e: unknown) => {
+          if (!stopped) restore.start([], `restore could not be planned: ${(e as Error).message}`);
+        },
+      );
     };
     setTimeout(tick, 0).unref();
   }
