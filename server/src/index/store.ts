@@ -21,6 +21,8 @@ export function loadSqlJs(): Promise<SqlJsStatic> {
 }
 
 export const INDEX_FILE = 'index.db';
+/** `sextant index`'s record of its last complete run (index/warmState.ts). */
+export const WARM_STATE_FILE = 'warm.json';
 
 export interface Recovery {
   kind: 'corrupt' | 'newer-schema' | 'unreadable';
@@ -318,7 +320,7 @@ function moveAside(file: string, kind: string): string {
 
 function cleanupTempFiles(dir: string): void {
   for (const name of fs.readdirSync(dir)) {
-    if (name.startsWith(`${INDEX_FILE}.tmp-`) || name.startsWith(`${INDEX_FILE}${SUM_SUFFIX}.tmp-`)) {
+    if (name.startsWith(`${INDEX_FILE}.tmp-`) || name.startsWith(`${INDEX_FILE}${SUM_SUFFIX}.tmp-`) || name.startsWith(`${WARM_STATE_FILE}.tmp-`)) {
       const pid = Number(name.slice(name.indexOf('.tmp-') + 5).split('-')[0]);
       if (pid === process.pid || !isAlive(pid)) fs.rmSync(path.join(dir, name), { force: true });
     }

@@ -16,12 +16,12 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { discoverWorkspaceAsync, discoveryOptionsOf, type DiscoveryOptions, type DiscoveryResult } from '../workspace/discover';
 import { SCHEMA_VERSION } from './schema';
-import { formatChecksum, INDEX_FILE } from './store';
+import { formatChecksum, INDEX_FILE, WARM_STATE_FILE } from './store';
 
 /** Bytes read at a time when checking index.db's checksum. */
 const CHECK_CHUNK_BYTES = 8 * 1024 * 1024;
 
-const STATE_FILE = 'warm.json';
+const STATE_FILE = WARM_STATE_FILE;
 const FORMAT = 1;
 
 /** The summary figures of the refresh the state describes (what `sextant index --json` prints). */

@@ -19,6 +19,16 @@ describe('persisted index', function () {
     removeDir(idx);
   });
 
+  it("a dead run's temp files (index.db, its checksum, warm.json) are removed when the index is opened", async function () {
+    const dead = 2 ** 22 + 12345; // above Linux's default pid_max: no such process
+    const names = [`index.db.tmp-${dead}-ab12cd34`, `index.db.sum.tmp-${dead}`, `warm.json.tmp-${dead}`];
+    for (const n of names) fs.writeFileSync(path.join(idx, n), 'partial');
+    fs.writeFileSync(path.join(idx, `warm.json.tmp-${process.ppid}`), 'a live process is writing it');
+    const e = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
+    await e.close();
+    assert.deepEqual(fs.readdirSync(idx).filter((n) => n.includes('.tmp-')), [`warm.json.tmp-${process.ppid}`]);
+  });
+
   it('is written owner-only, and a second run on an unchanged tree reads nothing', async function () {
     const e1 = await Engine.open({ workspaceRoot: ws, indexRoot: idx });
     const s1 = await e1.refresh();
