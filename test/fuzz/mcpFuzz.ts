@@ -57,6 +57,8 @@ export interface FuzzReport {
   rssStartMiB: number;
   rssEndMiB: number;
   rssPeakMiB: number;
+  /** Engine RSS every 500 calls ([calls done, MiB]): a plateau after the first tools' start-up vs steady growth. */
+  rssByCalls: [number, number][];
   /** The Roslyn host (or other children) RSS at the end (MiB), apart from the engine's. */
   childrenRssEndMiB: number;
   /** Tool errors by code. */
@@ -152,7 +154,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   const c = await connectStdio(root, idx, o.engineArgs ?? [], o.nodeFlags ?? []);
   const pid = c.pid ?? 0;
   const report: FuzzReport = {
-    calls: 0, tools: 0, perTool: {}, slowest: [], p50Ms: 0, p95Ms: 0, maxMs: 0, maxWithoutWaitMs: 0, rssStartMiB: 0, rssEndMiB: 0, rssPeakMiB: 0, childrenRssEndMiB: 0, errorCodes: {}, crashes: [], malformed: [], protocolErrors: [], defaultBudgetFailures: [], overBudget: [], wallMs: 0,
+    calls: 0, tools: 0, perTool: {}, slowest: [], p50Ms: 0, p95Ms: 0, maxMs: 0, maxWithoutWaitMs: 0, rssStartMiB: 0, rssEndMiB: 0, rssPeakMiB: 0, rssByCalls: [], childrenRssEndMiB: 0, errorCodes: {}, crashes: [], malformed: [], protocolErrors: [], defaultBudgetFailures: [], overBudget: [], wallMs: 0,
   };
   let closed = false;
   c.client.onclose = () => {
@@ -220,6 +222,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       s.calls++;
       report.calls++;
       if (i % 50 === 0) report.rssPeakMiB = Math.max(report.rssPeakMiB, rssMiB(pid));
+      if ((i + 1) % 500 === 0) report.rssByCalls.push([i + 1, Math.round(rssMiB(pid))]);
       if (o.progressEvery && (i + 1) % o.progressEvery === 0) {
         process.stderr.write(`fuzz: ${i + 1}/${o.calls} calls, slowest ${Math.round(Math.max(...times))} ms, RSS ${rssMiB(pid).toFixed(0)} MiB\n`);
       }

@@ -49,7 +49,7 @@ export const section: BenchSection = {
       return {
         metrics: [
           { name: 'calls failing for size', value: r.failures.length, unit: 'count', target: { op: '<=', value: 0 }, detail: `${calls} calls over ${files.length} files` },
-          { name: 'slowest call', value: r.slowest.ms, unit: 'ms', detail: r.slowest.call.slice(0, 100) },
+          { name: 'slowest answer (asked again while STILL_WORKING)', value: r.slowest.ms, unit: 'ms', detail: r.slowest.call.slice(0, 100) },
           { name: 'cold index (to settled)', value: indexMs, unit: 'ms' },
         ],
         table: [['tool', 'calls'], ...[...r.asked].sort((a, b) => b[1] - a[1]).map(([t, n]) => [t, String(n)])],

@@ -27,6 +27,7 @@ export const section: BenchSection = {
         { name: 'slowest call without waitMs', value: r.maxWithoutWaitMs, unit: 'ms', target: { op: '<=', value: 2_000 } },
         { name: 'p95 call', value: r.p95Ms, unit: 'ms' },
         { name: 'engine RSS growth', value: r.rssEndMiB - r.rssStartMiB, unit: 'MiB', target: { op: '<=', value: 150 }, detail: `${r.rssStartMiB.toFixed(0)} → ${r.rssEndMiB.toFixed(0)} MiB (peak ${r.rssPeakMiB.toFixed(0)}); children ${r.childrenRssEndMiB.toFixed(0)} MiB at the end` },
+        { name: 'engine RSS growth after the first 500 calls', value: r.rssByCalls.length ? r.rssEndMiB - r.rssByCalls[0]![1] : undefined, unit: 'MiB', detail: `every 500 calls: ${r.rssByCalls.map(([, m]) => m).join(' ')}` },
         { name: 'crashes', value: r.crashes.length, unit: 'count', target: { op: '<=', value: 0 } },
         { name: 'malformed answers', value: r.malformed.length + r.overBudget.length + r.defaultBudgetFailures.length, unit: 'count', target: { op: '<=', value: 0 } },
       ],
