@@ -606,6 +606,13 @@ export const NAV_WORK_SLICE_MS = 10;
  * table), with a turn for the event loop between scans (~40k files: ~80 scans of a few ms).
  */
 export const HEURISTIC_SCAN_FILES_PER_QUERY = 512;
+/**
+ * The heuristic provider stops reading and scanning this long before its attempt's deadline and
+ * answers what it found, with the gap: it yields now, so the attempt's timer can fire first, and
+ * a slice at load 20 lasts a hundred ms and more (same-run bench: implementations answered
+ * unavailable_no_precise, 0 rows, where the blocking scan had answered 8).
+ */
+export const HEURISTIC_ANSWER_MARGIN_MS = 250;
 /** …asked this many at a time (the host answers in parallel; more only queues). */
 export const CSHARP_DEPS_PARALLEL = 4;
 /** file_dependencies on C#: names listed per row in `uses` (the row says which types/members; the rest are the same file). */

@@ -16,22 +16,30 @@ import type { ReferenceLocation } from '../../../server/src/semantic/types';
 import { copyFixture, removeDir } from '../../integration/semantic/fixture';
 import { tempDir, writeTree } from '../../helpers/workspace';
 
-describe('semantic: heuristic provider (no language server)', function () {
-  this.timeout(60_000);
+/** Mocha hooks: an engine over the folder `makeDir` creates, answering semantic questions with the heuristic provider only. */
+function heuristicEngine(makeDir: () => string): () => Engine {
   let dir: string;
   let engine: Engine;
-
   before(async () => {
-    dir = copyFixture('csharp');
+    dir = makeDir();
     engine = await Engine.open({ workspaceRoot: dir, indexRoot: '' });
     await engine.refresh();
     semanticService(engine, { noLsp: true });
   });
-
   after(async () => {
     await disposeSemanticService(engine);
     await engine.close();
     removeDir(dir);
+  });
+  return () => engine;
+}
+
+describe('semantic: heuristic provider (no language server)', function () {
+  this.timeout(60_000);
+  const opened = heuristicEngine(() => copyFixture('csharp'));
+  let engine: Engine;
+  before(() => {
+    engine = opened();
   });
 
   const loc = (r: { path: string; line: number; column: number }) => `${r.path}:${r.line}:${r.column}`;
@@ -145,11 +153,8 @@ describe('semantic: heuristic provider (no language server)', function () {
 
 describe('semantic: heuristic subtypes from the stored signatures', function () {
   this.timeout(60_000);
-  let dir: string;
-  let engine: Engine;
-
-  before(async () => {
-    dir = tempDir('heuristic-subtypes');
+  const opened = heuristicEngine(() => {
+    const dir = tempDir('heuristic-subtypes');
     writeTree(dir, {
       'App.csproj': '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>\n',
       'Repo_Base.cs': 'namespace N;\n\npublic abstract class Repo_Base\n{\n}\n',
@@ -157,21 +162,21 @@ describe('semantic: heuristic subtypes from the stored signatures', function () 
       'Orders.cs': 'namespace N;\n\npublic sealed class OrderRepository : Repository, System.IDisposable\n{\n    public void Dispose() { }\n}\n',
       'Other.cs': 'namespace N;\n\npublic class RepoXBase\n{\n}\n\npublic class Unrelated : RepoXBase\n{\n}\n',
     });
-    engine = await Engine.open({ workspaceRoot: dir, indexRoot: '' });
-    await engine.refresh();
-    semanticService(engine, { noLsp: true });
-  });
-
-  after(async () => {
-    await disposeSemanticService(engine);
-    await engine.close();
-    removeDir(dir);
+    return dir;
   });
 
   it('a base type whose name holds an underscore is found (a LIKE wildcard, escaped), transitively, and nothing LIKE-similar', async () => {
-    const a = await implementationsQuery(engine, { qualifiedName: 'N.Repo_Base' });
+    const a = await implementationsQuery(opened(), { qualifiedName: 'N.Repo_Base' });
     assert.ok(!('ambiguous' in a));
     assert.equal(a.mode, 'heuristic_no_precise');
     assert.deepEqual(a.rows.map((r) => `${r.path}:${r.line} ${r.name}`), ['Orders.cs:3 OrderRepository', 'Repository.cs:3 Repository']);
+  });
+
+  it('out of time, implementations answer what was found and say the search was stopped, instead of running past the attempt', async () => {
+    const engine = opened();
+    const provider = new HeuristicProvider({ store: engine.store, root: engine.root });
+    const r = await provider.request('implementation', 'csharp', { path: 'Repo_Base.cs', line: 3, column: 23 }, { signal: new AbortController().signal, deadline: Date.now() + 100, waitForReadyMs: 0 });
+    assert.equal(r.kind, 'ok');
+    assert.match((r as { gaps?: string[] }).gaps?.join('; ') ?? '', /the deadline stopped .*'Repo_Base'/);
   });
 });

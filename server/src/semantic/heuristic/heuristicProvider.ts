@@ -6,7 +6,7 @@
  * rows are leads, not facts.
  */
 import * as path from 'node:path';
-import { HEURISTIC_SCAN_FILES_PER_QUERY, MAX_FILE_BYTES, MAX_VERIFIED_FILES_PER_QUERY, TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
+import { HEURISTIC_ANSWER_MARGIN_MS, HEURISTIC_SCAN_FILES_PER_QUERY, MAX_FILE_BYTES, MAX_VERIFIED_FILES_PER_QUERY, TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
 import { timeSlice } from '../../core/timeSlice';
 import { readWithOneHandle } from '../../core/paths';
 import type { Statement } from 'sql.js';
@@ -213,6 +213,8 @@ class Query {
   private readonly lines = new Map<string, string[] | null>();
   /** Reading files and scanning the symbol table give the event loop a turn every few ms (other agents' questions). */
   private readonly slice = timeSlice();
+  /** A subtypes scan was stopped by the deadline (said once). */
+  private scanCut = false;
 
   constructor(private readonly o: HeuristicProviderOptions, private readonly ctx: CallContext) {}
 
@@ -244,7 +246,7 @@ class Query {
   }
 
   private expired(): boolean {
-    return this.ctx.signal.aborted || Date.now() > this.ctx.deadline - 50;
+    return this.ctx.signal.aborted || Date.now() > this.ctx.deadline - HEURISTIC_ANSWER_MARGIN_MS;
   }
 
   private fileLines(rel: string): string[] | null {
@@ -352,6 +354,11 @@ class Query {
     const maxId = Number(store.rows('SELECT max(file_id) FROM symbol_rows')[0]?.[0] ?? 0);
     const hits: [number, number][] = [];
     for (let lo = 0; lo <= maxId; lo += HEURISTIC_SCAN_FILES_PER_QUERY) {
+      if (this.expired()) {
+        if (!this.scanCut) this.gaps.push(`the deadline stopped the search for types deriving from '${typeName}' after ${lo} of ${maxId + 1} file ids: later ones are missing`);
+        this.scanCut = true;
+        break;
+      }
       for (const r of store.rows(`SELECT file_id, ordinal FROM symbol_rows WHERE file_id >= ? AND file_id < ? AND signature LIKE ? ESCAPE '\\'`, [lo, lo + HEURISTIC_SCAN_FILES_PER_QUERY, like])) {
         hits.push([r[0] as number, r[1] as number]);
       }
@@ -412,6 +419,7 @@ class Query {
       }
       frontier = next;
     }
+    if (frontier.length && this.expired() && !this.scanCut) this.gaps.push(`the deadline stopped the walk below ${frontier.length} subtype(s) of '${typeName}': their own subtypes are missing`);
     return out;
   }
 
