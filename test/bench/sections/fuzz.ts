@@ -1,7 +1,7 @@
 /**
  * The 10,000-call fuzz (test/fuzz/mcpFuzz.ts): schema-derived hostile calls over every tool through
  * a real MCP client on real stdio, on the hostile workspace beside the generated 24-project one.
- * Runs once (not per target): `npm run bench -- --sections fuzz --skip-generated`, or with a PATH
+ * Runs once (not per target): `npm run bench -- --sections fuzz --no-git` (the generated target only triggers it; `--skip-generated` without a PATH runs nothing), or with a PATH
  * to fuzz on that workspace instead. `--quick`: 1,000 calls. SEXTANT_FUZZ_CALLS / SEXTANT_FUZZ_SEED.
  */
 import type { BenchSection } from '../types';
