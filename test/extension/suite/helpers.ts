@@ -70,8 +70,14 @@ export const toolNamed = (name: string): vscode.LanguageModelToolInformation | u
 /** Calls a Sextant tool through VS Code's MCP client; VS Code hands back the structuredContent JSON. */
 export async function callTool(name: string, input: object): Promise<Record<string, unknown>> {
   const tool = await waitFor(`the ${name} tool`, () => toolNamed(name), 30_000);
-  const result = await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
-  const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+  // As an agent does: a call the engine is still working on (STILL_WORKING after TOOL_ANSWER_MS)
+  // is asked again with the same arguments, which joins it.
+  let text = '';
+  for (const end = Date.now() + 120_000; ; ) {
+    const result = await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
+    text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    if (!text.startsWith('Error [STILL_WORKING]') || Date.now() > end) break;
+  }
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch {
