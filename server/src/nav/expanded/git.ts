@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { RECENT_CHANGES_GIT_MAX_OUTPUT_BYTES, RECENT_CHANGES_GIT_TIMEOUT_MS } from '../../core/limits';
 
-export type GitRun = { ok: true; out: string } | { ok: false; error: string; missing?: boolean; tooLarge?: boolean };
+export type GitRun = { ok: true; out: string } | { ok: false; error: string; missing?: boolean; tooLarge?: boolean; timedOut?: boolean };
 
 /** The only subcommands this module runs (each reads; none writes a ref, the index or the tree). */
 const READERS = new Set(['rev-parse', 'log', 'diff', 'ls-files', 'merge-base', 'check-ignore']);
@@ -18,7 +18,8 @@ const READERS = new Set(['rev-parse', 'log', 'diff', 'ls-files', 'merge-base', '
  * Runs one reader. `input` goes to its stdin (check-ignore --stdin). `okCodes`: exit codes that
  * are answers, not failures (check-ignore exits 1 when no path is ignored).
  */
-export function git(cwd: string, args: string[], o: { input?: string; okCodes?: number[] } = {}): Promise<GitRun> {
+export function git(cwd: string, args: string[], o: { input?: string; okCodes?: number[]; timeoutMs?: number; maxBytes?: number } = {}): Promise<GitRun> {
+  const timeout = o.timeoutMs ?? RECENT_CHANGES_GIT_TIMEOUT_MS;
   if (!READERS.has(args[0]!)) throw new Error(`git ${args[0]} is not a read-only command this module runs`);
   return new Promise((resolve) => {
     const child = execFile(
@@ -26,16 +27,17 @@ export function git(cwd: string, args: string[], o: { input?: string; okCodes?: 
       ['--no-optional-locks', '-c', 'core.quotePath=false', '-c', 'diff.autoRefreshIndex=false', '--no-pager', ...args],
       {
         cwd,
-        timeout: RECENT_CHANGES_GIT_TIMEOUT_MS,
-        maxBuffer: RECENT_CHANGES_GIT_MAX_OUTPUT_BYTES,
+        timeout,
+        maxBuffer: o.maxBytes ?? RECENT_CHANGES_GIT_MAX_OUTPUT_BYTES,
         env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' },
         encoding: 'utf8',
       },
       (error, stdout, stderr) => {
         if (!error) return resolve({ ok: true, out: stdout });
-        const e = error as NodeJS.ErrnoException & { code?: unknown };
+        const e = error as NodeJS.ErrnoException & { code?: unknown; killed?: boolean };
         if (typeof e.code === 'number' && o.okCodes?.includes(e.code)) return resolve({ ok: true, out: stdout });
         if (e.code === 'ENOENT') return resolve({ ok: false, error: 'git is not installed', missing: true });
+        if (e.killed && e.code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return resolve({ ok: false, error: `git ${args[0]} took over ${timeout} ms`, timedOut: true });
         if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return resolve({ ok: false, error: 'git output over the bound', tooLarge: true });
         resolve({ ok: false, error: (String(stderr || '').trim().split('\n')[0] || e.message).slice(0, 300) });
       },

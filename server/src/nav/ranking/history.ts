@@ -6,9 +6,9 @@
  * no repository or a timeout is a value (`unavailable`). Merge commits list no files (their
  * branch's own commits carry the subjects), so a merged pull request counts once.
  */
-import { execFile } from 'node:child_process';
 import { RANK_HISTORY_COMMITS, RANK_HISTORY_MAX_OUTPUT_BYTES, RANK_HISTORY_TIMEOUT_MS } from '../../core/limits';
 import type { Engine } from '../engine';
+import { git } from '../expanded/git';
 import { QUESTION_STOP_WORDS, stem, words } from './words';
 
 export interface FileHistory {
@@ -43,23 +43,10 @@ function none(why: string): FileHistory {
   return { commits: 0, changes: [], bySubject: new Map(), churn: new Map(), subjects: new Map(), unavailable: why };
 }
 
-function read(root: string): Promise<FileHistory> {
-  const args = ['-c', 'core.quotepath=off', 'log', `-n${RANK_HISTORY_COMMITS}`, '--no-renames', '--relative', '--format=%x1e%s', '--name-only'];
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      args,
-      { cwd: root, timeout: RANK_HISTORY_TIMEOUT_MS, maxBuffer: RANK_HISTORY_MAX_OUTPUT_BYTES, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' } },
-      (error, stdout) => {
-        if (error) {
-          const e = error as NodeJS.ErrnoException & { killed?: boolean };
-          resolve(none(e.code === 'ENOENT' ? 'git is not installed' : e.killed ? `git log took over ${RANK_HISTORY_TIMEOUT_MS} ms` : 'git log failed'));
-          return;
-        }
-        resolve(parseLog(String(stdout)));
-      },
-    );
-  });
+async function read(root: string): Promise<FileHistory> {
+  const r = await git(root, ['log', `-n${RANK_HISTORY_COMMITS}`, '--no-renames', '--relative', '--format=%x1e%s', '--name-only'], { timeoutMs: RANK_HISTORY_TIMEOUT_MS, maxBytes: RANK_HISTORY_MAX_OUTPUT_BYTES });
+  if (r.ok) return parseLog(r.out);
+  return none(r.missing ? 'git is not installed' : r.timedOut ? `git log took over ${RANK_HISTORY_TIMEOUT_MS} ms` : 'git log failed');
 }
 
 /** `git log --format=%x1e%s --name-only` output → churn and subject words per path. */
