@@ -4,12 +4,12 @@
  * bounded in time and output; no git, no repository or a timeout is a value (`unavailable`), never
  * an error. Cached per index version and file.
  */
-import { execFile } from 'node:child_process';
 import { AGENT_COCHANGE_COMMITS, AGENT_COCHANGE_MAX_OUTPUT_BYTES, AGENT_COCHANGE_TIMEOUT_MS } from '../../core/limits';
 
 /** Weight of a shared commit per step of age (tuned on the dev split of scripts/history-eval/: 0.97). */
 export const COCHANGE_RECENCY_DECAY = 0.97;
 import type { Engine } from '../engine';
+import { git } from '../expanded/git';
 
 export interface CoChange {
   /** Commits of the file that were read. */
@@ -35,35 +35,25 @@ export function coChange(engine: Engine, rel: string): Promise<CoChange> {
   return p;
 }
 
-function read(root: string, rel: string): Promise<CoChange> {
-  const args = ['-c', 'core.quotepath=off', 'log', `-n${AGENT_COCHANGE_COMMITS}`, '--no-renames', '--relative', '--full-diff', '--format=%x1e', '--name-only', '--', rel];
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      args,
-      { cwd: root, timeout: AGENT_COCHANGE_TIMEOUT_MS, maxBuffer: AGENT_COCHANGE_MAX_OUTPUT_BYTES, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' } },
-      (error, stdout) => {
-        if (error) {
-          const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed' : error.killed ? `git log took over ${AGENT_COCHANGE_TIMEOUT_MS} ms` : 'not a git repository (or git log failed)';
-          resolve({ commits: 0, files: new Map(), weighted: new Map(), unavailable: why });
-          return;
-        }
-        const files = new Map<string, number>();
-        const weighted = new Map<string, number>();
-        let commits = 0;
-        for (const block of String(stdout).split('\x1e')) {
-          const names = [...new Set(block.split('\n').map((l) => l.trim()).filter(Boolean))];
-          if (!names.includes(rel)) continue;
-          const w = COCHANGE_RECENCY_DECAY ** commits / Math.sqrt(names.length);
-          commits++;
-          for (const n of names) {
-            if (n === rel) continue;
-            files.set(n, (files.get(n) ?? 0) + 1);
-            weighted.set(n, (weighted.get(n) ?? 0) + w);
-          }
-        }
-        resolve({ commits, files, weighted });
-      },
-    );
-  });
+async function read(root: string, rel: string): Promise<CoChange> {
+  const r = await git(root, ['log', `-n${AGENT_COCHANGE_COMMITS}`, '--no-renames', '--relative', '--full-diff', '--format=%x1e', '--name-only', '--', rel], { timeoutMs: AGENT_COCHANGE_TIMEOUT_MS, maxBytes: AGENT_COCHANGE_MAX_OUTPUT_BYTES });
+  if (!r.ok) {
+    const why = r.missing ? 'git is not installed' : r.timedOut ? `git log took over ${AGENT_COCHANGE_TIMEOUT_MS} ms` : 'not a git repository (or git log failed)';
+    return { commits: 0, files: new Map(), weighted: new Map(), unavailable: why };
+  }
+  const files = new Map<string, number>();
+  const weighted = new Map<string, number>();
+  let commits = 0;
+  for (const block of r.out.split('\x1e')) {
+    const names = [...new Set(block.split('\n').map((l) => l.trim()).filter(Boolean))];
+    if (!names.includes(rel)) continue;
+    const w = COCHANGE_RECENCY_DECAY ** commits / Math.sqrt(names.length);
+    commits++;
+    for (const n of names) {
+      if (n === rel) continue;
+      files.set(n, (files.get(n) ?? 0) + 1);
+      weighted.set(n, (weighted.get(n) ?? 0) + w);
+    }
+  }
+  return { commits, files, weighted };
 }
