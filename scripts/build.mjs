@@ -12,7 +12,9 @@ const dist = path.join(root, 'dist');
 fs.mkdirSync(path.join(dist, 'wasm'), { recursive: true });
 
 const engineEntries = {
-  cli: 'server/src/cli.ts',
+  // dist/cli.js is the small launcher (a warm `sextant index` answered before the engine loads); the engine's CLI is dist/cliMain.js
+  cli: 'server/src/cliLauncher.ts',
+  cliMain: 'server/src/cli.ts',
   parseWorker: 'server/src/syntax/parseWorker.ts',
   discoverWorker: 'server/src/workspace/discoverWorker.ts',
   textWorker: 'server/src/index/textWorker.ts',

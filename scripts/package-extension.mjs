@@ -40,7 +40,7 @@ if (hostBuilt) {
 const flags = ['--no-dependencies', '--allow-missing-repository', '--skip-license', '--target', target];
 const listing = run(process.execPath, [vsce, 'ls', '--no-dependencies']).trim().split('\n').sort();
 console.log(`vsce ls (${listing.length} files):\n  ${listing.join('\n  ')}`);
-const required = ['package.json', 'dist/extension.js', 'dist/cli.js', 'dist/wasm/sql-wasm.wasm', `dist/bin/${rgName}`, 'dist/native/parcel-watcher.node', 'media/graph/out/graph.js', 'media/icon.png', ...(hostBuilt ? ['dist/roslyn-host/Sextant.RoslynHost.dll', 'dist/roslyn-host/Sextant.RoslynHost.runtimeconfig.json'] : [])];
+const required = ['package.json', 'dist/extension.js', 'dist/cli.js', 'dist/cliMain.js', 'dist/wasm/sql-wasm.wasm', `dist/bin/${rgName}`, 'dist/native/parcel-watcher.node', 'media/graph/out/graph.js', 'media/icon.png', ...(hostBuilt ? ['dist/roslyn-host/Sextant.RoslynHost.dll', 'dist/roslyn-host/Sextant.RoslynHost.runtimeconfig.json'] : [])];
 const missing = required.filter((f) => !listing.includes(f));
 const unexpected = listing.filter((f) => /(^|\/)node_modules\/|\.map$|\.ts$|^src\/|^server\/|^test\//.test(f));
 if (missing.length || unexpected.length) {

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs as nodeParseArgs } from 'node:util';
 import { ToolError } from './core/errors';
+import { printUnchanged } from './cliLauncher';
 import { runEngineHost } from './engineHost';
 import { log, redirectConsoleToStderr, setLogSink, stderrSink } from './core/log';
 import type { RefreshProgress, RefreshStats } from './index/indexer';
@@ -301,11 +302,7 @@ async function cmdIndex(a: Args): Promise<number> {
   const unchanged = indexRoot ? await unchangedSinceWarmState(indexRoot, opts.workspaceRoot, opts).catch(() => undefined) : undefined;
   if (unchanged) {
     try {
-      const at = mark();
-      const u = unchanged.summary;
-      const j = { ...u, durationMs: unchanged.walkMs, indexBytes: fs.statSync(path.join(indexRoot, INDEX_FILE)).size, added: 0, changed: 0, deleted: 0, parsedFiles: 0, textReadyRefreshMs: unchanged.walkMs, textReady: at, complete: at, symbolsPending: 0, status: 'fresh', recovered: null, peakRssBytes: process.resourceUsage().maxRSS * 1024, unchanged: true, opened: at, walkMs: unchanged.walkMs };
-      if (a.flags.has('json')) process.stdout.write(JSON.stringify(j) + '\n');
-      else process.stderr.write(`Nothing changed since the last index: ${u.files} files (${u.sourceFiles} source/test), index ${(j.indexBytes / 1024 / 1024).toFixed(1)} MiB, version ${u.indexVersion}\n`);
+      printUnchanged(unchanged.summary, unchanged.walkMs, indexRoot, a.flags.has('json'));
       return 0;
     } finally {
       claim.lock?.release();
@@ -633,7 +630,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** Runs the CLI as a process (sets the exit code); `bin/sextant.js` calls it. */
+/** Runs the CLI as a process (sets the exit code); the launcher (cliLauncher.ts) calls it. */
 export function run(argv: string[]): void {
   void main(argv).then((code) => {
     process.exitCode = code;

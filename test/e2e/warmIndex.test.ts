@@ -22,9 +22,13 @@ interface Summary {
   unchanged?: true;
 }
 
+let probe = '';
+let engineLoaded: boolean | undefined;
+
 function index(ws: string, idx: string, ...extra: string[]): Summary {
-  const r = spawnSync(process.execPath, [CLI, 'index', '--workspace-root', ws, '--index-root', idx, '--json', ...extra], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, ['--require', probe, CLI, 'index', '--workspace-root', ws, '--index-root', idx, '--json', ...extra], { encoding: 'utf8', timeout: 120_000 });
   assert.equal(r.status, 0, r.stderr);
+  engineLoaded = /engine bundle loaded: true/.test(r.stderr);
   return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as Summary;
 }
 
@@ -35,18 +39,24 @@ describe('sextant index: a warm run with nothing changed', function () {
     ws = tempDir('warmws');
     idx = tempDir('warmidx');
     writeTree(ws, smallWorkspace());
+    // says at exit whether the process loaded the engine's bundle (dist/cliMain.js) or only the launcher
+    probe = path.join(tempDir('warmprobe'), 'probe.js');
+    fs.writeFileSync(probe, "process.on('exit', () => process.stderr.write('engine bundle loaded: ' + Object.keys(require.cache).some((k) => k.endsWith('cliMain.js')) + '\\n'));\n");
   });
   after(() => {
     removeDir(ws);
     removeDir(idx);
+    removeDir(path.dirname(probe));
   });
 
   it('answers from the last complete run, and takes the ordinary path for a change, damage or other options', function () {
     const cold = index(ws, idx);
     assert.equal(cold.unchanged, undefined);
     assert.ok(cold.added > 5 && cold.status === 'fresh', JSON.stringify(cold));
+    assert.equal(engineLoaded, true);
     const warm = index(ws, idx);
     assert.equal(warm.unchanged, true, 'nothing changed: answered without loading the index');
+    assert.equal(engineLoaded, false, 'answered by the launcher, before the engine bundle loads');
     assert.deepEqual([warm.files, warm.indexVersion, warm.added + warm.changed + warm.deleted, warm.parsedFiles, warm.status], [cold.files, cold.indexVersion, 0, 0, 'fresh']);
 
     // A changed file (same size, new content and mtime) is indexed.
@@ -64,6 +74,14 @@ describe('sextant index: a warm run with nothing changed', function () {
     fs.writeFileSync(path.join(ws, 'src/Billing/Added.cs'), 'class Added { }\n');
     const added = index(ws, idx);
     assert.deepEqual([added.unchanged, added.added], [undefined, 1]);
+    assert.equal(index(ws, idx).unchanged, true);
+
+    // A new .gitignore rule for a file already indexed: the file leaves the index.
+    fs.appendFileSync(path.join(ws, '.gitignore'), '\nAdded.cs\n');
+    const ignored = index(ws, idx);
+    assert.deepEqual([ignored.unchanged, ignored.deleted], [undefined, 1]);
+    assert.equal(index(ws, idx).unchanged, true);
+    assert.equal(engineLoaded, false);
 
     // Other walk options are another index's question.
     assert.equal(index(ws, idx, '--exclude', 'docs/**').unchanged, undefined);

@@ -12,17 +12,16 @@ import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from 'sql.j
 import { assetPath } from '../core/assets';
 import { PERSIST_CHUNK_BYTES } from '../core/limits';
 import { log } from '../core/log';
+import { INDEX_FILE, WARM_STATE_FILE } from './indexFiles';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
+
+export { INDEX_FILE, WARM_STATE_FILE };
 
 let sqlPromise: Promise<SqlJsStatic> | undefined;
 export function loadSqlJs(): Promise<SqlJsStatic> {
   sqlPromise ??= initSqlJs({ locateFile: () => assetPath('sql-wasm.wasm', 'sql.js/dist/sql-wasm.wasm') });
   return sqlPromise;
 }
-
-export const INDEX_FILE = 'index.db';
-/** `sextant index`'s record of its last complete run (index/warmState.ts). */
-export const WARM_STATE_FILE = 'warm.json';
 
 export interface Recovery {
   kind: 'corrupt' | 'newer-schema' | 'unreadable';

@@ -4,75 +4,28 @@
  * the walk that refresh indexed (paths, sizes, mtimes, the ignore rules' stamp), the checksum of
  * the index.db bytes it describes, the build and options it was made with, and the summary figures.
  *
- * A later run walks the tree (in the walk worker) and compares: the same files with the same
+ * A later run first checks by `stat` alone (`warmCheck.ts`: every folder and file the walk listed,
+ * and index.db's identity; the CLI launcher does this before loading the engine). When that
+ * cannot decide (no walk stamp) or sees a time moved, it walks the tree (in the walk worker) and
+ * compares: the same files with the same
  * sizes and mtimes under the same rules, an index.db whose bytes still have that checksum (read and
  * checked, as a load does), the same build and options — then a refresh would read no file and
  * write nothing, so the run answers from here. Anything else (a change, another build, an engine
  * that wrote the index since, damage) is the ordinary path: load, refresh, persist.
  */
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { discoverWorkspaceAsync, discoveryOptionsOf, type DiscoveryOptions, type DiscoveryResult } from '../workspace/discover';
-import { SCHEMA_VERSION } from './schema';
+import { discoverWorkspaceAsync, type DiscoveryOptions, type DiscoveryResult } from '../workspace/discover';
 import { formatChecksum, INDEX_FILE, WARM_STATE_FILE } from './store';
+import { identityOf, indexSum, readWarmState, realRoot, unchangedByStat, WARM_FORMAT, warmStateKey, type WarmStateFile, type WarmSummary } from './warmCheck';
+
+export type { WarmSummary };
 
 /** Bytes read at a time when checking index.db's checksum. */
 const CHECK_CHUNK_BYTES = 8 * 1024 * 1024;
 
 const STATE_FILE = WARM_STATE_FILE;
-const FORMAT = 1;
-
-/** The summary figures of the refresh the state describes (what `sextant index --json` prints). */
-export interface WarmSummary {
-  files: number;
-  sourceFiles: number;
-  bytes: number;
-  indexVersion: string;
-  skippedTooLarge: number;
-}
-
-interface StateFile {
-  format: number;
-  key: string;
-  sum: string;
-  rulesStamp: string;
-  paths: string;
-  sizes: number[];
-  mtimes: number[];
-  skippedTooLarge: string[];
-  summary: WarmSummary;
-}
-
-/** The build, schema, workspace and walk options a state holds for (any difference: not used). */
-function stateKey(workspaceRoot: string, opts: DiscoveryOptions): string {
-  const root = realRoot(workspaceRoot);
-  let build = '';
-  try {
-    const st = fs.statSync(__filename); // the bundle (or this source file): a rebuild may index differently
-    build = `${st.size}:${st.mtimeMs}`;
-  } catch {
-    build = 'unknown';
-  }
-  return crypto.createHash('sha1').update(JSON.stringify([FORMAT, SCHEMA_VERSION, build, root, discoveryOptionsOf(opts)])).digest('hex');
-}
-
-function realRoot(workspaceRoot: string): string {
-  try {
-    return fs.realpathSync(path.resolve(workspaceRoot));
-  } catch {
-    return path.resolve(workspaceRoot);
-  }
-}
-
-function indexSum(indexRoot: string): string | undefined {
-  try {
-    return fs.readFileSync(path.join(indexRoot, INDEX_FILE + '.sum'), 'utf8').split('\n')[0]?.trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Removes the state (before anything may write the index without writing a new one). */
 export function dropWarmState(indexRoot: string): void {
@@ -86,9 +39,10 @@ export function dropWarmState(indexRoot: string): void {
 export function writeWarmState(indexRoot: string, workspaceRoot: string, opts: DiscoveryOptions, discovery: DiscoveryResult, summary: WarmSummary): void {
   const sum = indexSum(indexRoot);
   if (!sum) return dropWarmState(indexRoot);
-  const s: StateFile = {
-    format: FORMAT,
-    key: stateKey(workspaceRoot, opts),
+  const index = identityOf(path.join(indexRoot, INDEX_FILE));
+  const s: WarmStateFile = {
+    format: WARM_FORMAT,
+    key: warmStateKey(workspaceRoot, opts),
     sum,
     rulesStamp: discovery.rulesStamp,
     paths: discovery.files.map((f) => f.path).join('\0'),
@@ -97,6 +51,10 @@ export function writeWarmState(indexRoot: string, workspaceRoot: string, opts: D
     skippedTooLarge: [...discovery.skippedTooLarge],
     summary,
   };
+  if (discovery.stamp && index) {
+    s.walk = discovery.stamp;
+    s.index = index;
+  }
   const file = path.join(indexRoot, STATE_FILE);
   const tmp = `${file}.tmp-${process.pid}`;
   try {
@@ -111,6 +69,8 @@ export function writeWarmState(indexRoot: string, workspaceRoot: string, opts: D
 export interface Unchanged {
   summary: WarmSummary;
   walkMs: number;
+  /** Decided by `stat` alone (warmCheck.ts); else by a walk and a read of index.db. */
+  byStat?: true;
 }
 
 /**
@@ -118,13 +78,11 @@ export interface Unchanged {
  * left them (see the file comment); undefined when a refresh has anything to do, or cannot be sure.
  */
 export async function unchangedSinceWarmState(indexRoot: string, workspaceRoot: string, opts: DiscoveryOptions): Promise<Unchanged | undefined> {
-  let s: StateFile;
-  try {
-    s = JSON.parse(fs.readFileSync(path.join(indexRoot, STATE_FILE), 'utf8')) as StateFile;
-  } catch {
-    return undefined;
-  }
-  if (s.format !== FORMAT || s.key !== stateKey(workspaceRoot, opts) || s.sum !== indexSum(indexRoot)) return undefined;
+  // By stat alone first (what the CLI launcher checks before loading the engine): no walk, no read of index.db.
+  const byStat = unchangedByStat(indexRoot, workspaceRoot, opts);
+  if (byStat) return { summary: byStat.summary, walkMs: byStat.checkMs, byStat: true };
+  const s = readWarmState(indexRoot, workspaceRoot, opts);
+  if (!s) return undefined;
   const paths = s.paths === '' ? [] : s.paths.split('\0');
   const walk = discoverWorkspaceAsync(realRoot(workspaceRoot), opts, { paths: new Set(paths), rulesStamp: s.rulesStamp });
   // The index bytes are read and checked as a load checks them, beside the walk (in chunks: the

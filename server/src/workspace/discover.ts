@@ -20,7 +20,10 @@ import { MAX_FILE_BYTES, MAX_WALK_DEPTH, MAX_WORKSPACE_FILES } from '../core/lim
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../core/workerEntry';
 import { classify, languageOf, type FileClass } from './fileClass';
-import { IgnoreRules, type IgnoreOptions } from './ignoreRules';
+import { discoveryOptionsOf, type DiscoveryOptions } from './discoveryOptions';
+import { IgnoreRules } from './ignoreRules';
+
+export { discoveryOptionsOf, type DiscoveryOptions };
 
 export interface DiscoveredFile {
   /** Workspace-relative POSIX path. */
@@ -46,22 +49,25 @@ export interface DiscoveryResult {
   durationMs: number;
   /** Stamp of the ignore rules this walk applied (options and .gitignore contents); see `known`. */
   rulesStamp: string;
+  /** What a later check needs to see by `stat` alone that this walk would list the same; absent when it cannot (links, unreadable entries, truncated). */
+  stamp?: WalkStamp;
 }
 
-export interface DiscoveryOptions extends IgnoreOptions {
-  maxFileBytes?: number;
-  maxFiles?: number;
-}
-
-/** Only the walk's own options of `o` (a refresh's options also hold hooks and callbacks, which cannot go to a worker). */
-export function discoveryOptionsOf(o: DiscoveryOptions): DiscoveryOptions {
-  const d: DiscoveryOptions = {};
-  if (o.exclude) d.exclude = o.exclude;
-  if (o.include) d.include = o.include;
-  if (o.useGitignore !== undefined) d.useGitignore = o.useGitignore;
-  if (o.maxFiles !== undefined) d.maxFiles = o.maxFiles;
-  if (o.maxFileBytes !== undefined) d.maxFileBytes = o.maxFileBytes;
-  return d;
+/**
+ * Every folder the walk listed with its modification time (taken before listing it), and every
+ * listed file that is not in `files` (ignored, over the size cap) with its size and time: when
+ * each folder's time and each file's (these and `files`) are as recorded, no entry was added,
+ * removed or renamed in a walked folder and no rule file (`.gitignore`, package.json,
+ * pnpm-workspace.yaml: all listed files) changed, so the same walk lists and admits the same files.
+ */
+export interface WalkStamp {
+  /** NUL-joined workspace-relative folders ('' is the root). */
+  dirs: string;
+  dirMtimes: number[];
+  /** NUL-joined listed files not admitted. */
+  others: string;
+  otherSizes: number[];
+  otherMtimes: number[];
 }
 
 /** Paths an earlier walk admitted under the ignore rules with stamp `rulesStamp`. */
@@ -128,6 +134,7 @@ function listTree(root: string, opts: DiscoveryOptions, known: KnownPaths | unde
   const knownDirs = known ? dirsOf(known.paths.keys()) : undefined;
   const maxFiles = opts.maxFiles ?? MAX_WORKSPACE_FILES;
   const listed: Listed[] = [];
+  const dirStamps: { rel: string; mtimeMs: number }[] = [];
   let skippedLinks = 0;
   let skippedUnreadable = 0;
   let truncated = false;
@@ -141,7 +148,10 @@ function listTree(root: string, opts: DiscoveryOptions, known: KnownPaths | unde
     }
     let entries: fs.Dirent[];
     try {
+      // the folder's time before its listing: a change made during the listing shows as a later time
+      const dirTime = fs.statSync(path.join(realRoot, rel)).mtimeMs;
       entries = fs.readdirSync(path.join(realRoot, rel), { withFileTypes: true });
+      dirStamps.push({ rel, mtimeMs: dirTime });
       // Read a .gitignore only where the listing shows one (a failed open per folder is costly).
       if (entries.some((e) => e.name === '.gitignore')) {
         const text = rules.enter(rel);
@@ -211,14 +221,20 @@ function listTree(root: string, opts: DiscoveryOptions, known: KnownPaths | unde
       const knownPaths = knownNow && knownNow.rulesStamp === rulesStamp ? knownNow.paths : undefined;
       const maxBytes = opts.maxFileBytes ?? MAX_FILE_BYTES;
       const out: DiscoveryResult = { root: realRoot, files: [], skippedTooLarge: [], skippedLinks, skippedUnreadable, truncated, durationMs: 0, rulesStamp };
+      const others: Listed[] = [];
+      let linked = false;
       for (const f of listed) {
-        if (!knownPaths?.has(f.rel) && rules.ignores(f.rel, false)) continue;
+        if (!knownPaths?.has(f.rel) && rules.ignores(f.rel, false)) {
+          others.push(f);
+          continue;
+        }
         if (f.size < 0) {
           out.skippedUnreadable++;
           continue;
         }
         if (f.size > maxBytes) {
           out.skippedTooLarge.push(f.rel);
+          others.push(f);
           continue;
         }
         if (out.files.length >= maxFiles) {
@@ -226,10 +242,23 @@ function listTree(root: string, opts: DiscoveryOptions, known: KnownPaths | unde
           break;
         }
         const file = new Found(f.rel, f.size, f.mtimeMs);
-        if (f.linkTarget) file.linkTarget = f.linkTarget;
+        if (f.linkTarget) {
+          file.linkTarget = f.linkTarget;
+          linked = true;
+        }
         out.files.push(file);
       }
       out.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      // A link's target or an unreadable entry can change without any listed time changing.
+      if (!out.truncated && !linked && out.skippedLinks === 0 && out.skippedUnreadable === 0 && !others.some((f) => f.size < 0 || f.linkTarget)) {
+        out.stamp = {
+          dirs: dirStamps.map((d) => d.rel).join('\0'),
+          dirMtimes: dirStamps.map((d) => d.mtimeMs),
+          others: others.map((f) => f.rel).join('\0'),
+          otherSizes: others.map((f) => f.size),
+          otherMtimes: others.map((f) => f.mtimeMs),
+        };
+      }
       out.durationMs = Date.now() - started;
       return out;
     },
