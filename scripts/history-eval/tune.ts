@@ -9,66 +9,8 @@
  * are scored (macro average over repositories of hit@3 + ½ MRR@3), followed by a coordinate pass
  * on the best. Prints the best set and its dev/test figures; the defaults are changed by hand.
  */
-import * as path from 'node:path';
-import { Engine } from '../../server/src/nav/engine';
-import { ranking, type Ranking } from '../../server/src/nav/ranking/fileRanking';
-import { DEFAULT_PARAMS, parseQuestion, rankQuestion, type Declaration, type DeclarationSource, type RankParams } from '../../server/src/nav/ranking/rankQuestion';
-import type { HistoryQuestion } from './build';
-import { loadSets } from './evaluate';
-import { snapshot } from './snapshot';
-
-interface Loaded {
-  repo: string;
-  r: Ranking;
-  src: DeclarationSource;
-  questions: HistoryQuestion[];
-}
-
-/** All declarations of the snapshot in memory (the tuner closes the engine). */
-function memoryDeclarations(e: Engine): DeclarationSource {
-  const byFile = new Map<number, Declaration[]>();
-  const byName = new Map<string, Set<number>>();
-  for (const r of e.store.rows(`SELECT file_id, name, kind, line, end_line, container, depth FROM symbols ORDER BY file_id, line`)) {
-    const id = r[0] as number;
-    const d: Declaration = { name: String(r[1]), kind: String(r[2]), line: Number(r[3]), endLine: Number(r[4]), container: String(r[5] ?? ''), depth: Number(r[6]) };
-    let l = byFile.get(id);
-    if (!l) byFile.set(id, (l = []));
-    l.push(d);
-    let s = byName.get(d.name);
-    if (!s) byName.set(d.name, (s = new Set()));
-    s.add(id);
-  }
-  const paths = new Map(e.catalog().all().map((f) => [f.id, f.path]));
-  return {
-    declarations: (id) => byFile.get(id) ?? [],
-    declaring(names) {
-      const out = new Map<number, string[]>();
-      for (const n of names) for (const id of byName.get(n) ?? []) out.set(id, [...(out.get(id) ?? []), n]);
-      return out;
-    },
-    pathOf: (id) => paths.get(id),
-  };
-}
-
-async function load(repos: string[] | undefined, scratch: string): Promise<Loaded[]> {
-  const out: Loaded[] = [];
-  for (const set of loadSets(repos)) {
-    for (const snap of set.snapshots) {
-      const tag = `${set.repo}/${snap.commit.slice(0, 12)}`;
-      const tree = await snapshot(path.join('/work/.mirror', set.repo, 'repo'), snap.commit, path.join(scratch, 'trees', tag), true);
-      const e = await Engine.open({ workspaceRoot: tree.dir, indexRoot: path.join(scratch, 'idx', tag) });
-      try {
-        await e.refresh();
-        const r = await ranking(e);
-        out.push({ repo: set.repo, r, src: memoryDeclarations(e), questions: snap.questions });
-        process.stderr.write(`  loaded ${tag}: ${r.files} files, ${snap.questions.length} questions\n`);
-      } finally {
-        await e.close();
-      }
-    }
-  }
-  return out;
-}
+import { DEFAULT_PARAMS, parseQuestion, rankQuestion, type RankParams } from '../../server/src/nav/ranking/rankQuestion';
+import { loadSnapshots, type Loaded } from './loaded';
 
 interface Score {
   objective: number;
@@ -142,7 +84,7 @@ async function main(): Promise<void> {
     else if (a[i] === '--seed') seed = Number(a[++i]);
     else throw new Error(`unknown argument ${a[i]}`);
   }
-  const data = await load(repos, process.env.HISTORY_EVAL_SCRATCH ?? '/work/scratch/rank');
+  const data = await loadSnapshots(repos, process.env.HISTORY_EVAL_SCRATCH ?? '/work/scratch/rank');
   const rand = rng(seed);
   let best = clone(DEFAULT_PARAMS);
   let bestScore = evaluateParams(data, best, 'dev');

@@ -749,6 +749,8 @@ export const LOCATE_READ_MAX_LINES = 80;
 export const RANK_HISTORY_COMMITS = 3_000;
 /** ranking: the one git log is given this long (1-2 s on efcore under load). */
 export const RANK_HISTORY_TIMEOUT_MS = 8_000;
+/** ranking: a git log that timed out (a loaded machine: seen at load ~20 on MassTransit, 0.9 s quiet) is read again by a question this much later, and the ranking rebuilt with it. */
+export const RANK_HISTORY_RETRY_MS = 30_000;
 /** ranking: git log output read at most (3,000 commits of a monorepo can list many files). */
 export const RANK_HISTORY_MAX_OUTPUT_BYTES = 48 * 1024 * 1024;
 /** ranking: bytes of a file scanned for words at most (a generated 4 MB file adds nothing a question finds). */

@@ -13,7 +13,8 @@ import { evidenceOf, isLocated } from '../../../server/src/nav/ranking/calibrati
 import { FieldIndexBuilder, Vocabulary } from '../../../server/src/nav/ranking/fieldIndex';
 import { scanFields, TextField } from '../../../server/src/nav/ranking/fieldScan';
 import { rankingOf, scoreFiles, type DocumentInput } from '../../../server/src/nav/ranking/fileRanking';
-import { historyVotes, parseLog } from '../../../server/src/nav/ranking/history';
+import { fileHistory, historyVotes, parseLog } from '../../../server/src/nav/ranking/history';
+import { execFileSync } from 'node:child_process';
 import { loadRanking, saveRanking } from '../../../server/src/nav/ranking/rankingStore';
 import { DEFAULT_PARAMS, parseQuestion, rankQuestion, type Declaration, type DeclarationSource } from '../../../server/src/nav/ranking/rankQuestion';
 import { splitIdentifier, stem, words } from '../../../server/src/nav/ranking/words';
@@ -228,6 +229,32 @@ describe('ranking: a question over a small workspace', () => {
       assert.equal((fs.statSync(path.join(dir, 'ranking.bin')).mode & 0o777).toString(8), '600');
       fs.writeFileSync(path.join(dir, 'ranking.bin'), 'not a ranking');
       assert.equal(loadRanking(dir), undefined);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('ranking: the history read', () => {
+  it('a git log that timed out is read again once its retry time has come (a loaded machine is not "no history")', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rank-hist-'));
+    try {
+      const g = (...a: string[]) => execFileSync('git', ['-C', dir, ...a], { stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+      g('init', '-q');
+      fs.writeFileSync(path.join(dir, 'a.cs'), 'class A {}\n');
+      g('add', '.');
+      g('commit', '-q', '-m', 'Add the journal');
+      const engine = { root: dir, git: { head: 'h1' } } as unknown as Parameters<typeof fileHistory>[0];
+      const slow = await fileHistory(engine, { timeoutMs: 1, retryMs: 60_000 });
+      assert.match(slow.unavailable ?? '', /took over 1 ms/);
+      assert.ok(slow.retryAt !== undefined);
+      // Before its retry time the timed-out read is the answer; after it, git is asked again.
+      assert.equal(await fileHistory(engine), slow);
+      slow.retryAt = Date.now() - 1;
+      const again = await fileHistory(engine);
+      assert.equal(again.commits, 1);
+      assert.equal(again.unavailable, undefined);
+      assert.equal(again.churn.get('a.cs'), 1);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

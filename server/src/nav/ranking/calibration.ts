@@ -35,6 +35,11 @@ export interface Evidence {
   agrees: boolean;
   /** The first file declares a name given as a hint or a literal refinement (the caller's exact name). */
   exact: boolean;
+  /**
+   * Share of the question's words whose removal leaves the same file first (1 with one word; absent
+   * when not measured): a first file that one word alone put there is a guess.
+   */
+  stable?: number;
 }
 
 /** Thresholds (tuned on the dev split; see the module comment). */
@@ -49,7 +54,15 @@ export interface Calibration {
 
 export const CALIBRATION: Calibration = { margin: 0.35, coverage: 0.8, namedMargin: 0.2, agreeMargin: 0.25 };
 
-export function evidenceOf(ranked: readonly RankedFile[], q: ParsedQuestion, plainFirst?: string): Evidence {
+/** The first file of the ranking for another question (the same ranking, options and filter). */
+export type Rerank = (q: ParsedQuestion) => string | undefined;
+
+/** The question without its i-th word. */
+export function withoutWord(q: ParsedQuestion, i: number): ParsedQuestion {
+  return { ...q, terms: q.terms.filter((_, k) => k !== i), words: q.words.filter((_, k) => k !== i) };
+}
+
+export function evidenceOf(ranked: readonly RankedFile[], q: ParsedQuestion, plainFirst?: string, rerank?: Rerank): Evidence {
   const a = ranked[0];
   if (!a) return { margin: 0, coverage: 0, declared: false, named: false, top: 0, agrees: false, exact: false };
   const b = ranked[1];
@@ -58,7 +71,13 @@ export function evidenceOf(ranked: readonly RankedFile[], q: ParsedQuestion, pla
   const stems = new Set(q.terms.map((t) => t.stem));
   const own = a.best ? words(a.best.name).map(stem) : [];
   const named = own.length > 0 && own.every((w) => stems.has(w)) && own.length >= Math.min(2, stems.size);
-  return { margin: b ? (a.score - b.score) / (a.score || 1) : 1, coverage: held / total, declared: a.declares.length > 0, named, top: a.score, agrees: plainFirst === a.path, exact: a.exact === true };
+  const e: Evidence = { margin: b ? (a.score - b.score) / (a.score || 1) : 1, coverage: held / total, declared: a.declares.length > 0, named, top: a.score, agrees: plainFirst === a.path, exact: a.exact === true };
+  if (rerank) {
+    let kept = 0;
+    for (let i = 0; i < q.terms.length && q.terms.length > 1; i++) if (rerank(withoutWord(q, i)) === a.path) kept++;
+    e.stable = q.terms.length > 1 ? kept / q.terms.length : 1;
+  }
+  return e;
 }
 
 export function isLocated(e: Evidence, c: Calibration = CALIBRATION): boolean {

@@ -50,7 +50,9 @@ export function ranking(engine: Engine): Promise<Ranking> {
   if (!c) cache.set(engine, (c = {}));
   const have = c.ranking;
   const partialNow = engine.symbolsPending() > 0;
-  if (have && have.version === engine.version && !(have.partial && !partialNow)) return Promise.resolve(have);
+  // A history that timed out is read again once its retry time has come (and the index rebuilt with it).
+  const historyDue = have?.history.retryAt !== undefined && Date.now() >= have.history.retryAt;
+  if (have && have.version === engine.version && !(have.partial && !partialNow) && !historyDue) return Promise.resolve(have);
   if (c.building) return c.building;
   const entry = c;
   const p = (async () => {
@@ -82,7 +84,8 @@ async function update(engine: Engine, had: Ranking | undefined): Promise<Ranking
   const history = await fileHistory(engine);
   const head = engine.git.head ?? '';
   const files = rankedFiles(engine);
-  let prev = had;
+  // The history field of every document is the history's: one read without it is rebuilt with it.
+  let prev = had && !(had.history.unavailable && !history.unavailable) ? had : undefined;
   if (!prev) {
     // The ranking saved by an earlier engine on this index (brought up to date below).
     const saved = loadRanking(engine.indexRoot);
@@ -138,7 +141,8 @@ async function update(engine: Engine, had: Ranking | undefined): Promise<Ranking
   const base = builder.build();
   const byFile = new Map<number, { ix: number; doc: number }>();
   base.docs.forEach((d, i) => byFile.set(d.fileId, { ix: 0, doc: i }));
-  if (!partial) saveRanking(engine.indexRoot, head, base);
+  // A history read that timed out is retried: the next start must not take this base for the HEAD's.
+  if (!partial && history.retryAt === undefined) saveRanking(engine.indexRoot, head, base);
   return { version, head, vocab, indexes: [base], byFile, history, files: byFile.size, partial, buildMs: performance.now() - t0 };
 }
 

@@ -3,10 +3,11 @@
  * RANK_HISTORY_COMMITS commits changed it (churn: code that changes often is where the next change
  * lands), and the words of those commits' subjects (a title like the question's changed it
  * before). One read-only `git log` (no lock), bounded in time and output, cached per HEAD; no git,
- * no repository or a timeout is a value (`unavailable`). Merge commits list no files (their
+ * no repository or a timeout is a value (`unavailable`); a timeout (a loaded machine) is read again
+ * by a question RANK_HISTORY_RETRY_MS later (`retryAt`). Merge commits list no files (their
  * branch's own commits carry the subjects), so a merged pull request counts once.
  */
-import { RANK_HISTORY_COMMITS, RANK_HISTORY_MAX_OUTPUT_BYTES, RANK_HISTORY_TIMEOUT_MS } from '../../core/limits';
+import { RANK_HISTORY_COMMITS, RANK_HISTORY_MAX_OUTPUT_BYTES, RANK_HISTORY_RETRY_MS, RANK_HISTORY_TIMEOUT_MS } from '../../core/limits';
 import type { Engine } from '../engine';
 import { git } from '../expanded/git';
 import { QUESTION_STOP_WORDS, stem, words } from './words';
@@ -23,30 +24,43 @@ export interface FileHistory {
   /** Path → stem → times its commits' subjects used it. */
   subjects: Map<string, Map<string, number>>;
   unavailable?: string;
+  /** Set when the read timed out: from this time (ms since the epoch) it is read again. */
+  retryAt?: number;
 }
 
-const caches = new WeakMap<Engine, { head: string; history: Promise<FileHistory> }>();
+/** What the engine's history is read with (tests shorten them). */
+export interface HistoryReadOptions {
+  timeoutMs?: number;
+  retryMs?: number;
+}
 
-export function fileHistory(engine: Engine): Promise<FileHistory> {
+const caches = new WeakMap<Pick<Engine, 'git' | 'root'>, { head: string; history: Promise<FileHistory> }>();
+
+export async function fileHistory(engine: Pick<Engine, 'git' | 'root'>, o: HistoryReadOptions = {}): Promise<FileHistory> {
   const head = engine.git.head ?? '';
   const c = caches.get(engine);
-  if (c && c.head === head) return c.history;
+  if (c && c.head === head) {
+    const had = await c.history;
+    if (had.retryAt === undefined || Date.now() < had.retryAt || caches.get(engine) !== c) return had;
+  }
   // A failed `git status` (a timeout under load on a large tree) leaves the engine without a HEAD,
   // but the history is still there to read: only "no repository" / "no git" mean none.
   const failed = engine.git.reason?.startsWith('git failed') === true;
-  const history = head || failed ? read(engine.root) : Promise.resolve(none(engine.git.reason ?? 'not a git repository'));
+  const history = head || failed ? read(engine.root, o) : Promise.resolve(none(engine.git.reason ?? 'not a git repository'));
   caches.set(engine, { head, history });
   return history;
 }
 
-function none(why: string): FileHistory {
-  return { commits: 0, changes: [], bySubject: new Map(), churn: new Map(), subjects: new Map(), unavailable: why };
+function none(why: string, retryAt?: number): FileHistory {
+  return { commits: 0, changes: [], bySubject: new Map(), churn: new Map(), subjects: new Map(), unavailable: why, ...(retryAt !== undefined ? { retryAt } : {}) };
 }
 
-async function read(root: string): Promise<FileHistory> {
-  const r = await git(root, ['log', `-n${RANK_HISTORY_COMMITS}`, '--no-renames', '--relative', '--format=%x1e%s', '--name-only'], { timeoutMs: RANK_HISTORY_TIMEOUT_MS, maxBytes: RANK_HISTORY_MAX_OUTPUT_BYTES });
+async function read(root: string, o: HistoryReadOptions): Promise<FileHistory> {
+  const timeoutMs = o.timeoutMs ?? RANK_HISTORY_TIMEOUT_MS;
+  const r = await git(root, ['log', `-n${RANK_HISTORY_COMMITS}`, '--no-renames', '--relative', '--format=%x1e%s', '--name-only'], { timeoutMs, maxBytes: RANK_HISTORY_MAX_OUTPUT_BYTES });
   if (r.ok) return parseLog(r.out);
-  return none(r.missing ? 'git is not installed' : r.timedOut ? `git log took over ${RANK_HISTORY_TIMEOUT_MS} ms` : 'git log failed');
+  if (r.timedOut) return none(`git log took over ${timeoutMs} ms`, Date.now() + (o.retryMs ?? RANK_HISTORY_RETRY_MS));
+  return none(r.missing ? 'git is not installed' : 'git log failed');
 }
 
 /** `git log --format=%x1e%s --name-only` output → churn and subject words per path. */
