@@ -18,6 +18,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MAX_FILE_BYTES, MAX_WALK_DEPTH, MAX_WORKSPACE_FILES } from '../core/limits';
 import { Worker } from 'node:worker_threads';
+import { timeSlice } from '../core/timeSlice';
 import { workerEntry } from '../core/workerEntry';
 import { classify, languageOf, type FileClass } from './fileClass';
 import { discoveryOptionsOf, type DiscoveryOptions } from './discoveryOptions';
@@ -93,7 +94,39 @@ class Found implements DiscoveredFile {
 }
 
 export function discoverWorkspace(root: string, opts: DiscoveryOptions = {}, known?: KnownPaths): DiscoveryResult {
-  return admitListed(root, opts, listTree(root, opts, known), known, known !== undefined, Date.now());
+  return runSync(walkSteps(root, opts, known));
+}
+
+/**
+ * `discoverWorkspace` on this thread, giving the event loop a turn every NAV_WORK_SLICE_MS
+ * (`core/timeSlice.ts`): for a walk that cannot run in a worker (the engine run from sources),
+ * so that it never holds the thread for seconds. Same result.
+ */
+export function discoverWorkspaceSliced(root: string, opts: DiscoveryOptions = {}, known?: KnownPaths, signal?: AbortSignal): Promise<DiscoveryResult> {
+  return runSliced(walkSteps(root, opts, known), timeSlice(), signal);
+}
+
+/** The walk as steps (one folder listed, or a run of files admitted, per step). */
+function* walkSteps(root: string, opts: DiscoveryOptions, known: KnownPaths | undefined): Generator<void, DiscoveryResult> {
+  const started = Date.now();
+  const tree = yield* listTreeSteps(root, opts, known);
+  return yield* admitListedSteps(root, opts, tree, known, known !== undefined, started);
+}
+
+function runSync<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+async function runSliced<T>(steps: Generator<void, T>, slice: () => Promise<void>, signal?: AbortSignal): Promise<T> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await slice();
+    if (signal?.aborted) throw new Error('the walk was stopped');
+  }
 }
 
 /**
@@ -101,9 +134,13 @@ export function discoverWorkspace(root: string, opts: DiscoveryOptions = {}, kno
  * the rules changed since (a .gitignore, the options), the tree is walked again without it: the
  * shortcut may have admitted a folder now ignored.
  */
-function admitListed(root: string, opts: DiscoveryOptions, tree: ListedTree, known: KnownPaths | undefined, listedWithKnown: boolean, started: number): DiscoveryResult {
-  const out = listedWithKnown && known && tree.rulesStamp !== known.rulesStamp ? listTree(root, opts, undefined).admit(undefined) : tree.admit(known);
+function* admitListedSteps(root: string, opts: DiscoveryOptions, tree: ListedTree, known: KnownPaths | undefined, listedWithKnown: boolean, started: number): Generator<void, DiscoveryResult> {
+  const out = listedWithKnown && known && tree.rulesStamp !== known.rulesStamp ? yield* (yield* listTreeSteps(root, opts, undefined)).admitSteps(undefined) : yield* tree.admitSteps(known);
   return { ...out, durationMs: Date.now() - started };
+}
+
+function admitListed(root: string, opts: DiscoveryOptions, tree: ListedTree, known: KnownPaths | undefined, listedWithKnown: boolean, started: number): DiscoveryResult {
+  return runSync(admitListedSteps(root, opts, tree, known, listedWithKnown, started));
 }
 
 /** A file the walk listed and stat'ed; whether the ignore rules admit it is decided by `admit`. */
@@ -123,10 +160,17 @@ interface Listed {
  */
 interface ListedTree {
   readonly rulesStamp: string;
-  admit(known: KnownPaths | undefined): DiscoveryResult;
+  admitSteps(known: KnownPaths | undefined): Generator<void, DiscoveryResult>;
 }
 
+/** Files admitted per step of `admitSteps`. */
+const ADMIT_STEP_FILES = 2000;
+
 function listTree(root: string, opts: DiscoveryOptions, known: KnownPaths | undefined): ListedTree {
+  return runSync(listTreeSteps(root, opts, known));
+}
+
+function* listTreeSteps(root: string, opts: DiscoveryOptions, known: KnownPaths | undefined): Generator<void, ListedTree> {
   const started = Date.now();
   const realRoot = fs.realpathSync(root);
   const rules = new IgnoreRules(realRoot, opts);
@@ -211,19 +255,22 @@ function listTree(root: string, opts: DiscoveryOptions, known: KnownPaths | unde
       break;
     }
     for (let i = dirs.length - 1; i >= 0; i--) stack.push({ rel: dirs[i]!, depth: depth + 1 });
+    yield;
   }
   const rulesStamp = stamp.digest('hex');
 
   return {
     rulesStamp,
-    admit(knownNow) {
+    *admitSteps(knownNow) {
       // The shortcut holds only under the rules the known paths were admitted by.
       const knownPaths = knownNow && knownNow.rulesStamp === rulesStamp ? knownNow.paths : undefined;
       const maxBytes = opts.maxFileBytes ?? MAX_FILE_BYTES;
       const out: DiscoveryResult = { root: realRoot, files: [], skippedTooLarge: [], skippedLinks, skippedUnreadable, truncated, durationMs: 0, rulesStamp };
       const others: Listed[] = [];
       let linked = false;
+      let n = 0;
       for (const f of listed) {
+        if (++n % ADMIT_STEP_FILES === 0) yield;
         if (!knownPaths?.has(f.rel) && rules.ignores(f.rel, false)) {
           others.push(f);
           continue;
@@ -376,13 +423,10 @@ export function startWalk(root: string, opts: DiscoveryOptions = {}, how: AsyncW
     inThread = () => {
       if (!provided) return;
       const known = provided.known;
-      settle(() => {
-        try {
-          resolve(discoverWorkspace(root, opts, known));
-        } catch (e) {
-          reject(e as Error);
-        }
-      });
+      discoverWorkspaceSliced(root, opts, known, how.signal).then(
+        (d) => settle(() => resolve(d)),
+        (e: unknown) => settle(() => reject(e as Error)),
+      );
     };
     if (!entry) return;
     const req: DiscoverRequest = { root, opts: discoveryOptionsOf(opts), knownLater: true };

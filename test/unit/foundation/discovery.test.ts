@@ -71,6 +71,34 @@ describe('workspace discovery', function () {
     assert.ok(discoverWorkspace(root).files.find((f) => f.path === 'src/link-in.cs')?.linkTarget, 'the fixture has an in-root link');
   });
 
+  it('a walk on this thread (no worker) gives the event loop turns while it lists, with the same result', async function () {
+    const big = tempDir('discbig');
+    try {
+      const files: Record<string, string> = { '.gitignore': '*.tmp\n' };
+      for (let d = 0; d < 200; d++) for (let f = 0; f < 15; f++) files[`p${d}/src/F${f}.${f % 5 === 0 ? 'tmp' : 'cs'}`] = 'class F {}';
+      writeTree(big, files);
+      const here = discoverWorkspace(big);
+      let turns = 0;
+      let walking = true;
+      const tick = (): void => {
+        turns++;
+        if (walking) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const started = Date.now();
+      const sliced = await discoverWorkspaceAsync(big, {}, undefined, { inWorker: false });
+      const tookMs = Date.now() - started;
+      walking = false;
+      assert.deepEqual(sliced.files.map((f) => [f.path, f.size, f.mtimeMs]), here.files.map((f) => [f.path, f.size, f.mtimeMs]));
+      assert.equal(sliced.rulesStamp, here.rulesStamp);
+      assert.equal(sliced.files.length, 200 * 12 + 1);
+      // one turn per NAV_WORK_SLICE_MS of walking at least (a walk in one piece gives none)
+      assert.ok(turns >= Math.min(3, Math.floor(tookMs / 20)), `${turns} turns in a ${tookMs} ms walk`);
+    } finally {
+      removeDir(big);
+    }
+  });
+
   it('lets users re-admit a default-excluded folder and add exclusions', function () {
     const r = discoverWorkspace(root, { include: ['packages'], exclude: ['src/sub/**'] });
     const paths = r.files.map((f) => f.path);
