@@ -308,7 +308,7 @@ async function cmdIndex(a: Args): Promise<number> {
       claim.lock?.release();
     }
   }
-  const engine = await Engine.open({ ...opts, gitAtOpen: false }).catch((e: unknown) => {
+  const engine = await Engine.open({ ...opts, gitAtOpen: false, indexOnly: true }).catch((e: unknown) => {
     claim.lock?.release();
     throw e;
   });

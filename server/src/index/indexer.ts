@@ -149,6 +149,8 @@ export interface RefreshOptions extends DiscoveryOptions {
    * it persists (serialising ~10^5 terms costs more than indexing one saved file).
    */
   deferTermsBlob?: () => void;
+  /** Files per transaction of the text + files phase (default INDEX_TEXT_BATCH_FILES; a serving engine writes smaller ones). */
+  textBatchFiles?: number;
 }
 
 interface ExistingRow {
@@ -229,10 +231,11 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
 
   // Reading, hashing and tokenising run a batch or two ahead of the writes (a worker thread for a
   // large refresh, see textReader.ts); batches are written in order, one transaction each.
+  const batchFiles = Math.max(1, opts.textBatchFiles ?? INDEX_TEXT_BATCH_FILES);
   const reader = textReader(toRead.length);
   const ask = (b: number) => {
     if (b >= toRead.length) return;
-    reader.request(toRead.slice(b, b + INDEX_TEXT_BATCH_FILES).map((f) => {
+    reader.request(toRead.slice(b, b + batchFiles).map((f) => {
       const old = existing.get(f.path);
       const r: TextReadRequest = { path: f.path, abs: f.linkTarget ?? path.join(discovery.root, f.path) };
       if (old?.hash) r.oldHash = old.hash;
@@ -240,13 +243,13 @@ export async function refreshIndex(store: IndexStore, dict: TermDictionary, root
     }));
   };
   ask(0);
-  ask(INDEX_TEXT_BATCH_FILES);
+  ask(batchFiles);
   try {
-    for (let b = 0; b < toRead.length; b += INDEX_TEXT_BATCH_FILES) {
+    for (let b = 0; b < toRead.length; b += batchFiles) {
       opts.onProgress?.({ phase: 'index', done: b, total: toRead.length });
-      const slice = toRead.slice(b, b + INDEX_TEXT_BATCH_FILES);
+      const slice = toRead.slice(b, b + batchFiles);
       const { results, docs } = await reader.next();
-      ask(b + 2 * INDEX_TEXT_BATCH_FILES);
+      ask(b + 2 * batchFiles);
       const rows: { f: DiscoveredFile; id: number; hash: string; lines: number; binary: boolean; cls: FileClass; doc?: Uint8Array; touchOnly: boolean; replaced: boolean }[] = [];
       slice.forEach((f, i) => {
         const r = results[i] ?? { kind: 'unreadable' };

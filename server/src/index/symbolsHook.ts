@@ -105,17 +105,20 @@ export function symbolsHook(options: SymbolsHookOptions = {}): IndexHook {
       const p = pool;
       pool = undefined;
       await p?.dispose();
-      // After a bulk write (or a run stopped in one): the indexes begin() dropped, built in one pass.
-      ensureSymbolRowIndexes(store);
+      // After a bulk write (or a run stopped in one): the indexes begin() dropped, built in one
+      // pass each — one transaction per index, the event loop gets a turn between them.
+      for (const i of missingSymbolRowIndexes(store)) {
+        store.transaction(() => store.db.exec(i.sql));
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
     },
   };
 }
 
-/** Creates the symbol_rows indexes that are missing (one sort each over the rows). */
-export function ensureSymbolRowIndexes(store: IndexStore): void {
+/** The symbol_rows indexes that are missing (each is built by one sort over the rows). */
+function missingSymbolRowIndexes(store: IndexStore): (typeof SYMBOL_ROW_INDEXES_SQL)[number][] {
   const present = new Set(store.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'symbol_rows'").map((r) => r[0] as string));
-  const missing = SYMBOL_ROW_INDEXES_SQL.filter((i) => !present.has(i.name));
-  if (missing.length > 0) store.transaction(() => store.db.exec(missing.map((i) => i.sql).join('')));
+  return SYMBOL_ROW_INDEXES_SQL.filter((i) => !present.has(i.name));
 }
 
 function deleteRows(store: IndexStore, fileIds: number[]): void {

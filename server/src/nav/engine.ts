@@ -6,7 +6,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MAX_FILE_BYTES, PERSIST_AFTER_CHANGE_QUIET_MS, PERSIST_BETWEEN_PHASES_MIN_FILES, PREFETCHED_WALK_MAX_AGE_MS, WATCH_DEBOUNCE_MS } from '../core/limits';
+import { INDEX_SERVING_TEXT_BATCH_FILES, INDEX_TEXT_BATCH_FILES, MAX_FILE_BYTES, PERSIST_AFTER_CHANGE_QUIET_MS, PERSIST_BETWEEN_PHASES_MIN_FILES, PREFETCHED_WALK_MAX_AGE_MS, WATCH_DEBOUNCE_MS } from '../core/limits';
 import { log } from '../core/log';
 import { PathPolicy } from '../core/paths';
 import { enableBoundedRegex } from '../core/regex';
@@ -57,6 +57,11 @@ export interface EngineOptions extends DiscoveryOptions {
    * anything (`sextant index`) passes false: the refresh reads it anyway, alongside the walk.
    */
   gitAtOpen?: boolean;
+  /**
+   * Nothing is asked while this engine refreshes (`sextant index`): fewer, larger write
+   * transactions (INDEX_TEXT_BATCH_FILES) instead of the serving engine's shorter holds.
+   */
+  indexOnly?: boolean;
 }
 
 /** The index root an engine with these options uses ('' = in memory): `<workspace>/.sextant` by default. */
@@ -208,6 +213,7 @@ export class Engine {
         },
       };
       if (onProgress) opts.onProgress = onProgress;
+      opts.textBatchFiles = this.opts.indexOnly ? INDEX_TEXT_BATCH_FILES : INDEX_SERVING_TEXT_BATCH_FILES;
       Object.assign(opts, discoveryOptionsOf(this.opts));
       this.patchPaths = known && known.files.length === this.lastRefresh?.discovery.files.length ? [...changed!].filter((p) => this.discoveryIndex?.byPath.has(p)) : undefined;
       if (known) {

@@ -12,6 +12,7 @@ import { projectsHook } from '../../../server/src/index/projectsHook';
 import { SYMBOL_ROW_INDEXES_SQL } from '../../../server/src/index/schema';
 import { symbolsHook } from '../../../server/src/index/symbolsHook';
 import { textReader, type TextReader, type TextReadRequest } from '../../../server/src/index/textReader';
+import { INDEX_SERVING_TEXT_BATCH_FILES, INDEX_TEXT_BATCH_FILES } from '../../../server/src/core/limits';
 import { Engine } from '../../../server/src/nav/engine';
 import { removeDir, tempDir, writeTree } from '../../helpers/workspace';
 
@@ -125,6 +126,39 @@ describe('cold index: the text phase read in a worker thread', function () {
       assert.ok(newIn(0).includes('class') && !newIn(1).includes('class') && !newIn(2).includes('class'));
     } finally {
       removeDir(ws);
+    }
+  });
+});
+
+describe('cold index: a serving engine holds its thread in shorter write transactions', function () {
+  this.timeout(120_000);
+  it('writes the text phase in INDEX_SERVING_TEXT_BATCH_FILES-file transactions; sextant index (indexOnly) in INDEX_TEXT_BATCH_FILES', async function () {
+    const ws = tempDir('servews');
+    const roots: string[] = [];
+    try {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < INDEX_SERVING_TEXT_BATCH_FILES * 2 + 10; i++) files[`d${i % 20}/F${i}.txt`] = `file ${i}\n`;
+      writeTree(ws, files);
+      const batches = async (indexOnly: boolean): Promise<number[]> => {
+        const idx = tempDir('serveidx');
+        roots.push(idx);
+        const e = await Engine.open({ workspaceRoot: ws, indexRoot: idx, hooks: [], indexOnly });
+        try {
+          const starts: number[] = [];
+          await e.refresh((p) => {
+            if (p.phase === 'index') starts.push(p.done);
+          });
+          return starts;
+        } finally {
+          await e.close();
+        }
+      };
+      const n = INDEX_SERVING_TEXT_BATCH_FILES;
+      assert.deepEqual(await batches(false), [0, n, 2 * n]);
+      assert.deepEqual(await batches(true), INDEX_TEXT_BATCH_FILES >= 2 * n + 10 ? [0] : [0, INDEX_TEXT_BATCH_FILES]);
+    } finally {
+      removeDir(ws);
+      for (const r of roots) removeDir(r);
     }
   });
 });
