@@ -68,7 +68,7 @@ public sealed class RpcTarget
         HostState.Log($"initialized: root {h.Root}, cap {h.MemoryCapMb} MB, dotnet {h.Resolver.DotnetRoot}, packs {string.Join(", ", h.Resolver.Packs.Select(x => x.Name + " " + x.Version))}");
         return Task.FromResult<object>(new
         {
-            protocolVersion = 8,
+            protocolVersion = 9,
             hostVersion = typeof(RpcTarget).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "0",
             roslynVersion = typeof(Workspace).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion?.Split('+')[0],
             runtimeVersion = Environment.Version.ToString(),

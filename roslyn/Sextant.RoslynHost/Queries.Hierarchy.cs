@@ -112,6 +112,7 @@ public sealed partial class Queries
             if (typeSymbol != null) res.Symbol = typeSymbol;
             if (reason != null) { res.Reason = reason; return; }
             res.Searched.AddRange(scope);
+            await AddUnboundSubtypes(q, sym, res, sol, ownComp, deadline);
         }
         else foreach (var k in scope) res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline" });
         h.Touch(h.Closure(scope));
@@ -214,6 +215,46 @@ public sealed partial class Queries
             var pinned = new HashSet<string>(pinnedBase);
             pinned.UnionWith(h.Closure(scope.Skip(i + batchSize).Take(batchSize)));
             res.Stats.ProjectsEvicted += h.EvictIfNeeded(pinned);
+        }
+        if (!deadline.IsCancellationRequested && isType)
+        {
+            var sol = h.Workspace.CurrentSolution;
+            var comp = t.ProjectKey != null && sol.GetProject(h.Known[t.ProjectKey].Id) is Project op ? await op.GetCompilationAsync(ct) : null;
+            await AddUnboundSubtypes(q, await Rebind(root, symSol, sol, ct) ?? root, res, sol, comp, deadline);
+        }
+    }
+
+    /// The types of searched projects compiling without something unresolved whose unresolved base
+    /// may be the target (protocol 9, `UnboundSubtypes`): rows with unbound locations after the
+    /// bound ones; the projects the deadline left unscanned are not searched.
+    async Task AddUnboundSubtypes(QueryParams q, ISymbol sym, QueryResult res, Solution sol, Compilation? comp, CancellationToken deadline)
+    {
+        if (sym is not INamedTypeSymbol { TypeKind: TypeKind.Interface or TypeKind.Class } root0) return;
+        if (q.Op == "typeHierarchy" && (q.Options?.Direction ?? "both") == "supertypes") return;
+        if (!res.Searched.Any(k => h.Known.TryGetValue(k, out var kp) && kp.Res.Unresolved.Any(CanHideAssemblies))) return;
+        var root = root0.OriginalDefinition;
+        var transitive = q.Options?.Transitive ?? true;
+        var found = res.Items.OfType<SymbolRef>().Where(r => q.Op == "implementations" || r.Direction == "subtype").ToList();
+        var names = new List<string>();
+        if (transitive)
+        {
+            names.AddRange(found.Select(r => r.Name));
+            if (!MetadataSymbols.InSource(root) && comp != null)
+                try { names.AddRange(MetadataSymbols.DerivedInMetadata(root, comp, MetadataDerivedNames, deadline)); }
+                catch (OperationCanceledException) when (deadline.IsCancellationRequested) { }
+        }
+        var ids = new HashSet<string>(found.Select(r => r.DocId).OfType<string>(), StringComparer.Ordinal);
+        var (rows, notScanned) = await UnboundSubtypes(root, names, res.Searched.ToList(), sol, ids, root.TypeKind == TypeKind.Interface, deadline);
+        foreach (var r in rows)
+        {
+            if (q.Op == "typeHierarchy") r.Direction = "subtype";
+            else r.Depth = null;
+            res.Items.Add(r);
+        }
+        foreach (var k in notScanned)
+        {
+            res.Searched.Remove(k);
+            res.NotSearched.Add(new NotSearched { Key = k, Reason = "deadline", Detail = "not scanned for types whose unresolved base may be the target" });
         }
     }
 

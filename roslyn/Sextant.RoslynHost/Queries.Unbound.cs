@@ -70,6 +70,10 @@ public sealed partial class Queries
             return n != null && (E.Equals(n, sym.OriginalDefinition) || (id != null && DocId(n) == id));
         }
         var bound = new HashSet<string>(u.Refs.Select(LocKey));
+        // a method with other overloads in its type: a call with an unresolved argument type may mean any of them
+        var overloaded = sym is IMethodSymbol { Parameters.Length: > 0 } om && (om.ReducedFrom ?? om).ContainingType is INamedTypeSymbol oc && oc.GetMembers(om.Name).OfType<IMethodSymbol>().Count() > 1;
+        var boundRefs = new Dictionary<string, Loc>();
+        foreach (var r in u.Refs) if (r.Confidence == null && r.Related != true) boundRefs.TryAdd(LocKey(r), r);
         foreach (var row in u.Calls.Values) foreach (var s in row.Sites) bound.Add(LocKey(s));
         var signatureBlock = SignatureErrorType(sym);
         var found = 0;
@@ -88,11 +92,31 @@ public sealed partial class Queries
                 // a method's mention that is not call-shaped (a type or namespace name of the same spelling) is not one of it
                 if (sym is IMethodSymbol && invocation == null && !IsExpressionContext(site)) continue;
                 var loc = ToLoc(sn.Identifier.GetLocation(), sol);
-                if (bound.Contains(LocKey(loc))) continue;
+                if (bound.Contains(LocKey(loc)))
+                {
+                    // bound to this overload while an argument's type is unresolved (protocol 9):
+                    // overload resolution over an error type may have picked it wrongly
+                    if (invocation == null || !overloaded || !boundRefs.TryGetValue(LocKey(loc), out var row)) continue;
+                    model ??= await doc.GetSemanticModelAsync(ct);
+                    if (model == null) break;
+                    if (BlockingType(model, site, invocation, ct) is not ITypeSymbol rb) continue;
+                    row.Confidence = "unbound"; row.BlockedBy = rb.ToDisplayString();
+                    found++;
+                    continue;
+                }
                 model ??= await doc.GetSemanticModelAsync(ct);
                 if (model == null) break;
                 var info = model.GetSymbolInfo((SyntaxNode?)invocation ?? site, ct);
-                if (info.Symbol != null) continue;
+                if (info.Symbol != null)
+                {
+                    // bound to another overload of the same member while an argument's type is
+                    // unresolved (protocol 9): Roslyn's choice rests on an error type, so the call
+                    // may mean this overload as well — not trusted as bound
+                    if (invocation == null || !OtherOverload(info.Symbol, sym) || !ArityFits((IMethodSymbol)sym, invocation.ArgumentList.Arguments.Count) || BlockingType(model, site, invocation, ct) is not ITypeSymbol ob) continue;
+                    found++;
+                    AddUnbound(doc, sn, loc, ob.ToDisplayString(), null);
+                    continue;
+                }
                 if (invocation != null && info.CandidateSymbols.IsEmpty) info = model.GetSymbolInfo(site, ct);
                 if (info.Symbol != null) continue;
                 // a type's own name that is an unresolved type (its package is missing in this project)
@@ -102,29 +126,136 @@ public sealed partial class Queries
                 var blocked = (ITypeSymbol?)self ?? BlockingType(model, site, invocation, ct) ?? (candidate ? signatureBlock : null);
                 if (blocked == null && !candidate) continue; // nothing unresolved in the way: broken code, not a binding gap
                 found++;
-                var blockedBy = blocked?.ToDisplayString();
-                var reason = info.CandidateReason != CandidateReason.None ? info.CandidateReason.ToString() : null;
+                AddUnbound(doc, sn, loc, blocked?.ToDisplayString(), info.CandidateReason != CandidateReason.None ? info.CandidateReason.ToString() : null, invocation == null);
+            }
+            void AddUnbound(Document doc, SimpleNameSyntax sn, Loc loc, string? blockedBy, string? reason, bool notInvoked = false)
+            {
                 var key = h.KeyOf(doc.Project.Id);
+                bound.Add(LocKey(loc));
                 if (!callers)
                 {
                     loc.Definition = id; loc.ProjectKey = key; loc.Confidence = "unbound"; loc.BlockedBy = blockedBy; loc.CandidateReason = reason;
-                    bound.Add(LocKey(loc));
                     u.Refs.Add(loc);
-                    continue;
+                    return;
                 }
-                var from = model.GetEnclosingSymbol(sn.SpanStart, ct);
+                var from = model!.GetEnclosingSymbol(sn.SpanStart, ct);
                 while (from is IMethodSymbol { MethodKind: MethodKind.AnonymousFunction or MethodKind.LocalFunction } && from.ContainingSymbol != null) from = from.ContainingSymbol;
-                if (from == null) continue;
+                if (from == null) return;
                 var fromRef = Ref(from, sol);
-                var kind = sym is IMethodSymbol && invocation == null ? "reference" : null;
+                var kind = sym is IMethodSymbol && notInvoked ? "reference" : null;
                 var rk = (fromRef.DocId ?? fromRef.Display + "@" + string.Join(",", fromRef.Locations.Select(LocKey))) + "|unbound" + (kind != null ? "|" + kind : "");
                 if (!u.Calls.TryGetValue(rk, out var crow)) u.Calls[rk] = crow = new CallRow { From = fromRef, Confidence = "unbound", BlockedBy = blockedBy, Kind = kind };
                 crow.BlockedBy ??= blockedBy;
-                bound.Add(LocKey(loc));
                 crow.Sites.Add(loc);
             }
         }
         if (found > 0) HostState.Log($"{(callers ? "callers" : "references")} {name}: {found} unbound mention(s) in {docs.Count} documents");
+    }
+
+    /// Whether `bound` is another overload of `sym`'s member: same name and kind, same containing
+    /// type (an extension method: its reduced-from definition's), not `sym` itself.
+    static bool OtherOverload(ISymbol bound, ISymbol sym)
+    {
+        if (bound is not IMethodSymbol bm || sym is not IMethodSymbol sm || bm.Name != sm.Name) return false;
+        var b = (bm.ReducedFrom ?? bm).OriginalDefinition;
+        var s = (sm.ReducedFrom ?? sm).OriginalDefinition;
+        // by documentation id: a metadata symbol of another compilation (the target's project may
+        // compile against another framework's assembly) is another symbol object
+        if (b.ContainingType is not INamedTypeSymbol bt || s.ContainingType is not INamedTypeSymbol st) return false;
+        var E = SymbolEqualityComparer.Default;
+        var sameType = E.Equals(bt.OriginalDefinition, st.OriginalDefinition) || (DocId(bt.OriginalDefinition) is string bid && bid == DocId(st.OriginalDefinition));
+        return sameType && !E.Equals(b, s) && DocId(b) != DocId(s);
+    }
+
+    /// Most unbound subtypes one implementations / typeHierarchy answer reports.
+    const int UnboundSubtypesMax = 500;
+    /// Rounds of "a type deriving from an unbound subtype found" followed.
+    const int UnboundSubtypeRounds = 4;
+
+    /// The source types of the searched projects compiling without something unresolved whose base
+    /// list holds an unresolved (error) type named like `root` or like a type known to derive from it
+    /// (`knownNames`: the subtypes found, the metadata types deriving from a metadata root), or a
+    /// type found so (followed in rounds): they may be subtypes the search could not see, rows with
+    /// `confidence: "unbound"` on their locations (protocol 9). `foundIds`: the types already found.
+    /// Cut by `ct` (the deadline): the projects not scanned are returned.
+    async Task<(List<SymbolRef> rows, List<string> notScanned)> UnboundSubtypes(INamedTypeSymbol root, IEnumerable<string> knownNames, IEnumerable<string> keys, Solution sol, IReadOnlySet<string> foundIds, bool interfaceRoot, CancellationToken ct)
+    {
+        var rows = new List<SymbolRef>();
+        var unresolvedKeys = keys.Where(k => h.Known.TryGetValue(k, out var kp) && kp.Res.Unresolved.Any(CanHideAssemblies)).Distinct().ToList();
+        var blockedOf = new Dictionary<string, string?>(StringComparer.Ordinal);
+        var wanted = new HashSet<string>(knownNames.Where(n => !string.IsNullOrEmpty(n)), StringComparer.Ordinal) { root.Name };
+        var done = new HashSet<string>(StringComparer.Ordinal);
+        var scannedKeys = new HashSet<string>(StringComparer.Ordinal);
+        try
+        {
+            for (var round = 0; round < UnboundSubtypeRounds && wanted.Count > 0 && rows.Count < UnboundSubtypesMax; round++)
+            {
+                var names = wanted.ToList();
+                done.UnionWith(names);
+                wanted = new HashSet<string>(StringComparer.Ordinal);
+                foreach (var k in unresolvedKeys)
+                {
+                    if (sol.GetProject(h.Known[k].Id) is not Project p) continue;
+                    foreach (var doc in p.Documents)
+                    {
+                        if (doc.FilePath == null || (!h.Buffers.ContainsKey(doc.FilePath) && !MentionsAny(doc.FilePath, names))) continue;
+                        if (await doc.GetSyntaxRootAsync(ct) is not SyntaxNode tree) continue;
+                        SemanticModel? model = null;
+                        foreach (var td in tree.DescendantNodes(n => n is CompilationUnitSyntax or BaseNamespaceDeclarationSyntax or TypeDeclarationSyntax).OfType<TypeDeclarationSyntax>())
+                        {
+                            if (td.BaseList == null) continue;
+                            foreach (var bt in td.BaseList.Types)
+                            {
+                                if (BaseName(bt.Type) is not string bn || !names.Contains(bn)) continue;
+                                model ??= await doc.GetSemanticModelAsync(ct);
+                                if (model == null) break;
+                                var baseType = model.GetTypeInfo(bt.Type, ct).Type;
+                                string? blockedBy;
+                                string? reason = null;
+                                if (baseType is IErrorTypeSymbol err) { blockedBy = err.ToDisplayString(); reason = err.CandidateReason != CandidateReason.None ? err.CandidateReason.ToString() : null; }
+                                else if (baseType?.TypeKind == TypeKind.Error) blockedBy = baseType.ToDisplayString();
+                                else if (baseType is INamedTypeSymbol nb && DocId(nb.OriginalDefinition) is string bid && blockedOf.TryGetValue(bid, out var inherited)) blockedBy = inherited;
+                                else continue;
+                                if (model.GetDeclaredSymbol(td, ct) is not INamedTypeSymbol declared || DocId(declared) is not string id || foundIds.Contains(id) || blockedOf.ContainsKey(id)) continue;
+                                blockedOf[id] = blockedBy;
+                                var r = Ref(declared, sol);
+                                r.Relation = declared.TypeKind == TypeKind.Interface ? "derivedInterface" : interfaceRoot ? "implementation" : "derivedClass";
+                                r.Depth = bn == root.Name && baseType?.TypeKind == TypeKind.Error ? 1 : 2;
+                                foreach (var l in r.Locations) { l.Confidence = "unbound"; l.BlockedBy = blockedBy; l.CandidateReason = reason; }
+                                rows.Add(r);
+                                if (!done.Contains(declared.Name)) wanted.Add(declared.Name);
+                                break;
+                            }
+                            if (rows.Count >= UnboundSubtypesMax) break;
+                        }
+                    }
+                    if (round == 0) scannedKeys.Add(k);
+                }
+            }
+        }
+        catch (OperationCanceledException) when (ct.IsCancellationRequested) { }
+        if (rows.Count > 0) HostState.Log($"subtypes of {root.Name}: {rows.Count} unbound candidate(s) in {unresolvedKeys.Count} project(s) compiling without something");
+        return (rows, unresolvedKeys.Where(k => !scannedKeys.Contains(k)).ToList());
+    }
+
+    /// The simple name a base-list type is written with (`Ns.Base<T>` → `Base`).
+    static string? BaseName(TypeSyntax t) => t switch
+    {
+        QualifiedNameSyntax q => q.Right.Identifier.ValueText,
+        AliasQualifiedNameSyntax a => a.Name.Identifier.ValueText,
+        SimpleNameSyntax s => s.Identifier.ValueText,
+        _ => null,
+    };
+
+    /// Whether a call with `args` arguments can mean `m` (an extension method: with or without its receiver).
+    static bool ArityFits(IMethodSymbol m, int args)
+    {
+        var def = m.ReducedFrom ?? m;
+        var ps = def.Parameters;
+        var required = ps.Count(p => !p.IsOptional && !p.IsParams);
+        var max = ps.Length > 0 && ps[^1].IsParams ? int.MaxValue : ps.Length;
+        bool Fits(int n) => n >= required && n <= max;
+        return Fits(args) || (def.IsExtensionMethod && Fits(args + 1));
     }
 
     /// The expression a simple name stands in (`a.b.Name` → the member access) and the invocation
@@ -159,11 +290,27 @@ public sealed partial class Queries
             // a static call on a type that does not bind: the receiver is that type
             if (model.GetSymbolInfo(receiver, ct).Symbol is null && model.GetTypeInfo(receiver, ct).Type is IErrorTypeSymbol et) return et;
         }
-        if (invocation != null)
-            foreach (var a in invocation.ArgumentList.Arguments)
-                if (ErrorIn(model.GetTypeInfo(a.Expression, ct).Type) is ITypeSymbol e) return e;
+        if (invocation == null) return null;
+        foreach (var a in invocation.ArgumentList.Arguments)
+            if (ErrorIn(model.GetTypeInfo(a.Expression, ct).Type) is ITypeSymbol e) return string.IsNullOrEmpty(e.Name) ? Inside(a.Expression) ?? e : e;
+        // an argument whose own type is resolved but whose inside is not (a lambda over an
+        // unresolved type, `xs.Select(x => x.StartAsync(t))`, whose error recovery picked a
+        // candidate): overload resolution saw a guess
+        foreach (var a in invocation.ArgumentList.Arguments)
+            if (Inside(a.Expression) is ITypeSymbol e) return e;
         return null;
+
+        // the first named unresolved type inside an expression (`sessions.Select(s => s.Flush())` → DbSession)
+        ITypeSymbol? Inside(ExpressionSyntax arg)
+        {
+            foreach (var x in arg.DescendantNodes().OfType<ExpressionSyntax>().Take(BlockingScanMaxNodes))
+                if (ErrorIn(model.GetTypeInfo(x, ct).Type) is ITypeSymbol n && !string.IsNullOrEmpty(n.Name)) return n;
+            return null;
+        }
     }
+
+    /// Most expressions inside one argument looked at for an unresolved type.
+    const int BlockingScanMaxNodes = 256;
 
     /// What keeps the name at a position from binding, or null when it binds.
     public sealed class UnboundMention

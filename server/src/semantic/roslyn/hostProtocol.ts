@@ -8,7 +8,7 @@
  */
 
 /** The protocol version this mirror was written against. */
-export const HOST_PROTOCOL_VERSION = 8;
+export const HOST_PROTOCOL_VERSION = 9;
 
 /** A project key: `<workspace-relative project path>|<target framework>` (opaque to the host). */
 export type ProjectKey = string;
@@ -29,6 +29,15 @@ export interface HostLocation extends Span {
   fullSpan?: Span;
   /** A document labelled generated, or one under obj/. */
   generated?: boolean;
+  /**
+   * Protocol 6 (references, definition) / 9 (the locations of implementations and typeHierarchy
+   * rows): a mention or type Roslyn could not bind — an unresolved type in the way.
+   */
+  confidence?: 'unbound';
+  /** The unresolved type that kept it from binding. */
+  blockedBy?: string;
+  /** Roslyn's CandidateReason when it had candidates. */
+  candidateReason?: string;
 }
 
 export interface SymbolRef {

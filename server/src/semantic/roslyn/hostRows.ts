@@ -39,12 +39,16 @@ export function toLocation(l: HostLocation): SemanticLocation {
   if (l.external) out.external = true;
   if (l.fullSpan) out.fullSpan = toSpan(l.fullSpan);
   if (l.metadata) out.metadata = l.metadata;
-  const u = l as { confidence?: string; blockedBy?: string };
-  if (u.confidence === 'unbound') {
+  if (l.confidence === 'unbound') {
     out.confidence = 'unbound';
-    if (u.blockedBy) out.blockedBy = u.blockedBy;
+    if (l.blockedBy) out.blockedBy = l.blockedBy;
   }
   return out;
+}
+
+/** The unbound rows of an implementations / subtypes answer (protocol 9), for the answer's gap. */
+export function unboundTypes(rows: readonly SymbolRef[]): { projectKey?: string; blockedBy?: string }[] {
+  return rows.filter((r) => r.locations.some((l) => l.confidence === 'unbound')).map((r) => ({ ...(r.projectKey ? { projectKey: r.projectKey } : {}), ...(r.locations[0]?.blockedBy ? { blockedBy: r.locations[0].blockedBy } : {}) }));
 }
 
 export function toReference(r: ReferenceRow): ReferenceLocation {

@@ -9,7 +9,7 @@ import { ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS, ROSLYN_OVERRIDE_CHAIN_MAX_DEPTH, R
 import type { CallContext, OpArgs, ProviderOutcome, SemanticOp } from '../provider';
 import type { IncomingCall, OutgoingCall, ReferenceLocation } from '../types';
 import { HostErrorCodes, type CalleeRow, type CallerRow, type DefinitionRow, type ImplementationRow, type ProjectKey, type QueryParams, type QueryResult, type ReferenceRow, type SymbolInfoRow, type SymbolRef, type TypeHierarchyRow } from './hostProtocol';
-import { locKey, ROSLYN_PROVIDER_ID, symKey, toItem, toLocation, toReference, toSpan, TYPE_KINDS, type ItemData } from './hostRows';
+import { locKey, ROSLYN_PROVIDER_ID, symKey, toItem, toLocation, toReference, toSpan, TYPE_KINDS, unboundTypes, type ItemData } from './hostRows';
 import type { RoslynSession } from './hostSession';
 import { splitKey, type ProjectDescriber } from './projectDescriptions';
 import { roslynDocumentation } from './roslynDocumentation';
@@ -239,6 +239,7 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
       // The implementing types' generated parts in their projects' other frameworks' compilations.
       partsGap = await addFrameworkParts(s, describer, rows, new Set(rr.searched), ctx, generation);
       value = rows.flatMap((s) => s.locations.map(toLocation));
+      unbound = unboundTypes(rows);
       r = rr;
       break;
     }
@@ -310,7 +311,9 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
     }
     default: {
       const rr = await query<TypeHierarchyRow>({ op: 'typeHierarchy', ...sym, scope: searchable, options: { direction: 'subtypes', transitive: false, deadlineMs } }, symKey);
-      value = rr.items.filter((t) => t.direction === 'subtype' && t.depth <= 1).map((t) => toItem(t));
+      const subtypes = rr.items.filter((t) => t.direction === 'subtype' && t.depth <= 1);
+      value = subtypes.map((t) => toItem(t));
+      unbound = unboundTypes(subtypes);
       r = rr;
       break;
     }
