@@ -3,8 +3,9 @@
  *
  *   npx tsx test/oracle/compare.ts --workspace DIR (--solution FILE | --project FILE ...)
  *       [--questions FILE | --sample N [--seed S]] [--ops definition,references,...,type_hierarchy] [--framework]
- *       [--truth FILE [--save-truth]] [--oracle-workspace RESTORED_DIR]
+ *       [--truth FILE [--save-truth | --refresh OPS [--oracle-only]]] [--oracle-workspace RESTORED_DIR] [--all-projects]
  *       [--provider roslyn|csharp-ls] [--wait-ms MS (≤ 10000, the tools' maximum; default 10000)] [--json OUT] [--engine-arg ARG ...] [--check]
+ *   npx tsx test/oracle/compare.ts --workspace DIR --truth FILE --rescore ENGINE_JSON   (score a saved run's answers again)
  *
  * DIR is the tree the engine reads; it is never written: the oracle runs on its own copy under the
  * temp folder — of DIR, or of RESTORED_DIR (the same sources restored: the truth for a never-restored
@@ -12,8 +13,13 @@
  * stdio, with an index built first (index warm, semantic provider cold), and every question asked
  * once, in order. --truth FILE reads the oracle's answers from FILE instead of running it (a rerun
  * costs only the engine); with --save-truth the oracle runs and its answers (paths and positions
- * only) are written there. --check exits 1 when a target of the issue is missed. The output is the
- * per-op table and the honesty table (answers with a missing row, by label).
+ * only) are written there; --refresh OPS (comma-separated ops, or `all`) runs the oracle again for
+ * the truth's questions of those ops only and writes their new answers into FILE (the rest kept),
+ * --oracle-only then stops before the engine. --all-projects: the oracle also loads the project
+ * files the solution leaves out (the engine searches every project of the tree). --rescore reads
+ * the engine's answers from an earlier --json output instead of asking (a truth change costs no
+ * engine run). --check exits 1 when a target of the issue is missed. The output is the per-op
+ * table and the honesty table (answers with a missing row, by label).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -31,6 +37,13 @@ export interface CompareOptions {
   /** Saved oracle answers: read instead of running the oracle (or written, with saveTruth). */
   truth?: string;
   saveTruth?: boolean;
+  /** Ops whose truth answers are asked of the oracle again and merged into `truth` (`all`: every op). */
+  refresh?: OracleOp[] | 'all';
+  /** With refresh: stop after writing the truth (no engine run). */
+  oracleOnly?: boolean;
+  allProjects?: boolean;
+  /** Engine answers from an earlier run's --json output: scored, not asked. */
+  rescore?: string;
   framework?: boolean;
   solution?: string;
   projects?: string[];
@@ -100,11 +113,53 @@ export function truthFile(r: OracleResult, subset: boolean): OracleResult {
   };
 }
 
+/** Runs the oracle on its own copy of the restored tree (never the engine's). */
+function oracleOn(o: CompareOptions, questions: Question[] | undefined, log: (s: string) => void): OracleResult {
+  const oracleCopy = copyTree(o.oracleWorkspace ?? o.workspace, 'sextant-oracle-ws');
+  try {
+    const t = Date.now();
+    const r = runOracle({
+      root: oracleCopy,
+      ...(o.solution ? { solution: o.solution } : {}),
+      ...(o.projects ? { projects: o.projects } : {}),
+      ...(questions ? { questions } : { sample: o.sample ?? { count: 40, seed: 1 } }),
+      ...(o.framework ? { framework: true } : {}),
+      ...(o.allProjects ? { allProjects: true } : {}),
+    });
+    log(`oracle: ${r.projects} projects, ${r.questions.length} questions in ${Date.now() - t} ms (load ${r.loadMs} ms)`);
+    for (const d of r.workspaceDiagnostics.filter((x) => x.startsWith('Added') || x.startsWith('Failure')).slice(0, 10)) log(`  oracle diagnostic: ${d.slice(0, 200)}`);
+    return r;
+  } finally {
+    fs.rmSync(oracleCopy, { recursive: true, force: true });
+  }
+}
+
+/** The truth with the answers of `ops` asked again (same questions, same ids). */
+export function refreshTruth(o: CompareOptions, old: OracleResult, ops: OracleOp[] | 'all', log: (s: string) => void): OracleResult {
+  const asked = old.questions.filter((q) => ops === 'all' || ops.includes(q.op));
+  const fresh = oracleOn(o, asked, log);
+  const byId = new Map(fresh.answers.map((a) => [a.id, a]));
+  const subset = o.projects !== undefined;
+  return truthFile(
+    {
+      ...old,
+      projects: fresh.projects,
+      ...(subset && fresh.documents ? { documents: [...new Set([...(old.documents ?? []), ...fresh.documents])].sort() } : {}),
+      answers: old.answers.map((a) => byId.get(a.id) ?? a),
+    },
+    subset,
+  );
+}
+
 export async function compare(o: CompareOptions): Promise<CompareResult> {
   const log = o.log ?? (() => undefined);
   const original = fileSet(o.workspace);
   let oracle: OracleResult;
-  if (o.truth && !o.saveTruth) {
+  if (o.truth && o.refresh) {
+    oracle = refreshTruth(o, JSON.parse(fs.readFileSync(o.truth, 'utf8')) as OracleResult, o.refresh, log);
+    fs.writeFileSync(o.truth, JSON.stringify(oracle) + '\n');
+    log(`oracle answers of ${o.refresh === 'all' ? 'every op' : o.refresh.join(', ')} written into ${o.truth}`);
+  } else if (o.truth && !o.saveTruth) {
     oracle = JSON.parse(fs.readFileSync(o.truth, 'utf8')) as OracleResult;
     if (o.questions) {
       const ids = new Set(o.questions.map((q) => q.id));
@@ -112,26 +167,18 @@ export async function compare(o: CompareOptions): Promise<CompareResult> {
     }
     log(`oracle: ${oracle.questions.length} questions from ${o.truth}`);
   } else {
-    const oracleCopy = copyTree(o.oracleWorkspace ?? o.workspace, 'sextant-oracle-ws');
-    try {
-      const t = Date.now();
-      oracle = runOracle({
-        root: oracleCopy,
-        ...(o.solution ? { solution: o.solution } : {}),
-        ...(o.projects ? { projects: o.projects } : {}),
-        ...(o.questions ? { questions: o.questions } : { sample: o.sample ?? { count: 40, seed: 1 } }),
-        ...(o.framework ? { framework: true } : {}),
-      });
-      log(`oracle: ${oracle.projects} projects, ${oracle.questions.length} questions in ${Date.now() - t} ms (load ${oracle.loadMs} ms)`);
-      for (const d of oracle.workspaceDiagnostics.slice(0, 5)) log(`  oracle diagnostic: ${d.slice(0, 200)}`);
-    } finally {
-      fs.rmSync(oracleCopy, { recursive: true, force: true });
-    }
+    oracle = oracleOn(o, o.questions, log);
     if (o.truth) {
       fs.mkdirSync(path.dirname(o.truth), { recursive: true });
       fs.writeFileSync(o.truth, JSON.stringify(truthFile(oracle, o.projects !== undefined)) + '\n');
       log(`oracle answers saved to ${o.truth}`);
     }
+  }
+  const scoreOf = (engine: EngineAnswer[]) => score(oracle.questions, oracle.answers, engine, original, oracle.documents);
+  if (o.oracleOnly) return { oracle, engine: [], score: scoreOf([]), firstPreciseMs: NaN, engineStderr: '' };
+  if (o.rescore) {
+    const saved = JSON.parse(fs.readFileSync(o.rescore, 'utf8')) as CompareResult;
+    return { ...saved, oracle, score: scoreOf(saved.engine) };
   }
   const indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-oracle-idx-'));
   try {
@@ -153,7 +200,7 @@ export async function compare(o: CompareOptions): Promise<CompareResult> {
     } finally {
       await c.close();
     }
-    return { oracle, engine, score: score(oracle.questions, oracle.answers, engine, original, oracle.documents), firstPreciseMs, engineStderr: c.stderr() };
+    return { oracle, engine, score: scoreOf(engine), firstPreciseMs, engineStderr: c.stderr() };
   } finally {
     fs.rmSync(indexRoot, { recursive: true, force: true });
   }
@@ -175,6 +222,12 @@ function parse(argv: string[]) {
     else if (a === '--oracle-workspace') o.oracleWorkspace = path.resolve(v());
     else if (a === '--truth') o.truth = path.resolve(v());
     else if (a === '--save-truth') o.saveTruth = true;
+    else if (a === '--refresh') {
+      const x = v();
+      o.refresh = x === 'all' ? 'all' : (x.split(',') as OracleOp[]);
+    } else if (a === '--oracle-only') o.oracleOnly = true;
+    else if (a === '--all-projects') o.allProjects = true;
+    else if (a === '--rescore') o.rescore = path.resolve(v());
     else if (a === '--framework') o.framework = true;
     else if (a === '--solution') o.solution = v();
     else if (a === '--project') (o.projects ??= []).push(v());
@@ -190,6 +243,7 @@ function parse(argv: string[]) {
     else throw new Error(`unknown argument ${a}`);
   }
   if (!o.workspace) throw new Error('--workspace is required');
+  if ((o.refresh || o.rescore) && !o.truth) throw new Error('--refresh and --rescore need --truth FILE');
   if (!o.questions) o.sample = { count: count || 40, seed, ...(ops ? { ops } : {}) };
   return o;
 }
@@ -197,8 +251,14 @@ function parse(argv: string[]) {
 async function main(): Promise<number> {
   const o = parse(process.argv.slice(2));
   const r = await compare({ ...o, log: (s) => console.error(s) });
+  if (o.oracleOnly) return 0;
   console.log(formatScore(`oracle comparison: ${o.workspace} (${r.oracle.projects} oracle projects; first precise after ${r.firstPreciseMs} ms)`, r.score));
-  for (const m of r.score.misses.slice(0, 60)) console.log(`  miss ${m.id} ${m.op} ${m.at} ${m.symbol ?? ''} [${m.mode}] missing ${m.missingCount}: ${m.missing.join(' ')} extra ${m.extra.join(' ')}`);
+  for (const m of r.score.misses.slice(0, 60)) {
+    console.log(`  miss ${m.id} ${m.op} ${m.at} ${m.symbol ?? ''} [${m.mode}] missing ${m.missingCount}: ${m.missing.join(' ')} extra ${m.extra.join(' ')}`);
+    // how the engine found its extra rows (via, binds_to, confidence, sites)
+    const detail = r.engine.find((a) => a.id === m.id)?.detail ?? [];
+    for (const d of detail.filter((x) => m.extra.includes(x.split(' ')[0]!)).slice(0, 5)) console.log(`      extra ${d}`);
+  }
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(r, null, 2));
   const t = meetsTargets(r.score);
   if (!t.ok) console.log(`  targets missed: ${t.failures.join('; ')}`);

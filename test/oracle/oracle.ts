@@ -86,6 +86,8 @@ export interface OracleRun {
   sample?: { count: number; seed: number; ops?: OracleOp[] };
   /** Add questions at use sites of framework / package symbols (the tool's --framework). */
   framework?: boolean;
+  /** Also load the project files under the root the solution / project list leaves out (the tool's --all-projects). */
+  allProjects?: boolean;
   timeoutMs?: number;
 }
 
@@ -95,6 +97,7 @@ export function runOracle(o: OracleRun): OracleResult {
   const args = [dll, '--root', o.root, '--out', out, '--quiet'];
   if (o.solution) args.push('--solution', o.solution);
   for (const p of o.projects ?? []) args.push('--project', p);
+  if (o.allProjects) args.push('--all-projects');
   if (o.questions) {
     const qf = out.replace(/answers\.json$/, 'questions.json');
     fs.writeFileSync(qf, JSON.stringify(o.questions));
@@ -141,6 +144,8 @@ export interface EngineAnswer {
   items: string[];
   /** Of those, the rows the engine marked `confidence: "unbound"` (mentions it could not bind). */
   unbound?: string[];
+  /** Rows with what the engine said about them beyond the key (via, binds_to, confidence, kind), for diagnosing a miss. */
+  detail?: string[];
   ms: number;
   error?: string;
 }
@@ -170,6 +175,15 @@ const isGeneratedPath = (p: string) => /(^|\/)obj\//.test(p) || /\.g(\.i)?\.cs$/
 const engineKey = (r: { path: string; line: number; column: number; isGenerated?: boolean; external?: boolean; name?: string }) =>
   r.external && r.name ? `meta:${r.name.replace(/<.*$/, '')}` : r.isGenerated || isGeneratedPath(r.path) ? `gen:${path.posix.basename(r.path)}:${r.line}:${r.column}` : key(r);
 const truthKey = (i: OracleItem) => (i.meta ? `meta:${i.name ?? i.meta}` : i.hint ? `gen:${i.hint}:${i.line}:${i.column}` : key(i));
+
+/** A row's key with the fields that say how the engine found it (none: a plain row). */
+function rowDetail(r: any): string | undefined {
+  const row = r.caller ?? r;
+  const plain = (f: string) => r[f] === undefined || (f === 'depth' && r[f] === 1) || (f === 'confidence' && r[f] === 'precise');
+  const said = ['via', 'binds_to', 'confidence', 'kind', 'blocked_by', 'depth'].filter((f) => !plain(f)).map((f) => `${f}=${typeof r[f] === 'string' ? r[f] : JSON.stringify(r[f])}`);
+  if (Array.isArray(r.sites)) said.push(`sites=${r.sites.map((x: { line: number; column?: number }) => `${x.line}:${x.column ?? ''}`).join(',')}`);
+  return said.length ? `${engineKey(row)} ${said.join(' ')}` : undefined;
+}
 
 /** Asks one question of the engine over MCP (first pass: one call, waiting as long as it needs). */
 export async function askEngine(client: Client, q: Question, waitMs: number): Promise<EngineAnswer> {
@@ -204,6 +218,7 @@ export async function askEngine(client: Client, q: Question, waitMs: number): Pr
         break;
     }
     if (q.op !== 'callers') unbound = r.items.filter((i) => i.confidence === 'unbound').map(engineKey);
+    const detail = r.items.map(rowDetail).filter((d): d is string => d !== undefined);
     const f = r.first;
     return {
       id: q.id,
@@ -213,6 +228,7 @@ export async function askEngine(client: Client, q: Question, waitMs: number): Pr
       reason: f.reason ?? f.partial,
       items: [...new Set(items)],
       ...(unbound.length ? { unbound: [...new Set(unbound)] } : {}),
+      ...(detail.length ? { detail } : {}),
       ms: Date.now() - t0,
     };
   } catch (e) {
@@ -225,9 +241,13 @@ export interface OpScore {
   questions: number;
   truth: number;
   answered: number;
+  /** Of `answered`, the rows the engine marked unbound (labelled candidates, not claims), and how many of them are in the truth. */
+  unbound: number;
+  unboundRight: number;
   tp: number;
   /** True positives among the rows the engine did not mark unbound (what it bound itself). */
   tpBound: number;
+  /** Over the rows the engine claims (bound): an unbound row is a candidate its answer says it could not check. */
   precision: number;
   recall: number;
   /** Recall counting only bound rows (unbound mentions left out). */
@@ -265,6 +285,9 @@ export interface Score {
 
 /**
  * Precision and recall per op over all questions (micro-averaged: every location counts once).
+ * Precision is over the rows the engine claims: a row it marked `confidence: "unbound"` (a mention
+ * it could not bind, in an answer that says precise_partial) is counted apart (`unbound`, and how
+ * many of them the truth has); recall counts it as found, `recallBound` does not.
  * Only locations in files of the original tree count (and, when the oracle says which documents
  * it compiled, only those: it loaded a subset of the projects); a source generator's document
  * counts by its file name; a question the oracle could not answer is skipped (listed).
@@ -296,7 +319,7 @@ export function score(questions: Question[], oracle: OracleAnswer[], engine: Eng
     const truth = new Set(o.items.map(truthKey).filter(inScope));
     const got = new Set(e.items.filter(inScope));
     const unbound = new Set(e.unbound ?? []);
-    const s = ops.get(q.op) ?? { op: q.op, questions: 0, truth: 0, answered: 0, tp: 0, tpBound: 0, precision: 1, recall: 1, recallBound: 1, modes: {} };
+    const s = ops.get(q.op) ?? { op: q.op, questions: 0, truth: 0, answered: 0, unbound: 0, unboundRight: 0, tp: 0, tpBound: 0, precision: 1, recall: 1, recallBound: 1, modes: {} };
     ops.set(q.op, s);
     s.questions++;
     s.truth += truth.size;
@@ -304,11 +327,14 @@ export function score(questions: Question[], oracle: OracleAnswer[], engine: Eng
     s.modes[e.mode] = (s.modes[e.mode] ?? 0) + 1;
     let tp = 0;
     let tpBound = 0;
-    for (const k of got)
+    for (const k of got) {
+      if (unbound.has(k)) s.unbound++;
       if (truth.has(k)) {
         tp++;
         if (!unbound.has(k)) tpBound++;
+        else s.unboundRight++;
       }
+    }
     s.tp += tp;
     s.tpBound += tpBound;
     const missing = [...truth].filter((k) => !got.has(k));
@@ -324,7 +350,7 @@ export function score(questions: Question[], oracle: OracleAnswer[], engine: Eng
     }
   }
   for (const s of ops.values()) {
-    s.precision = s.answered === 0 ? 1 : s.tp / s.answered;
+    s.precision = s.answered - s.unbound === 0 ? 1 : s.tpBound / (s.answered - s.unbound);
     s.recall = s.truth === 0 ? 1 : s.tp / s.truth;
     s.recallBound = s.truth === 0 ? 1 : s.tpBound / s.truth;
   }
@@ -350,12 +376,12 @@ const preciseShare = (o: OpScore) => (o.modes['precise'] ?? 0) / Math.max(1, o.q
 
 export function formatScore(title: string, s: Score): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  const lines = [`${title}`, '  op               questions  truth  answered  precision  recall  bound-only   target              modes'];
+  const lines = [`${title}`, '  op               questions  truth  answered  unbound(right)  precision  recall  bound-only   target              modes'];
   for (const o of s.ops) {
     const t = TARGETS[o.op];
     const target = `${t.precision ? `P≥${pct(t.precision)} ` : ''}${t.recall ? `R≥${pct(t.recall)}` : ''}${t.preciseShare ? `precise ${pct(t.preciseShare)}` : ''}`;
     const modes = Object.entries(o.modes).map(([m, n]) => `${m} ${n}`).join(', ');
-    lines.push(`  ${o.op.padEnd(16)} ${String(o.questions).padStart(9)}  ${String(o.truth).padStart(5)}  ${String(o.answered).padStart(8)}  ${pct(o.precision).padStart(9)}  ${pct(o.recall).padStart(6)}  ${pct(o.recallBound).padStart(10)}   ${target.padEnd(19)} ${modes}`);
+    lines.push(`  ${o.op.padEnd(16)} ${String(o.questions).padStart(9)}  ${String(o.truth).padStart(5)}  ${String(o.answered).padStart(8)}  ${`${o.unbound}(${o.unboundRight})`.padStart(14)}  ${pct(o.precision).padStart(9)}  ${pct(o.recall).padStart(6)}  ${pct(o.recallBound).padStart(10)}   ${target.padEnd(19)} ${modes}`);
   }
   lines.push('  honesty (answers with a missing row, by label):', '    op               label                  answers  with missing  missing rows');
   for (const h of s.honesty) lines.push(`    ${h.op.padEnd(16)} ${h.mode.padEnd(22)} ${String(h.answers).padStart(7)}  ${String(h.withMissing).padStart(12)}  ${String(h.missingRows).padStart(12)}${h.mode === 'precise' && h.withMissing ? '   <- labelled precise with rows missing' : ''}`);

@@ -27,6 +27,7 @@ describe('Roslyn oracle (real MSBuildWorkspace + SymbolFinder)', function () {
     { id: 'impl-abstract', op: 'implementations', path: 'src/Geometry/Shape.cs', line: 6, column: 28 },
     { id: 'callers-direct', op: 'callers', path: 'src/Geometry/ShapeMath.cs', line: 15, column: 26 },
     { id: 'callers-through-interface', op: 'callers', path: 'src/Geometry/Circle.cs', line: 9, column: 28 },
+    { id: 'callers-of-interface-member', op: 'callers', path: 'src/Geometry/IShape.cs', line: 6, column: 12 },
     { id: 'nothing-there', op: 'definition', path: 'src/Geometry/Circle.cs', line: 999, column: 1 },
   ];
   const items = (id: string) => {
@@ -37,13 +38,20 @@ describe('Roslyn oracle (real MSBuildWorkspace + SymbolFinder)', function () {
 
   before(function () {
     dir = copyFixture('csharp');
+    // A project the solution leaves out (as MassTransit's tests/MassTransit.Benchmark): the engine
+    // searches it, so --all-projects makes the oracle load it too.
+    fs.mkdirSync(path.join(dir, 'tools/Probe'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'tools/Probe/Probe.csproj'), '<Project Sdk="Microsoft.NET.Sdk">\n  <ItemGroup>\n    <ProjectReference Include="../../src/Geometry/Geometry.csproj" />\n  </ItemGroup>\n</Project>\n');
+    fs.writeFileSync(path.join(dir, 'tools/Probe/Probe.cs'), 'using Geometry;\n\nnamespace Probe;\n\npublic static class Run\n{\n    public static double Once() => new Triangle(1, 2).Area();\n}\n');
     restoreCSharp(dir);
-    r = runOracle({ root: dir, solution: 'Shapes.sln', questions });
+    restoreCSharp(dir, 'tools/Probe/Probe.csproj');
+    r = runOracle({ root: dir, solution: 'Shapes.sln', allProjects: true, questions });
   });
   after(() => removeDir(dir));
 
-  it('loads every project of the solution', () => {
-    assert.equal(r.projects, 3);
+  it('loads every project of the solution, and with --all-projects the one it leaves out', () => {
+    assert.equal(r.projects, 4);
+    assert.ok(r.workspaceDiagnostics.includes('Added: tools/Probe/Probe.csproj (not in the solution)'), r.workspaceDiagnostics.join('\n'));
     assert.equal(r.answers.length, questions.length);
   });
 
@@ -74,6 +82,15 @@ describe('Roslyn oracle (real MSBuildWorkspace + SymbolFinder)', function () {
     assert.equal(through.items!.find((i) => i.path === 'src/Geometry/ShapeMath.cs' && i.line === 5)!.via, 'Geometry.IShape.Area()');
   });
 
+  it("callers of an interface member include calls bound to its implementations (issue 23's 'through implementations')", () => {
+    const a = r.answers.find((x) => x.id === 'callers-of-interface-member')!;
+    assert.deepEqual(items('callers-of-interface-member'), ['src/Geometry/ShapeExtensions.cs:5:26', 'src/Geometry/ShapeMath.cs:15:26', 'src/Geometry/ShapeMath.cs:5:21', 'tests/Geometry.Tests/CircleTests.cs:7:17', 'tools/Probe/Probe.cs:7:26']);
+    const via = (p: string) => a.items!.find((i) => i.path === p)!.via;
+    assert.equal(via('src/Geometry/ShapeMath.cs'), undefined);
+    assert.equal(via('tests/Geometry.Tests/CircleTests.cs'), 'Geometry.Circle.Area()');
+    assert.equal(via('tools/Probe/Probe.cs'), 'Geometry.Triangle.Area()');
+  });
+
   it('a position with no symbol is an error value, not a crash', () => {
     assert.match(r.answers.find((x) => x.id === 'nothing-there')!.error ?? '', /no symbol/);
   });
@@ -96,6 +113,21 @@ describe('Roslyn oracle (real MSBuildWorkspace + SymbolFinder)', function () {
     assert.deepEqual([impl.truth, impl.tp], [11, 10]);
     assert.equal(s.skipped.length, 1);
     assert.deepEqual(s.misses.map((m) => m.id).sort(), ['impl-interface', 'refs-class']);
+  });
+
+  it('the scorer counts a row the engine marked unbound apart: not against precision, toward recall only as found', () => {
+    const engine = questions.map((q) => {
+      const keys = (r.answers.find((x) => x.id === q.id)!.items ?? []).map((i) => `${i.path}:${i.line}:${i.column}`);
+      // callers-direct: its one right row reported as unbound, plus a wrong unbound candidate
+      if (q.id === 'callers-direct') return { id: q.id, op: q.op, mode: 'precise_partial', items: [...keys, 'src/App/Program.cs:7:23'], unbound: [keys[0]!, 'src/App/Program.cs:7:23'], ms: 1 };
+      return { id: q.id, op: q.op, mode: 'precise', items: keys, ms: 1 };
+    });
+    const files = new Set(r.answers.flatMap((a) => (a.items ?? []).map((i) => i.path)));
+    files.add('src/App/Program.cs');
+    const callers = score(questions, r.answers, engine, files).ops.find((o) => o.op === 'callers')!;
+    assert.deepEqual([callers.answered, callers.unbound, callers.unboundRight, callers.precision], [11, 2, 1, 1]);
+    assert.equal(callers.recall, 1);
+    assert.equal(callers.recallBound, 9 / 10);
   });
 });
 

@@ -209,7 +209,14 @@ public static class Answers
         return false;
     }
 
-    public static async Task<List<Loc>> Implementations(Loaded w, ISymbol s, Solution solution)
+    public static async Task<List<Loc>> Implementations(Loaded w, ISymbol s, Solution solution) =>
+        (await Implementing(s, solution)).SelectMany(f => Declarations(w, f)).ToList();
+
+    /// <summary>
+    /// For a type: its implementing and derived types (transitively). For a member: the members that
+    /// implement or override it, and their overrides (transitively).
+    /// </summary>
+    public static async Task<HashSet<ISymbol>> Implementing(ISymbol s, Solution solution)
     {
         var found = new HashSet<ISymbol>(SymbolEqualityComparer.Default);
         var queue = new Queue<ISymbol>();
@@ -240,7 +247,7 @@ public static class Answers
                 if (n.IsVirtual || n.IsAbstract || n.IsOverride) Push(await SymbolFinder.FindOverridesAsync(n, solution));
             }
         }
-        return found.SelectMany(f => Declarations(w, f)).ToList();
+        return found;
     }
 
     static bool InSource(ISymbol s) => s.Locations.Any(l => l.IsInSource);
@@ -275,12 +282,24 @@ public static class Answers
         return node.Parent is MemberAccessExpressionSyntax { Expression: BaseExpressionSyntax } m && m.Name.Span.Contains(l.SourceSpan);
     }
 
+    /// <summary>
+    /// The callers of <paramref name="s"/>: calls bound to it; calls bound to a source member it
+    /// overrides or implements (they may dispatch to it; `base.M()` does not); and calls bound to its
+    /// implementations and overrides in source (issue 23: "callers through implementations" — a
+    /// change of an interface or virtual member's contract reaches them). `via` names the member the
+    /// calls bind to when it is not <paramref name="s"/>.
+    /// </summary>
     public static async Task<List<(Loc caller, List<Loc> sites, string? via)>> Callers(Loaded w, ISymbol s, Solution solution)
     {
         var rows = new Dictionary<string, (Loc caller, List<Loc> sites, string? via)>();
-        foreach (var target in await Dispatchers(s, solution))
+        var up = await Dispatchers(s, solution);
+        var down = s is IMethodSymbol or IPropertySymbol or IEventSymbol ? (await Implementing(s, solution)).Where(InSource).ToList() : new List<ISymbol>();
+        var downward = new HashSet<ISymbol>(down, SymbolEqualityComparer.Default);
+        foreach (var target in up.Concat(down.Where(d => !up.Contains(d, SymbolEqualityComparer.Default))))
         {
             var via = SymbolEqualityComparer.Default.Equals(target, s) ? null : target.ToDisplayString();
+            // a base call (`base.M()`) to an override below s runs that override: only upward ones are dropped
+            var upward = via is not null && !downward.Contains(target);
             foreach (var info in await SymbolFinder.FindCallersAsync(target, solution))
             {
                 if (!info.IsDirect) continue;
@@ -290,7 +309,7 @@ public static class Answers
                 var decl = caller.Locations.Select(l => LocOf(w, l)).OfType<Loc>().OrderBy(l => l.Key, StringComparer.Ordinal).FirstOrDefault();
                 if (decl is null) continue;
                 // `base.M()` does not dispatch: through a base member it calls only that member.
-                var sites = info.Locations.Where(l => via is null || !IsBaseCall(l)).Select(l => LocOf(w, l)).OfType<Loc>().ToList();
+                var sites = info.Locations.Where(l => !upward || !IsBaseCall(l)).Select(l => LocOf(w, l)).OfType<Loc>().ToList();
                 if (sites.Count == 0) continue;
                 if (!rows.TryGetValue(decl.Key, out var row)) rows[decl.Key] = row = (decl, new List<Loc>(), via);
                 row.sites.AddRange(sites);

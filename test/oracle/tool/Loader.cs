@@ -27,6 +27,23 @@ public sealed class Loaded
 
 public static class Loader
 {
+    /// <summary>Every C# project file under the root, path order, outside obj/, bin/, .git and node_modules.</summary>
+    public static IEnumerable<string> ProjectFiles(string root)
+    {
+        var skip = new HashSet<string>(StringComparer.Ordinal) { "obj", "bin", ".git", "node_modules" };
+        var stack = new Stack<string>();
+        stack.Push(root);
+        var found = new List<string>();
+        while (stack.Count > 0)
+        {
+            var dir = stack.Pop();
+            foreach (var f in Directory.EnumerateFiles(dir, "*.csproj")) found.Add(Path.GetFullPath(f));
+            foreach (var d in Directory.EnumerateDirectories(dir))
+                if (!skip.Contains(Path.GetFileName(d)) && !new DirectoryInfo(d).Attributes.HasFlag(FileAttributes.ReparsePoint)) stack.Push(d);
+        }
+        return found.OrderBy(f => f, StringComparer.Ordinal);
+    }
+
     public static async Task<Loaded> Load(Options o)
     {
         var ws = MSBuildWorkspace.Create();
@@ -45,6 +62,28 @@ public static class Loader
                 var full = Path.GetFullPath(Path.Combine(o.Root, p));
                 if (ws.CurrentSolution.Projects.Any(x => string.Equals(x.FilePath, full, StringComparison.Ordinal))) continue;
                 await ws.OpenProjectAsync(full);
+            }
+            solution = ws.CurrentSolution;
+        }
+        // The engine answers for every project in the tree, not only the solution's: a project the
+        // solution leaves out (MassTransit's tests/MassTransit.Benchmark) is still searched, so the
+        // truth must cover it too (--all-projects).
+        if (o.AllProjects)
+        {
+            var loadedPaths = solution.Projects.Select(p => p.FilePath).OfType<string>().ToHashSet(StringComparer.Ordinal);
+            foreach (var file in ProjectFiles(o.Root))
+            {
+                if (loadedPaths.Contains(file)) continue;
+                try
+                {
+                    await ws.OpenProjectAsync(file);
+                    diags.Add($"Added: {Path.GetRelativePath(o.Root, file)} (not in the solution)");
+                }
+                catch (Exception e) when (e is InvalidOperationException or ArgumentException or IOException)
+                {
+                    diags.Add($"Failure: could not open {file}: {e.Message}");
+                }
+                loadedPaths = ws.CurrentSolution.Projects.Select(p => p.FilePath).OfType<string>().ToHashSet(StringComparer.Ordinal);
             }
             solution = ws.CurrentSolution;
         }

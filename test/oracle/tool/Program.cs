@@ -1,7 +1,7 @@
 // Sextant's Roslyn oracle: ground truth for the semantic tools, from Roslyn's own MSBuildWorkspace
 // and SymbolFinder over the same projects the engine answers for. A test tool only.
 //
-//   sextant-oracle --root DIR (--solution FILE | --project FILE ...) --questions FILE [--out FILE]
+//   sextant-oracle --root DIR (--solution FILE | --project FILE ...) [--all-projects] --questions FILE [--out FILE]
 //   sextant-oracle --root DIR --solution FILE --sample N [--seed S] [--ops definition,references,...] [--out FILE]
 //
 // Questions are JSON: [{"id", "op", "path", "line", "column"}] with workspace-relative POSIX paths,
@@ -11,15 +11,22 @@
 //
 // Ground truth, per op (what Sextant's tools promise):
 // - definition: every source declaration of the symbol at the position (all partial parts, both
-//   parts of a partial method; generated files included and flagged).
+//   parts of a partial method; generated files included and flagged). A namespace has none: it is
+//   not declared in one place (every `namespace N` line in every project is an equal part of it),
+//   so its definition is no rows, and the engine's answer is expected to say so, not to list them.
 // - references: the symbol's own references (Roslyn's groups whose definition is the symbol; the
 //   cascade to interface/base/sibling members is left out), declarations not included, implicit
 //   references (foreach, deconstruction) not included.
 // - implementations: for an interface or class, every implementing and derived type
 //   (transitively); for a member, every implementing member and override (transitively).
-// - callers: the methods whose bodies call the symbol directly or through a member it implements
+// - callers: the methods whose bodies call the symbol directly, through a member it implements
 //   or overrides (an interface or base member declared in source; a framework interface such as
-//   IEnumerable<T> is not followed) — the caller's declaration plus the call sites.
+//   IEnumerable<T> is not followed; `base.M()` does not dispatch), or call one of its
+//   implementations or overrides in source (via implementation / override: issue 23's "callers
+//   through implementations") — the caller's declaration plus the call sites.
+//
+// --all-projects also loads every *.csproj under the root that the solution or --project list
+// leaves out: the engine searches every project of the tree.
 // - type_hierarchy: direct supertypes (base class, declared interfaces; a framework or package type
 //   as {meta: documentation id, name}) and direct subtypes in source, each with its relation.
 //
@@ -79,6 +86,8 @@ public sealed class Options
     public bool Quiet;
     /// <summary>Also ask at use sites of framework / package symbols (Sampler.FrameworkTargets).</summary>
     public bool Framework;
+    /// <summary>Also load every project file under the root that the solution / --project list left out (the engine searches them).</summary>
+    public bool AllProjects;
     /// <summary>Also this many definition questions at uses of symbols with a generator-written part (Sampler.Generated).</summary>
     public int Generated;
 
@@ -100,6 +109,7 @@ public sealed class Options
                 case "--ops": o.Ops = Next().Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).ToHashSet(); break;
                 case "--quiet": o.Quiet = true; break;
                 case "--framework": o.Framework = true; break;
+                case "--all-projects": o.AllProjects = true; break;
                 case "--generated": o.Generated = int.Parse(Next()); break;
                 default: throw new ArgumentException($"unknown argument {args[i]}");
             }
