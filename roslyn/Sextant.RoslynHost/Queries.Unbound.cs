@@ -119,6 +119,7 @@ public sealed partial class Queries
                 }
                 if (invocation != null && info.CandidateSymbols.IsEmpty) info = model.GetSymbolInfo(site, ct);
                 if (info.Symbol != null) continue;
+                if (CannotReach(sym, model, site, sn, ct)) continue;
                 // a type's own name that is an unresolved type (its package is missing in this project)
                 var self = sym is INamedTypeSymbol && invocation == null && model.GetTypeInfo(site, ct).Type is IErrorTypeSymbol et && et.Name == name ? et : null;
                 var candidate = self != null || info.CandidateSymbols.Any(Ours);
@@ -247,6 +248,36 @@ public sealed partial class Queries
         _ => null,
     };
 
+    /// An unbound mention that cannot be of `sym` whatever the missing package holds: `base.M()` in
+    /// a type whose base chain cannot reach `sym`'s type (its bases are resolved and none is it, or
+    /// an unresolved base is a package type while `sym`'s type is the workspace's: a package cannot
+    /// derive from it); an instance member of a workspace type reached through static members of an
+    /// unresolved name (`NHibernateUtil.String.NullSafeSet(…)`: a package's members are never
+    /// typed as a workspace type).
+    static bool CannotReach(ISymbol sym, SemanticModel model, ExpressionSyntax site, SimpleNameSyntax sn, CancellationToken ct)
+    {
+        if (sym.ContainingType is not INamedTypeSymbol target || site is not MemberAccessExpressionSyntax ma) return false;
+        var inSource = InSource(target);
+        if (ma.Expression is BaseExpressionSyntax)
+        {
+            if (model.GetEnclosingSymbol(sn.SpanStart, ct) is not ISymbol from) return false;
+            var enclosing = from as INamedTypeSymbol ?? from.ContainingType;
+            for (var b = enclosing?.BaseType; b != null; b = b.BaseType)
+            {
+                if (SymbolEqualityComparer.Default.Equals(b.OriginalDefinition, target.OriginalDefinition) || DocId(b.OriginalDefinition) == DocId(target.OriginalDefinition)) return false;
+                if (b.TypeKind == TypeKind.Error) return inSource && b.Name != target.Name;
+            }
+            return enclosing != null;
+        }
+        if (sym.IsStatic || sym is IMethodSymbol { IsExtensionMethod: true } || !inSource) return false;
+        // the receiver: member accesses only (no call, no generic name), down to a name that binds to nothing
+        var e = ma.Expression;
+        while (e is MemberAccessExpressionSyntax inner && inner.Name is IdentifierNameSyntax) e = inner.Expression;
+        if (e is not IdentifierNameSyntax root) return false;
+        var ri = model.GetSymbolInfo(root, ct);
+        return ri.Symbol == null && ri.CandidateSymbols.IsEmpty;
+    }
+
     /// Whether a call with `args` arguments can mean `m` (an extension method: with or without its receiver).
     static bool ArityFits(IMethodSymbol m, int args)
     {
@@ -286,7 +317,7 @@ public sealed partial class Queries
         if (receiver != null)
         {
             var rt = model.GetTypeInfo(receiver, ct).Type;
-            if (ErrorIn(rt) is ITypeSymbol e) return e;
+            if (ErrorIn(rt) is ITypeSymbol e) return string.IsNullOrEmpty(e.Name) ? Inside(receiver, self: true) ?? e : e;
             // a static call on a type that does not bind: the receiver is that type
             if (model.GetSymbolInfo(receiver, ct).Symbol is null && model.GetTypeInfo(receiver, ct).Type is IErrorTypeSymbol et) return et;
         }
@@ -301,9 +332,9 @@ public sealed partial class Queries
         return null;
 
         // the first named unresolved type inside an expression (`sessions.Select(s => s.Flush())` → DbSession)
-        ITypeSymbol? Inside(ExpressionSyntax arg)
+        ITypeSymbol? Inside(ExpressionSyntax arg, bool self = false)
         {
-            foreach (var x in arg.DescendantNodes().OfType<ExpressionSyntax>().Take(BlockingScanMaxNodes))
+            foreach (var x in (self ? arg.DescendantNodesAndSelf() : arg.DescendantNodes()).OfType<ExpressionSyntax>().Take(BlockingScanMaxNodes))
                 if (ErrorIn(model.GetTypeInfo(x, ct).Type) is ITypeSymbol n && !string.IsNullOrEmpty(n.Name)) return n;
             return null;
         }

@@ -77,6 +77,9 @@ public sealed partial class Queries
         switch (q.Op)
         {
             case "definition":
+                // a namespace has no declaration of its own: every `namespace N` of every project is
+                // an equal part of it (hundreds of rows that answer nothing) — protocol 9: no rows
+                if (t.Symbol is INamespaceSymbol) { if (t.ProjectKey != null) res.Searched.Add(t.ProjectKey); break; }
                 var locs = DeclLocs(t.Symbol, sol);
                 foreach (var l in locs) { l.PartialPart = locs.Count > 1 ? true : null; l.ProjectKey = ProjectKeyOfPath(l, sol); res.Items.Add(l); }
                 // a partial member without its implementing part: the part a generator writes is missing (protocol 5)

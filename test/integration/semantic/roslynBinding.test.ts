@@ -101,6 +101,33 @@ public static class Fanout
     public static Task All(IEnumerable<Task> tasks) => Task.WhenAll(tasks);
 }
 `,
+  'Shop.Core/Report.cs': `namespace Shop.Core;
+
+public class Report
+{
+    public virtual string Build() => "report";
+
+    public string Title() => "title";
+}
+`,
+  'Shop.Report/Shop.Report.csproj': sdkProject(['nullable'], [`<ProjectReference Include="../Shop.Core/Shop.Core.csproj" />`, `<PackageReference Include="${NO_FEED_PACKAGE}" Version="1.0.0" />`]),
+  'Shop.Report/Views.cs': `using Contoso.Data;
+using Shop.Core;
+
+namespace Shop.Views;
+
+public sealed class SessionView : DbSession
+{
+    public string Render() => base.Build();
+}
+
+public sealed class Summary : Report
+{
+    public override string Build() => base.Build() + Title();
+
+    public string Head() => Contoso.Defaults.Current.Title();
+}
+`,
   'Shop.Core/Shop.Core.csproj': sdkProject(['nullable', 'implicitUsings'], [`<InternalsVisibleTo Include="Shop.Promo" />`]),
   'Shop.Core/Discount.cs': `namespace Shop.Core;
 
@@ -362,6 +389,25 @@ describe('semantic: binding gaps named and callers through implementations over 
     // Roslyn's error recovery bound it to WhenAll<TResult>(IEnumerable<Task<TResult>>) (the lambda's one candidate returns Task<int>)
     const d = await ask('definition', { target: { path: 'Shop.App/Batch.cs', line: 15, column: 88 } });
     assert.match(JSON.stringify(d.items), /WhenAll<TResult>/);
+  });
+
+  it('mentions that cannot be of a workspace member whatever the missing package holds are no unbound rows: base.M() in a class deriving from a package type, an instance member reached through a package\'s static members', async () => {
+    const build = await ask('references', { target: { qualifiedName: 'Shop.Core.Report.Build' }, group_by: 'none', include_definition: false });
+    console.log(`      ${build.summary}`);
+    assert.equal(build.mode, 'precise', `${build.summary} ${build.completeness?.partial ?? ''}`);
+    assert.ok(!build.items.some((x: any) => x.confidence === 'unbound'), JSON.stringify(build.items));
+    assert.ok(build.items.some((x: any) => at(x) === 'Shop.Report/Views.cs:13:44'), JSON.stringify(build.items.map(at)));
+    const title = await ask('references', { target: { qualifiedName: 'Shop.Core.Report.Title' }, group_by: 'none', include_definition: false });
+    assert.equal(title.mode, 'precise', `${title.summary} ${title.completeness?.partial ?? ''}`);
+    assert.deepEqual(title.items.map((x: any) => `${at(x)} ${x.confidence}`), ['Shop.Report/Views.cs:13:54 exact']);
+  });
+
+  it('definition of a namespace: no declaration rows (every `namespace N` line is an equal part), precise, saying why', async () => {
+    const d = await ask('definition', { target: { path: 'Shop.Core/Report.cs', line: 1, column: 16 } });
+    console.log(`      ${d.summary} ${JSON.stringify(d.notes ?? d.completeness ?? '')}`);
+    assert.equal(d.mode, 'precise', d.summary);
+    assert.equal(d.items.length, 0, JSON.stringify(d.items));
+    assert.match(JSON.stringify(d), /is a namespace: it has no single declaration/);
   });
 
   it('callers of an interface member include the calls bound to its implementations; of an abstract member the calls to its overrides', async () => {

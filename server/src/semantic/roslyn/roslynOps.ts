@@ -36,6 +36,8 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
     case 'definition': {
       const r = await s.query<DefinitionRow>({ op: 'definition', ...at, scope: [bindKey] }, ctx, generation);
       const notes = [...s.unresolvedNotes([bindKey]), ...generatorFailureNotes(r)];
+      // A namespace (protocol 9): no declaration rows, said.
+      if (r.symbol?.kind === 'namespace') notes.push(`${r.symbol.display ?? r.symbol.name} is a namespace: it has no single declaration (every \`namespace ${r.symbol.display ?? r.symbol.name}\` of every project declares a part of it); ask about a type in it`);
       // A name that did not bind (protocol 6): the declarations it can mean, labelled; none: no precise answer.
       const gaps: string[] = [];
       // a partial member whose generated part is missing: the answer lacks a declaration (precise_partial)
