@@ -459,6 +459,11 @@ export const PARSE_WORKER_MIN_FILES = 32;
 export const MAX_SYMBOL_COUNTED_ROWS = 1_000_000;
 /** search_symbol's in-memory table: rows re-read for changed files before the whole table is rebuilt (or a quarter of it, if more). */
 export const SYMBOL_TABLE_DELTA_MIN_ROWS = 50_000;
+/**
+ * Files whose symbol rows one step of the symbol table's build in slices reads (a file holds ~20
+ * rows on real C#: ~10^4 rows, ~10-20 ms of sql.js stepping per step when quiet).
+ */
+export const SYMBOL_TABLE_READ_STEP_FILES = 500;
 /** search_symbol: declaration spans listed per symbol id (a partial class in many files). */
 export const MAX_SPANS_PER_SYMBOL = 10;
 /** references: locations listed per group by default (the rest are counted; page or narrow for more). */

@@ -22,7 +22,7 @@
  * ids) are equal; a hash whose rows disagree on those parts ("suspect": a 32-bit collision, or one
  * id stored in two forms) is resolved by reading the real ids of its rows.
  */
-import { SYMBOL_TABLE_DELTA_MIN_ROWS } from '../core/limits';
+import { SYMBOL_TABLE_DELTA_MIN_ROWS, SYMBOL_TABLE_READ_STEP_FILES } from '../core/limits';
 import { TYPE_KINDS } from '../syntax/types';
 import type { IndexStore } from './store';
 import { SymbolNames } from './symbolNames';
@@ -123,6 +123,12 @@ export class SymbolTable {
 
   /** Brings the table to the committed SQL state. */
   refresh(): void {
+    // A build in slices under way (`prebuild`): the rest of it now, in one piece; then as usual.
+    if (this.building) {
+      const steps = this.building;
+      this.building = undefined;
+      runSteps(steps);
+    }
     // Triggers missing (first use, or the table was dropped and made again): read everything.
     if (this.stale || this.store.rows("SELECT count(*) FROM temp.sqlite_master WHERE type = 'trigger' AND name LIKE 'symbol_rows_written_%'")[0]?.[0] !== 3) {
       this.buildBase();
@@ -137,6 +143,7 @@ export class SymbolTable {
 
   /** Forgets everything: the next refresh reads all rows. */
   invalidate(): void {
+    this.building = undefined; // a build under way is abandoned: it read what is now to be forgotten
     this.stale = true;
   }
 
@@ -268,7 +275,36 @@ export class SymbolTable {
     return this.base.bytes() + this.delta.bytes() + this.baseSorted.byteLength + (this.baseHashRows?.byteLength ?? 0) + this.names.bytes() + (this.baseByFile ? this.baseByFile.rows.byteLength + this.baseByFile.fileStart.byteLength : 0);
   }
 
+  /** A base build `prebuild` runs in slices; `refresh` finishes it at once. */
+  private building: Generator<void, void> | undefined;
+
+  /**
+   * Builds the table, if it is not built, in steps with an event-loop turn between them
+   * (`slice`: e.g. core/timeSlice.ts), so that the first search finds it ready without the build
+   * holding the thread in one piece. Rows written meanwhile are seen by the triggers, installed
+   * before the first read, and re-read as the delta. Resolves when the table is current.
+   */
+  async prebuild(slice: () => Promise<void>): Promise<void> {
+    if (!this.stale || this.building) return;
+    const steps = this.buildBaseSteps();
+    this.building = steps;
+    try {
+      for (;;) {
+        if (this.building !== steps) return; // refresh() finished it
+        const r = steps.next();
+        if (r.done) return;
+        await slice();
+      }
+    } finally {
+      if (this.building === steps) this.building = undefined;
+    }
+  }
+
   private buildBase(): void {
+    runSteps(this.buildBaseSteps());
+  }
+
+  private *buildBaseSteps(): Generator<void, void> {
     const t0 = performance.now();
     const c0 = process.cpuUsage();
     ensureSymbolTables(this.store);
@@ -288,7 +324,7 @@ export class SymbolTable {
     this.deltaFiles.clear();
     this.delta = emptySegment(0);
     this.deadInBase = new Uint8Array(0);
-    this.base = this.readRows(undefined);
+    this.base = yield* this.readRowsSteps(undefined);
     // built now, with the base (not by the first saved file, which would wait for it)
     this.baseByFile = undefined;
     this.baseRowsOf();
@@ -353,6 +389,11 @@ export class SymbolTable {
 
   /** Reads rows (all, or those of `files`) into a segment sorted by name id. */
   private readRows(files: number[] | undefined): SymbolSegment {
+    return runSteps(this.readRowsSteps(files));
+  }
+
+  /** `readRows` in steps: all rows are read in file-id ranges (the same order as one scan), a step each. */
+  private *readRowsSteps(files: number[] | undefined): Generator<void, SymbolSegment> {
     // six columns, packed: crossing from sql.js to JS costs per row and per column
     const cols = 'SELECT name, file_id * 32768 + ordinal, line, sid_hash, kind * 128 + (flags & 127), scope * 65536 + min(coalesce(length(qn), -1) + 1, 65535) FROM symbol_rows';
     let cap = files === undefined ? Number(this.store.rows('SELECT count(*) FROM symbol_rows')[0]?.[0] ?? 0) + 16 : 1024;
@@ -396,8 +437,13 @@ export class SymbolTable {
         stmt.free();
       }
     };
-    if (files === undefined) read(cols, []);
-    else for (let i = 0; i < files.length; i += 500) {
+    if (files === undefined) {
+      const maxFile = Number(this.store.rows('SELECT max(file_id) FROM symbol_rows')[0]?.[0] ?? 0);
+      for (let from = 0; from <= maxFile; from += SYMBOL_TABLE_READ_STEP_FILES) {
+        read(`${cols} WHERE file_id >= ? AND file_id < ?`, [from, from + SYMBOL_TABLE_READ_STEP_FILES]);
+        yield;
+      }
+    } else for (let i = 0; i < files.length; i += 500) {
       const chunk = files.slice(i, i + 500);
       read(`${cols} WHERE file_id IN (${chunk.map(() => '?').join(',')})`, chunk);
     }
@@ -661,6 +707,14 @@ function emptySegment(n: number, nameStart: Uint32Array = new Uint32Array(1)): S
   return new SymbolSegment(n, new Uint32Array(n), new Uint16Array(n), new Uint32Array(n), new Uint32Array(n), new Uint32Array(n), new Uint8Array(n), new Uint16Array(n), new Uint32Array(n), nameStart);
 }
 
+/** Runs steps to the end. */
+function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
 const tables = new WeakMap<IndexStore, SymbolTable>();
 
 /** The symbol table of a store, current with its committed rows (built on first use). */
@@ -672,4 +726,14 @@ export function symbolTableFor(store: IndexStore): SymbolTable {
   }
   t.refresh();
   return t;
+}
+
+/** Builds the store's symbol table in slices ahead of the first search (see `SymbolTable.prebuild`). */
+export function prebuildSymbolTable(store: IndexStore, slice: () => Promise<void>): Promise<void> {
+  let t = tables.get(store);
+  if (!t) {
+    t = new SymbolTable(store);
+    tables.set(store, t);
+  }
+  return t.prebuild(slice);
 }

@@ -8,11 +8,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { INDEX_SERVING_TEXT_BATCH_FILES, INDEX_TEXT_BATCH_FILES, MAX_FILE_BYTES, PERSIST_AFTER_CHANGE_QUIET_MS, PERSIST_BETWEEN_PHASES_MIN_FILES, PREFETCHED_WALK_MAX_AGE_MS, WATCH_DEBOUNCE_MS } from '../core/limits';
 import { log } from '../core/log';
+import { timeSlice } from '../core/timeSlice';
 import { PathPolicy } from '../core/paths';
 import { enableBoundedRegex } from '../core/regex';
 import { defaultHooks } from '../index/hooks';
 import { HOOKS_PENDING_META, refreshIndex, type IndexHook, type RefreshProgress, type RefreshStats, type TextReady } from '../index/indexer';
 import { IndexStore, type Recovery } from '../index/store';
+import { prebuildSymbolTable } from '../index/symbolTable';
 import { TermDictionary } from '../index/termDictionary';
 import { parseBatch } from '../syntax/parseBatch';
 import { discoveryOptionsOf, startWalk, walkWorkerBuilt, type DiscoveredFile, type DiscoveryOptions, type DiscoveryResult, type PendingWalk } from '../workspace/discover';
@@ -246,6 +248,7 @@ export class Engine {
       } else if (this.gitOwed) this.schedulePersist();
       this.lastRefresh = stats;
       this.status = stats.discovery.truncated ? 'partial' : this.pending.size > 0 ? 'stale' : 'fresh';
+      this.prebuildSymbols();
       return stats;
     };
     this.refreshing = run().finally(() => {
@@ -258,6 +261,22 @@ export class Engine {
       }
     });
     return this.refreshing;
+  }
+
+  /**
+   * The first search_symbol builds the in-memory symbol table (index/symbolTable.ts): seconds in
+   * one piece on a large workspace, during which nothing else is answered. A serving engine builds
+   * it after each refresh, in slices, unless it is built already; a search meanwhile finishes it.
+   */
+  private prebuildSymbols(): void {
+    if (this.opts.indexOnly || this.disposed || !this.hooks.some((h) => h.name === 'symbols')) return;
+    const slice = timeSlice();
+    void prebuildSymbolTable(this.store, async () => {
+      await slice();
+      if (this.disposed) throw new Error('the engine closed');
+    }).catch((e: unknown) => {
+      if (!this.disposed) log.warn('symbol table build failed', { error: (e as Error).message });
+    });
   }
 
   private markCatalog(): void {

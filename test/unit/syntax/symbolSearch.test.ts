@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../../../server/src/nav/engine';
 import { searchSymbols, type SymbolMatchMode, type SymbolQuery, type SymbolSearchResult } from '../../../server/src/nav/syntaxSymbols';
-import { symbolTableFor } from '../../../server/src/index/symbolTable';
+import { prebuildSymbolTable, symbolTableFor } from '../../../server/src/index/symbolTable';
 
 function write(root: string, rel: string, text: string): void {
   fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
@@ -125,6 +125,35 @@ describe('syntax: search_symbol ranking, totals and freshness', function () {
     assert.equal(all[0], 'W.T.Widgets', 'the shortest qualified name first');
     const paged = all.map((_, i) => search('Widgets', 'exact', { offset: i, limit: 1 }).hits.map((h) => h.qualifiedName)[0]);
     assert.deepEqual(paged, all);
+  });
+
+  it('a table built in slices ahead of the first search answers as one built at once, rows written meanwhile included', async () => {
+    const opened: Engine[] = [];
+    try {
+      const open = async () => {
+        const e = await Engine.open({ workspaceRoot: root, indexRoot: '', indexOnly: true });
+        opened.push(e);
+        await e.refresh();
+        return e;
+      };
+      const [sliced, once] = [await open(), await open()];
+      const rename = (e: Engine) => e.store.db.run("UPDATE symbol_rows SET name = 'MidBuild' WHERE name = 'GetUsers'");
+      let turns = 0;
+      await prebuildSymbolTable(sliced.store, async () => {
+        if (turns++ === 0) rename(sliced); // a write while the build is under way
+      });
+      assert.ok(turns >= 1, 'the build gave the event loop a turn');
+      const built = symbolTableFor(sliced.store).lastBuild;
+      assert.ok(built, 'built before the first search');
+      rename(once);
+      const answer = (e: Engine, query: string, match: SymbolMatchMode) => JSON.stringify(searchSymbols(e, { query, match, offset: 0, limit: 50, deadlineAt: Date.now() + 10_000 }));
+      for (const [q, m] of [['MidBuild', 'exact'], ['GetUsers', 'exact'], ['Close', 'exact'], ['Get', 'prefix'], ['user', 'fuzzy']] as [string, SymbolMatchMode][]) {
+        assert.equal(answer(sliced, q, m), answer(once, q, m), `${q} ${m}`);
+      }
+      assert.equal(symbolTableFor(sliced.store).lastBuild, built, 'the write went through the delta, not a rebuild');
+    } finally {
+      for (const e of opened) await e.close();
+    }
   });
 
   it('rows read back for the page equal the symbols view', () => {
