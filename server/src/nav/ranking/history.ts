@@ -28,10 +28,11 @@ export interface FileHistory {
   retryAt?: number;
 }
 
-/** What the engine's history is read with (tests shorten them). */
+/** What the engine's history is read with (tests give their own runner). */
 export interface HistoryReadOptions {
   timeoutMs?: number;
   retryMs?: number;
+  run?: typeof git;
 }
 
 const caches = new WeakMap<Pick<Engine, 'git' | 'root'>, { head: string; history: Promise<FileHistory> }>();
@@ -57,7 +58,7 @@ function none(why: string, retryAt?: number): FileHistory {
 
 async function read(root: string, o: HistoryReadOptions): Promise<FileHistory> {
   const timeoutMs = o.timeoutMs ?? RANK_HISTORY_TIMEOUT_MS;
-  const r = await git(root, ['log', `-n${RANK_HISTORY_COMMITS}`, '--no-renames', '--relative', '--format=%x1e%s', '--name-only'], { timeoutMs, maxBytes: RANK_HISTORY_MAX_OUTPUT_BYTES });
+  const r = await (o.run ?? git)(root, ['log', `-n${RANK_HISTORY_COMMITS}`, '--no-renames', '--relative', '--format=%x1e%s', '--name-only'], { timeoutMs, maxBytes: RANK_HISTORY_MAX_OUTPUT_BYTES });
   if (r.ok) return parseLog(r.out);
   if (r.timedOut) return none(`git log took over ${timeoutMs} ms`, Date.now() + (o.retryMs ?? RANK_HISTORY_RETRY_MS));
   return none(r.missing ? 'git is not installed' : 'git log failed');
