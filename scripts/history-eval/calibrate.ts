@@ -12,7 +12,8 @@
  */
 import * as fs from 'node:fs';
 import { evidenceOf, isLocated, type Evidence } from '../../server/src/nav/ranking/calibration';
-import { parseQuestion, plainFirst, rankQuestion } from '../../server/src/nav/ranking/rankQuestion';
+import { historyVotes } from '../../server/src/nav/ranking/history';
+import { DEFAULT_PARAMS, parseQuestion, plainFirst, rankQuestion } from '../../server/src/nav/ranking/rankQuestion';
 import { loadSnapshots } from './loaded';
 
 export interface CalibrationRow {
@@ -27,6 +28,8 @@ export interface CalibrationRow {
   scores: number[];
   rightAt: boolean[];
   terms: number;
+  /** The first file's vote from past commits like the question (history.ts historyVotes, 0..1). */
+  vote: number;
 }
 
 async function main(): Promise<void> {
@@ -45,7 +48,7 @@ async function main(): Promise<void> {
       const parsed = parseQuestion(q.title);
       const ranked = rankQuestion(d.src, d.r, parsed, { limit: 4, explain: false });
       const evidence = evidenceOf(ranked, parsed, ranked.length ? plainFirst(d.r, parsed) : undefined, (pq) => rankQuestion(d.src, d.r, pq, { limit: 1, explain: false })[0]?.path);
-      rows.push({ repo: d.repo, pr: q.pr, split: q.split, title: q.title, right: q.production.includes(ranked[0]?.path ?? ''), first: ranked[0]?.path ?? '', evidence, scores: ranked.map((f) => f.score), rightAt: ranked.map((f) => q.production.includes(f.path)), terms: parsed.terms.length });
+      rows.push({ repo: d.repo, pr: q.pr, split: q.split, title: q.title, right: q.production.includes(ranked[0]?.path ?? ''), first: ranked[0]?.path ?? '', evidence, scores: ranked.map((f) => f.score), rightAt: ranked.map((f) => q.production.includes(f.path)), terms: parsed.terms.length, vote: historyVotes(d.r.history, parsed.terms, DEFAULT_PARAMS.voters).get(ranked[0]?.path ?? '') ?? 0 });
     }
   }
   if (out) fs.writeFileSync(out, JSON.stringify(rows, null, 1));

@@ -84,6 +84,23 @@ export class FieldIndex {
     }
   }
 
+  /** The term's frequency in one document's field f (postings are sorted by document: a binary search). */
+  tfOf(f: number, termId: number, doc: number): number {
+    const off = this.offsets[f]!;
+    if (termId + 1 >= off.length) return 0;
+    const p = this.postings[f]!;
+    let lo = off[termId]!;
+    let hi = off[termId + 1]! - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const d = p[mid]! >>> 8;
+      if (d === doc) return p[mid]! & 255;
+      if (d < doc) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return 0;
+  }
+
   /** Documents holding the term in field f (dead included). */
   count(f: number, termId: number): number {
     const off = this.offsets[f]!;

@@ -276,6 +276,7 @@ export function scoreFiles(r: Ranking, terms: readonly QueryTerm[], p: FieldPara
     const matched: number[][] = [];
     const touchedAll: number[] = [];
     const docsTotal = r.indexes.reduce((s, x) => s + x.liveCount, 0);
+    const raw = ix.raw();
     terms.forEach((q, qi) => {
       const id = r.vocab.ids.get(q.stem);
       if (id === undefined) return;
@@ -286,10 +287,16 @@ export function scoreFiles(r: Ranking, terms: readonly QueryTerm[], p: FieldPara
         const b = p.b[f]!;
         const avg = ix.avg[f] || 1;
         const len = ix.len[f]!;
-        ix.forEach(f, id, (doc, tf) => {
+        // The postings read in place (doc << 8 | tf; a callback per posting was most of a question's time).
+        const off = raw.offsets[f]!;
+        if (id + 1 >= off.length) continue;
+        const post = raw.postings[f]!;
+        for (let i = off[id]!, e = off[id + 1]!; i < e; i++) {
+          const v = post[i]!;
+          const doc = v >>> 8;
           if (acc[doc] === 0) touched.push(doc);
-          acc[doc]! += (w * tf) / (1 - b + (b * len[doc]!) / avg);
-        });
+          acc[doc]! += (w * (v & 255)) / (1 - b + (b * len[doc]!) / avg);
+        }
       }
       // df over the base (the delta is small; its documents share the base's statistics).
       let df = 0;
@@ -315,13 +322,7 @@ export function fieldsOf(r: Ranking, s: ScoredFile, termStem: string): number[] 
   const out: number[] = [];
   if (id === undefined) return out;
   const ix = r.indexes[s.ix]!;
-  for (let f = 0; f < FIELD_COUNT; f++) {
-    let tf = 0;
-    ix.forEach(f, id, (doc, t) => {
-      if (doc === s.docNo) tf = t;
-    });
-    if (tf) out.push(f);
-  }
+  for (let f = 0; f < FIELD_COUNT; f++) if (ix.tfOf(f, id, s.docNo)) out.push(f);
   return out;
 }
 
