@@ -170,7 +170,7 @@ export const section: BenchSection = {
     const notes = [
       'CPU figures are process CPU since process start (all threads: V8 helper threads; the parse workers during outlines + symbols).',
       warm.every((w) => w.summary.unchanged)
-        ? `warm start wall includes node start-up, the walk (${warm[0]?.summary.walkMs ?? '?'} ms) and reading + checking index.db's bytes beside it, and exit: nothing changed, so every warm run answered from warm.json without loading the index into sql.js.`
+        ? `warm start wall includes node start-up, the check (${warm[0]?.summary.walkMs ?? '?'} ms: the launcher stats every folder and file the last walk listed; a tree it cannot check by stat is walked and index.db's bytes read) and exit: nothing changed, so every warm run answered from warm.json without loading the index into sql.js.`
         : `warm start wall includes node start-up, loading index.db (checksum, sql.js), the walk (${warm[0]?.summary.walkMs ?? '?'} ms), git status alongside, and exit; index loaded at ${sec(warm[0]?.summary.opened?.ms)} s (CPU ${sec(warm[0]?.summary.opened?.cpuMs)} s); ${warm.filter((w) => w.summary.unchanged).length} of ${warm.length} run(s) answered from warm.json.`,
     ];
     if (base) notes.push(`base: ${base.label}; runs alternate base/current so a change of machine load hits both.`);
