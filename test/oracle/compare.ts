@@ -139,12 +139,13 @@ export function refreshTruth(o: CompareOptions, old: OracleResult, ops: OracleOp
   const asked = old.questions.filter((q) => ops === 'all' || ops.includes(q.op));
   const fresh = oracleOn(o, asked, log);
   const byId = new Map(fresh.answers.map((a) => [a.id, a]));
-  const subset = o.projects !== undefined;
+  // a truth that was scoped to the documents its oracle compiled keeps that scope
+  const subset = o.projects !== undefined || old.documents !== undefined;
   return truthFile(
     {
       ...old,
       projects: fresh.projects,
-      ...(subset && fresh.documents ? { documents: [...new Set([...(old.documents ?? []), ...fresh.documents])].sort() } : {}),
+      ...(subset ? { documents: [...new Set([...(old.documents ?? []), ...(o.projects ? (fresh.documents ?? []) : [])])].sort() } : {}),
       answers: old.answers.map((a) => byId.get(a.id) ?? a),
     },
     subset,
