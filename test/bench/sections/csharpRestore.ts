@@ -5,24 +5,28 @@
  *   - before: without `--restore` (package types of unrestored projects are unresolved);
  *   - after: a fresh engine with `--restore` — the time until restore into state has ended (the
  *     first answer that no longer announces it, polled every 2 s), then the same questions.
- * Printed: precise share, latency p50 / p95, answered-by, the restore time, projects restored,
- * packages the registry did not serve. The tree is never written (checked: no file appears in it).
+ * Printed per target: precise share, latency p50 / p95, answered-by, the restore time (the wait, and
+ * the engine's own figure from its note), projects restored, packages the registry did not serve;
+ * with an oracle truth for the tree also recall and the answers labelled plain `precise` with a row
+ * missing. The tree is never written (checked: no file appears, changes size or mtime, or goes).
  *
- * Questions: a saved oracle truth file (test/oracle/truth/<folder name>.json, its questions only)
- * when there is one for the target, else the csharp-providers section's cached sample for the
- * generated workspace, else the oracle's sampler on a copy. A restored PATH is copied without its
+ * Questions: on the generated workspace, at the manifest's symbol declarations (references /
+ * implementations / callers by kind; no oracle run needed); on a real repository, a saved oracle
+ * truth file (test/oracle/truth/<folder name without -fresh/-restored>.json: its questions at
+ * framework / package symbols first, then sampled ones; scored against its answers), else the
+ * oracle's sampler on a copy. A restored PATH is copied without its
  * obj/ and bin/ folders first (a never-restored copy).
  *
- *   npm run bench -- --skip-generated --sections csharp-restore /path/to/real/repo   (real repository alone)
- *   npm run bench -- --sections csharp-restore [--projects 3000]                     (generated workspace)
+ *   npm run bench -- --sections csharp-restore --projects 3000 /path/to/never-restored/MassTransit   (both targets)
+ *   npm run bench -- --skip-generated --sections csharp-restore /path/to/real/repo                   (real repository alone)
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { askEngine, fileSet, runOracle, type EngineAnswer, type OracleResult, type Question } from '../../oracle/oracle';
+import type { WorkspaceManifest } from '../../fixtures/generate/manifest';
+import { askEngine, fileSet, runOracle, score, type EngineAnswer, type OracleResult, type Question } from '../../oracle/oracle';
 import { median, p95 } from '../stats';
 import type { BenchContext, BenchSection, Metric } from '../types';
 import { hasCSharpProjects } from './semantic';
@@ -42,6 +46,9 @@ interface Pass {
   modes: Record<string, number>;
   restoreMs?: number;
   restoreNote?: string;
+  /** Against the oracle truth (when the questions came from one): recall over every op, and plain-precise answers with a row missing. */
+  recall?: number;
+  lies?: number;
 }
 
 function connect(ctx: BenchContext, root: string, indexRoot: string, restore: boolean): { client: Client; transport: StdioClientTransport } {
@@ -95,6 +102,24 @@ async function pass(ctx: BenchContext, root: string, indexRoot: string, question
   return out;
 }
 
+/** Size and mtime of every file of the tree (.git left out): the read-only check compares two of them. */
+function snapshot(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of fileSet(root)) {
+    const st = fs.lstatSync(path.join(root, f));
+    out.set(f, `${st.size}:${st.mtimeMs}`);
+  }
+  return out;
+}
+
+/** Files that appeared, changed or went between two snapshots. */
+function written(before: Map<string, string>, after: Map<string, string>): string[] {
+  const out: string[] = [];
+  for (const [f, v] of after) if (before.get(f) !== v) out.push(before.has(f) ? `changed ${f}` : `created ${f}`);
+  for (const f of before.keys()) if (!after.has(f)) out.push(`deleted ${f}`);
+  return out;
+}
+
 /** A never-restored copy when the tree has restore output (obj/, bin/ left out); else the tree itself. */
 function unrestoredTree(root: string, scratch: string): { root: string; copied: boolean } {
   let restored = false;
@@ -113,17 +138,29 @@ function unrestoredTree(root: string, scratch: string): { root: string; copied: 
   return { root: copy, copied: true };
 }
 
-function questionsFor(ctx: BenchContext, root: string, count: number): { questions: Question[]; from: string } {
-  const truth = path.join(TRUTH_DIR, `${path.basename(ctx.target.root).toLowerCase().replace(/-(restored|fresh)$/, '')}.json`);
-  if (!ctx.target.manifest && fs.existsSync(truth)) {
-    const r = JSON.parse(fs.readFileSync(truth, 'utf8')) as OracleResult;
-    return { questions: r.questions.filter((q) => q.op !== 'type_hierarchy').slice(0, count), from: truth };
+/** Questions at the generated workspace's known declarations: what an agent asks about its hub types, interfaces and methods. */
+export function manifestQuestions(m: WorkspaceManifest, count: number): Question[] {
+  const out: Question[] = [];
+  const opsOf = (kind: string): Question['op'][] => (kind === 'interface' ? ['implementations', 'references'] : kind === 'method' ? ['callers', 'references'] : ['references']);
+  for (const f of m.facts) {
+    if (f.kind !== 'symbol') continue;
+    const at = f.declarations.find((d) => d.path.endsWith('.cs'));
+    if (!at) continue;
+    for (const op of opsOf(f.symbolKind)) out.push({ id: `${op[0]}${out.length + 1}`, op, path: at.path, line: at.line, column: at.column, note: f.id });
   }
-  const cached = path.join(os.tmpdir(), 'sextant-bench', 'csharp-questions');
-  if (ctx.target.manifest && fs.existsSync(cached)) {
-    const f = fs.readdirSync(cached).map((n) => path.join(cached, n)).find((n) => (JSON.parse(fs.readFileSync(n, 'utf8')) as OracleResult).questions.every((q) => fs.existsSync(path.join(root, q.path))));
-    if (f) return { questions: (JSON.parse(fs.readFileSync(f, 'utf8')) as OracleResult).questions.slice(0, count), from: f };
+  return out.slice(0, count);
+}
+
+function questionsFor(ctx: BenchContext, root: string, count: number): { questions: Question[]; from: string; truth?: OracleResult } {
+  const truthFile = path.join(TRUTH_DIR, `${path.basename(ctx.target.root).toLowerCase().replace(/-(restored|fresh)$/, '')}.json`);
+  if (!ctx.target.manifest && fs.existsSync(truthFile)) {
+    const truth = JSON.parse(fs.readFileSync(truthFile, 'utf8')) as OracleResult;
+    // the framework / package ones first (what restore changes most), then the sampled ones
+    const asked = truth.questions.filter((q) => q.op !== 'type_hierarchy');
+    const questions = [...asked.filter((q) => q.id.startsWith('f')), ...asked.filter((q) => !q.id.startsWith('f'))].slice(0, count);
+    return { questions, from: truthFile, truth };
   }
+  if (ctx.target.manifest) return { questions: manifestQuestions(ctx.target.manifest, count), from: "the manifest's symbol declarations" };
   const copy = path.join(ctx.scratch, 'oracle-ws');
   fs.cpSync(root, copy, { recursive: true, filter: (s) => path.basename(s) !== '.git' });
   try {
@@ -137,6 +174,12 @@ function questionsFor(ctx: BenchContext, root: string, count: number): { questio
   }
 }
 
+/** "restore into Sextant's state: 24 of 24 projects restored in 70 s…" → "70 s (24 of 24 projects)". */
+function engineRestore(note: string | undefined): string {
+  const m = note && /(\d+) of (\d+) projects restored in (\d+) s/.exec(note);
+  return m ? `${m[3]} s (${m[1]} of ${m[2]} projects)` : note ? note.slice(0, 80) : 'no note (every project restored, nothing unresolved)';
+}
+
 export const section: BenchSection = {
   name: 'csharp-restore',
   order: 56,
@@ -146,19 +189,27 @@ export const section: BenchSection = {
     const notes: string[] = [];
     const tree = unrestoredTree(ctx.target.root, ctx.scratch);
     if (tree.copied) notes.push(`the target has restore output: asked on a copy without obj/ and bin/ (${tree.root})`);
-    const { questions, from } = questionsFor(ctx, tree.root, ctx.options.quick ? QUICK_QUESTIONS : QUESTIONS);
+    const { questions, from, truth } = questionsFor(ctx, tree.root, ctx.options.quick ? QUICK_QUESTIONS : QUESTIONS);
     notes.push(`${questions.length} questions from ${from}`);
     notes.push('the after pass starts once restore has ended: the host compiled projects while it waited, so its latency is warmer than the before pass (a first pass still, every question asked once)');
     const baseIndex = path.join(ctx.scratch, 'csharp-restore-index');
     ctx.progress('indexing (shared by both passes)…');
     const ix = spawnSync(ctx.options.cli[0]!, [...ctx.options.cli.slice(1), 'index', '--workspace-root', tree.root, '--index-root', baseIndex], { encoding: 'utf8', timeout: 3_600_000 });
     if (ix.status !== 0) return { metrics: [], notes: [...notes, `sextant index failed: ${ix.stderr.slice(-500)}`] };
-    const filesBefore = fileSet(tree.root);
+    const filesBefore = snapshot(tree.root);
+    const original = new Set(filesBefore.keys());
     const passes: Pass[] = [];
     for (const restore of [false, true]) {
       const idx = path.join(ctx.scratch, `csharp-restore-index-${restore ? 'after' : 'before'}`);
       fs.cpSync(baseIndex, idx, { recursive: true });
-      passes.push(await pass(ctx, tree.root, idx, questions, restore));
+      const p = await pass(ctx, tree.root, idx, questions, restore);
+      if (truth) {
+        const sc = score(questions, truth.answers, p.answers, original, truth.documents);
+        const t = sc.ops.reduce((n, o) => n + o.truth, 0);
+        p.recall = t === 0 ? 1 : sc.ops.reduce((n, o) => n + o.tp, 0) / t;
+        p.lies = sc.honesty.filter((h) => h.mode === 'precise').reduce((n, h) => n + h.withMissing, 0);
+      }
+      passes.push(p);
       if (restore) {
         const out = path.join(idx, 'restore', 'out');
         const assets = fs.existsSync(out) ? (fs.readdirSync(out, { recursive: true }) as string[]).map(String).filter((f) => f.endsWith('project.assets.json')).length : 0;
@@ -166,8 +217,8 @@ export const section: BenchSection = {
       }
       fs.rmSync(idx, { recursive: true, force: true });
     }
-    const created = [...fileSet(tree.root)].filter((f) => !filesBefore.has(f));
-    if (created.length) notes.push(`WRITE: ${created.length} file(s) appeared in the tree: ${created.slice(0, 5).join(', ')}`);
+    const created = written(filesBefore, snapshot(tree.root));
+    if (created.length) notes.push(`WRITE: ${created.length} file(s) of the tree written: ${created.slice(0, 5).join(', ')}`);
     const [before, after] = passes as [Pass, Pass];
     const fmtMs = (v: number | undefined) => (v === undefined ? '—' : `${Math.round(v)} ms`);
     const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
@@ -178,6 +229,13 @@ export const section: BenchSection = {
       ['latency p50', fmtMs(before.p50), fmtMs(after.p50)],
       ['latency p95', fmtMs(before.p95), fmtMs(after.p95)],
       ['restore into state (engine start → restore ended)', '—', fmtMs(after.restoreMs)],
+      ["restore into state (the engine's note)", '—', engineRestore(after.restoreNote)],
+      ...(truth
+        ? [
+            ['recall vs the oracle truth (every op)', pct(before.recall ?? 0), pct(after.recall ?? 0)],
+            ["answers labelled plain 'precise' with a row missing", String(before.lies ?? 0), String(after.lies ?? 0)],
+          ]
+        : []),
     ];
     const metrics: Metric[] = [
       { name: 'before: precise share', value: before.preciseShare, unit: 'ratio' },
@@ -188,6 +246,13 @@ export const section: BenchSection = {
       { name: 'after: latency p95', value: after.p95, unit: 'ms' },
       { name: 'restore into state', value: after.restoreMs, unit: 'ms' },
       { name: 'files written into the tree', value: created.length, unit: 'files', target: { op: '<=', value: 0 } },
+      ...(truth
+        ? ([
+            { name: 'before: recall vs oracle', value: before.recall, unit: 'ratio' },
+            { name: 'after: recall vs oracle', value: after.recall, unit: 'ratio' },
+            { name: "after: plain 'precise' with a row missing", value: after.lies, unit: 'count', target: { op: '<=', value: 0 } },
+          ] satisfies Metric[])
+        : []),
     ];
     return { metrics, table, notes, data: { questions, passes: passes.map((p) => ({ ...p, answers: p.answers.map(({ id, op, mode, ms, items }) => ({ id, op, mode, ms, items: items.length })) })) } };
   },
