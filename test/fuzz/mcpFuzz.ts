@@ -7,7 +7,10 @@
  * that never answers) and malformed answers (a protocol error instead of a tool error, an error
  * text not in the `Error [CODE]: … Hint: …` form, an answer over its byte budget).
  *
- *   npx tsx test/fuzz/mcpFuzz.ts [--calls 10000] [--seed 20261202] [--workspace DIR]
+ *   npx tsx test/fuzz/mcpFuzz.ts [--calls 10000] [--seed 20261202] [--workspace DIR] [--node-flags "FLAGS"]
+ *
+ * `--node-flags` go to the engine, e.g. `--require ./test/bench/loopStalls.cjs --cpu-prof --cpu-prof-dir=D`
+ * with SEXTANT_STALL_TRACE=<file>: scripts/loop-stalls.mjs then says what held the engine during a slow call.
  *
  * Without --workspace it runs on the hostile workspace next to the generated 24-project C#
  * workspace (copied in under gen/). The CI variant is test/e2e/fuzz.test.ts (a few hundred
@@ -38,6 +41,8 @@ export interface FuzzOptions {
   engineArgs?: string[];
   /** Node flags for the engine (e.g. --heapsnapshot-signal=SIGUSR2). */
   nodeFlags?: string[];
+  /** Connects to an engine some other way than `sextant mcp` over stdio (an in-process engine under a profiler). */
+  connect?: (workspace: string, indexRoot: string) => Promise<Pick<Connected, 'client' | 'pid' | 'close'>>;
   /** Called after the index settled and after the last call, with the engine's pid (heap snapshots). */
   onPhase?: (phase: 'start' | 'end', pid: number) => Promise<void>;
 }
@@ -46,7 +51,8 @@ export interface FuzzReport {
   calls: number;
   tools: number;
   perTool: Record<string, { calls: number; errors: number; maxMs: number }>;
-  slowest: { tool: string; ms: number; args: string }[];
+  /** `startUs`: when the call was sent, on the monotonic clock of V8 CPU profiles and the stall trace (test/bench/loopStalls.cjs). */
+  slowest: { tool: string; ms: number; args: string; startUs: number }[];
   /** p50 / p95 / max of call wall times (ms). */
   p50Ms: number;
   p95Ms: number;
@@ -111,7 +117,7 @@ const pct = (xs: number[], p: number) => {
 };
 
 /** Files and names the fuzz draws valid arguments from: what the index itself finds. */
-async function workspaceFacts(c: Connected): Promise<WorkspaceFacts> {
+async function workspaceFacts(c: Pick<Connected, 'client'>): Promise<WorkspaceFacts> {
   const callSc = async (name: string, args: Record<string, unknown>) => {
     const r = await c.client.callTool({ name, arguments: args });
     return r.isError ? undefined : (r.structuredContent as any);
@@ -151,7 +157,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     dispose = () => hw.dispose();
   }
   const idx = tempDir('fuzz-idx');
-  const c = await connectStdio(root, idx, o.engineArgs ?? [], o.nodeFlags ?? []);
+  const c = o.connect ? await o.connect(root, idx) : await connectStdio(root, idx, o.engineArgs ?? [], o.nodeFlags ?? []);
   const pid = c.pid ?? 0;
   const report: FuzzReport = {
     calls: 0, tools: 0, perTool: {}, slowest: [], p50Ms: 0, p95Ms: 0, maxMs: 0, maxWithoutWaitMs: 0, rssStartMiB: 0, rssEndMiB: 0, rssPeakMiB: 0, rssByCalls: [], childrenRssEndMiB: 0, errorCodes: {}, crashes: [], malformed: [], protocolErrors: [], defaultBudgetFailures: [], overBudget: [], wallMs: 0,
@@ -192,13 +198,14 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       const shown = (JSON.stringify(args) ?? 'undefined').slice(0, 300);
       const s = (report.perTool[name] ??= { calls: 0, errors: 0, maxMs: 0 });
       const t = performance.now();
+      const startUs = Number(process.hrtime.bigint() / 1000n);
       try {
         const r = await c.client.callTool({ name, arguments: args as Record<string, unknown> }, undefined, { timeout: hangMs });
         const ms = performance.now() - t;
         times.push(ms);
         if (!(args && typeof args === 'object' && 'waitMs' in args)) report.maxWithoutWaitMs = Math.max(report.maxWithoutWaitMs, Math.round(ms));
         s.maxMs = Math.max(s.maxMs, Math.round(ms));
-        report.slowest.push({ tool: name, ms: Math.round(ms), args: shown });
+        report.slowest.push({ tool: name, ms: Math.round(ms), args: shown, startUs });
         if (report.slowest.length > 20) report.slowest = report.slowest.sort((a, b) => b.ms - a.ms).slice(0, 10);
         const text = (r.content as { type: string; text?: string }[])[0]?.text ?? '';
         if (r.isError) {
@@ -252,7 +259,7 @@ if (require.main === module) {
     const i = argv.indexOf(k);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  runFuzz({ calls: Number(opt('--calls') ?? 10_000), seed: Number(opt('--seed') ?? 20261202), workspace: opt('--workspace'), progressEvery: 500 })
+  runFuzz({ calls: Number(opt('--calls') ?? 10_000), seed: Number(opt('--seed') ?? 20261202), workspace: opt('--workspace'), progressEvery: 500, nodeFlags: (opt('--node-flags') ?? '').split(' ').filter(Boolean) })
     .then((r) => {
       process.stdout.write(JSON.stringify(r, null, 1) + '\n');
       process.exit(r.crashes.length || r.malformed.length || r.defaultBudgetFailures.length ? 1 : 0);

@@ -1,7 +1,7 @@
 /** A real MCP client over real stdio against the built CLI (dist/cli.js). */
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 export const CLI = path.resolve(__dirname, '../../dist/cli.js');
 
@@ -18,6 +18,8 @@ export async function connectStdio(workspaceRoot: string, indexRoot: string, ext
     command: process.execPath,
     args: [...nodeFlags, CLI, 'mcp', '--workspace-root', workspaceRoot, '--index-root', indexRoot, ...extraArgs],
     stderr: 'pipe',
+    // The SDK passes only a few variables (HOME, PATH, …); a stall trace (test/bench/loopStalls.cjs) is asked for by env.
+    env: { ...getDefaultEnvironment(), ...Object.fromEntries(['SEXTANT_STALL_TRACE', 'SEXTANT_STALL_MS'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!])) },
   });
   let err = '';
   transport.stderr?.on('data', (c: Buffer) => {

@@ -46,7 +46,14 @@ interface FileFacts {
 }
 
 export async function csharpDependencies(engine: Engine, rel: string, q: DepQuery): Promise<FileDependencies> {
-  const facts = await factsOf(engine, rel);
+  // Each file parsed once per answer: a file of one hop is the `via` of the next hop's rows (their lines).
+  const parsed = new Map<string, Promise<FileFacts>>();
+  const factsFor = (p: string): Promise<FileFacts> => {
+    let f = parsed.get(p);
+    if (!f) parsed.set(p, (f = factsOf(engine, p)));
+    return f;
+  };
+  const facts = await factsFor(rel);
   const notes: string[] = [];
   const result: FileDependencies = { path: rel, language: 'csharp', direction: q.direction, rows: [], notes };
   let first: Map<string, Set<string>>;
@@ -99,7 +106,7 @@ export async function csharpDependencies(engine: Engine, rel: string, q: DepQuer
         cut = true;
         break;
       }
-      const facts2 = await factsOf(engine, r.path).catch(() => undefined);
+      const facts2 = await factsFor(r.path).catch(() => undefined);
       if (!facts2) continue;
       const m = q.direction === 'dependencies' ? heuristicDependencies(engine, r.path, facts2) : await heuristicDependents(engine, r.path, facts2, slice);
       for (const [path, names] of m) next.push({ path, names, via: r.path });
@@ -112,7 +119,7 @@ export async function csharpDependencies(engine: Engine, rel: string, q: DepQuer
   // Line: the first use in the depending file (asked file for dependencies; the dependent otherwise).
   for (const r of rows.values()) {
     await slice();
-    r.line = await firstUseLine(engine, q.direction === 'dependencies' ? (r.via ?? rel) : r.path, r.uses ?? [], q.direction === 'dependencies' && !r.via ? facts : undefined);
+    r.line = await firstUseLine(factsFor, q.direction === 'dependencies' ? (r.via ?? rel) : r.path, r.uses ?? []);
     const project = projectsOfFile(engine, r.path)[0];
     if (project) r.project = project;
   }
@@ -171,14 +178,15 @@ function collect(root: Node): FileFacts {
     if (!id) continue;
     const p = id.parent;
     if (!p) continue;
-    if (DECLARES.test(p.type) && p.childForFieldName('name')?.equals(id)) continue;
-    if (inside(id, ['using_directive', 'namespace_declaration', 'file_scoped_namespace_declaration'], 3) && !inside(id, ['declaration_list'], 6)) continue;
     let key = id.text;
     if (p.type === 'member_access_expression' && p.childForFieldName('name')?.equals(id)) {
       const recv = p.childForFieldName('expression')?.text ?? '';
       key = recv.length <= 40 ? `${recv}.${id.text}` : id.text;
     }
+    // A key already kept is skipped before the checks that walk up the tree (most identifiers of a big file repeat).
     if (seen.has(key)) continue;
+    if (DECLARES.test(p.type) && p.childForFieldName('name')?.equals(id)) continue;
+    if (inside(id, ['using_directive', 'namespace_declaration', 'file_scoped_namespace_declaration'], 3) && !inside(id, ['declaration_list'], 6)) continue;
     seen.add(key);
     uses.push({ name: id.text, line: id.startPosition.row + 1, column: id.startPosition.column + 1 });
   }
@@ -191,8 +199,8 @@ function inside(n: Node, types: string[], hops: number): boolean {
 }
 
 /** The first line of `rel` using one of `names` (for a row's line). */
-async function firstUseLine(engine: Engine, rel: string, names: string[], facts?: FileFacts): Promise<number> {
-  const f = facts ?? (await factsOf(engine, rel).catch(() => undefined));
+async function firstUseLine(factsFor: (rel: string) => Promise<FileFacts>, rel: string, names: string[]): Promise<number> {
+  const f = await factsFor(rel).catch(() => undefined);
   if (!f) return 1;
   const wanted = new Set(names);
   let best = 0;

@@ -135,6 +135,8 @@ interface RunResult {
   cheapErrors: string[];
   /** Load average (1, 5, 15 min) when the heavy questions ended. */
   load: string;
+  /** The heavy questions' answers (first page, structured), to compare variants row by row. */
+  answers: { label: string; structured: unknown }[];
 }
 
 async function runVariant(ctx: BenchContext, variant: string, cli: string[], agents: number): Promise<RunResult> {
@@ -172,7 +174,7 @@ async function runVariant(ctx: BenchContext, variant: string, cli: string[], age
     for (let i = 0; i < agents; i++) clients.push(await httpAgent(info.url, info.token, `cheap-${i}`));
     const cheap = await cheapQuestions(owner, ctx.target.manifest);
     const heavy = await heavyQuestions(owner, ctx.target.manifest);
-    const result: RunResult = { ...result0, alone: [], loaded: [], heavy: [], slowestCheap: [], cheapErrors: [], load: '' };
+    const result: RunResult = { ...result0, alone: [], loaded: [], heavy: [], slowestCheap: [], cheapErrors: [], load: '', answers: [] };
     let phase: 'alone' | 'loaded' | 'stop' = 'alone';
     const loop = async (a: AgentClient, k: number) => {
       for (let i = k; phase !== 'stop'; i++) {
@@ -214,8 +216,13 @@ async function runVariant(ctx: BenchContext, variant: string, cli: string[], age
         longest = Math.max(longest, performance.now() - a);
         if (failure || !r?.isError || !String((r.content as { text: string }[])[0]?.text).startsWith('Error [STILL_WORKING]') || performance.now() - t > 300_000) break;
       }
-      const s = r?.structuredContent as { mode?: string; completeness?: { returned: number; partial?: string } } | undefined;
-      const outcome = failure || !r ? `failed: ${failure}` : r.isError ? String((r.content as { text: string }[])[0]?.text).slice(0, 40) : `${s?.completeness?.returned ?? 0} rows${s?.mode ? ` ${s.mode}` : ''}`;
+      const s = r?.structuredContent as { mode?: string; completeness?: { returned: number; total?: number; omittedBecauseBudget?: number; partial?: string }; counts?: { total?: number; projects?: number } } | undefined;
+      // The first page's rows of how many (a references answer pages project groups), and for references the whole answer's count.
+      const c = s?.completeness;
+      const rows = c ? `${c.returned}${c.total !== undefined ? ` of ${c.total}` : ''} rows${c.omittedBecauseBudget ? ` (${c.omittedBecauseBudget} over the byte budget)` : ''}` : '0 rows';
+      const counted = s?.counts?.total !== undefined ? `, ${s.counts.total} references in ${s.counts.projects} projects` : '';
+      const outcome = failure || !r ? `failed: ${failure}` : r.isError ? String((r.content as { text: string }[])[0]?.text).slice(0, 40) : `${rows}${counted}${s?.mode ? ` ${s.mode}` : ''}`;
+      if (s) result.answers.push({ label: q.label, structured: s });
       result.heavy.push({ label: q.label, ms: performance.now() - t, outcome: `${outcome}; ${asks} ask${asks === 1 ? '' : 's'}, longest ${Math.round(longest)} ms` });
     }
     phase = 'stop';
