@@ -284,6 +284,26 @@ export interface Score {
 }
 
 /**
+ * A source generator's rows by hint name and rank, not line: `gen:<hint>:L:C` → `gen:<hint>#n`
+ * (the n-th of that hint in line order). The LoggerMessage generator of Microsoft.Extensions.Logging
+ * 10.0.5 orders its output differently in every process (rhost, Orleans i48: the same part at line
+ * 2189 in the oracle's run, 2697 in the host's), so no producer can reproduce another's line; the
+ * number of parts per hint is what both sides agree on.
+ */
+export function byHint(keys: readonly string[]): string[] {
+  const gen = keys.filter((k) => k.startsWith('gen:')).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const rank = new Map<string, number>();
+  const renamed = new Map<string, string>();
+  for (const k of gen) {
+    const hint = k.replace(/:\d+:\d+$/, '');
+    const n = (rank.get(hint) ?? 0) + 1;
+    rank.set(hint, n);
+    renamed.set(k, `${hint}#${n}`);
+  }
+  return keys.map((k) => renamed.get(k) ?? k);
+}
+
+/**
  * Precision and recall per op over all questions (micro-averaged: every location counts once).
  * Precision is over the rows the engine claims: a row it marked `confidence: "unbound"` (a mention
  * it could not bind, in an answer that says precise_partial) is counted apart (`unbound`, and how
@@ -316,9 +336,12 @@ export function score(questions: Question[], oracle: OracleAnswer[], engine: Eng
       skipped.push({ id: q.id, reason: 'not asked' });
       continue;
     }
-    const truth = new Set(o.items.map(truthKey).filter(inScope));
-    const got = new Set(e.items.filter(inScope));
-    const unbound = new Set(e.unbound ?? []);
+    const truth = new Set(byHint(o.items.map(truthKey).filter(inScope)));
+    const scoped = e.items.filter(inScope);
+    const renamed = byHint(scoped);
+    const got = new Set(renamed);
+    const as = new Map(scoped.map((k, i) => [k, renamed[i]!]));
+    const unbound = new Set((e.unbound ?? []).map((k) => as.get(k) ?? k));
     const s = ops.get(q.op) ?? { op: q.op, questions: 0, truth: 0, answered: 0, unbound: 0, unboundRight: 0, tp: 0, tpBound: 0, precision: 1, recall: 1, recallBound: 1, modes: {} };
     ops.set(q.op, s);
     s.questions++;
