@@ -13,9 +13,10 @@ import { projectGraph } from './nav/projects';
 import { SERVER_VERSION } from './mcp/server';
 import type { ProjectGraph } from './projects/ProjectGraph';
 import { csharpDocuments } from './semantic/precise/csharpExport';
-import { DeclarationShapes, GeneratedKeys } from './semantic/precise/documentKeys';
+import { CompilationInputs, DeclarationShapes, GeneratedKeys } from './semantic/precise/documentKeys';
 import { ProjectDescriber } from './semantic/roslyn/projectDescriptions';
 import { writeScipIndex, type ScipDocument } from './semantic/precise/scipCodec';
+import { matchFiles } from './index/textIndex';
 
 export interface ScipExportOptions {
   engine: Parameters<typeof Engine.open>[0];
@@ -99,11 +100,25 @@ export async function runScipExport(o: ScipExportOptions): Promise<ScipExportRes
     const describer = new ProjectDescriber({ root: engine.root, graph: g, files, policy: engine.policy });
     const generated = new GeneratedKeys({ root: engine.root, describer: () => describer, hashOf: indexedHash, version: () => '' });
     const shapes = new DeclarationShapes(engine.store, (p) => generated.of(p));
+    const inputs = new CompilationInputs({
+      root: engine.root,
+      graph: () => g,
+      files: () => catalog.all(),
+      hashOf: indexedHash,
+      version: () => '',
+      filesMentioning: (w) => {
+        try {
+          return new Set(matchFiles(engine.store, `"${w.toLowerCase()}"`).flatMap((id) => catalog.get(id)?.path ?? []));
+        } catch {
+          return undefined;
+        }
+      },
+    });
     let documents = 0;
     const docs = async function* (): AsyncGenerator<ScipDocument> {
       if (ids.length === 0) return;
       for await (const d of csharpDocuments(
-        { root: engine.root, graph: g, files, policy: engine.policy, shapes, indexedHash, generatedKey: (p) => generated.of(p), describer, log: o.log },
+        { root: engine.root, graph: g, files, policy: engine.policy, shapes, indexedHash, generatedKey: (p) => generated.of(p), inputs: (k, gen) => inputs.of(k, gen), describer, log: o.log },
         ids,
         controller.signal,
       )) {

@@ -1,7 +1,7 @@
 /**
  * The Sextant benchmark (not a timed test):
  *
- *   npm run bench [-- PATH ...] [--projects N] [--seed S] [--quick] [--sections a,b]
+ *   npm run bench [-- PATH ...] [--projects N] [--seed S] [--size-factor X] [--quick] [--sections a,b]
  *                 [--skip-generated] [--no-git] [--cli dist|source] [--base DIR]
  *
  * Runs every section in test/bench/sections/ (sorted by `order`) against the generated C#
@@ -27,6 +27,8 @@ interface Args {
   paths: string[];
   projects: number;
   seed: number;
+  /** The generator's size factor (files and lines per project; the project graph is the same). */
+  sizeFactor: number | undefined;
   quick: boolean;
   sections: string[] | undefined;
   skipGenerated: boolean;
@@ -36,7 +38,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { paths: [], projects: 3000, seed: 1, quick: false, sections: undefined, skipGenerated: false, git: true, cli: undefined, base: undefined };
+  const a: Args = { paths: [], projects: 3000, seed: 1, sizeFactor: undefined, quick: false, sections: undefined, skipGenerated: false, git: true, cli: undefined, base: undefined };
   for (let i = 0; i < argv.length; i++) {
     const x = argv[i] as string;
     const value = () => {
@@ -46,6 +48,7 @@ function parseArgs(argv: string[]): Args {
     };
     if (x === '--projects') a.projects = Number(value());
     else if (x === '--seed') a.seed = Number(value());
+    else if (x === '--size-factor') a.sizeFactor = Number(value());
     else if (x === '--quick') a.quick = true;
     else if (x === '--sections') a.sections = value().split(',').filter(Boolean);
     else if (x === '--skip-generated') a.skipGenerated = true;
@@ -129,7 +132,7 @@ function gitInit(root: string): string {
 async function generatedTarget(a: Args): Promise<{ target: BenchTarget; info: string[] }> {
   const info: string[] = [];
   const t = Date.now();
-  const ws = cachedWorkspace('csharp', { projects: a.projects, seed: a.seed });
+  const ws = cachedWorkspace('csharp', { projects: a.projects, seed: a.seed, ...(a.sizeFactor !== undefined ? { sizeFactor: a.sizeFactor } : {}) });
   const m = ws.manifest;
   const cs = m.byExtension['.cs'];
   info.push(
@@ -138,7 +141,7 @@ async function generatedTarget(a: Args): Promise<{ target: BenchTarget; info: st
   );
   info.push(ws.generated ? `generated now in ${((Date.now() - t) / 1000).toFixed(1)} s (generator: ${(m.durationMs / 1000).toFixed(1)} s)` : `reused from the cache (generated earlier in ${(m.durationMs / 1000).toFixed(1)} s)`);
   if (a.git) info.push(gitInit(ws.root));
-  return { target: { label: `generated C# workspace (${a.projects} projects, seed ${a.seed})`, root: ws.root, manifest: m }, info };
+  return { target: { label: `generated C# workspace (${a.projects} projects, seed ${a.seed}${a.sizeFactor !== undefined ? `, size factor ${a.sizeFactor}` : ''})`, root: ws.root, manifest: m }, info };
 }
 
 async function runTarget(target: BenchTarget, sections: BenchSection[], options: BenchOptions): Promise<Record<string, SectionResult & { ms: number; error?: string }>> {

@@ -8,7 +8,7 @@ import * as crypto from 'node:crypto';
 import * as path from 'node:path';
 import type { ProjectGraph } from '../projects/ProjectGraph';
 import { languageOfPath } from '../semantic/language';
-import { compilationKey, DeclarationShapes, GeneratedKeys } from '../semantic/precise/documentKeys';
+import { CompilationInputs, compilationKey, DeclarationShapes, GeneratedKeys } from '../semantic/precise/documentKeys';
 import { FactsCoverage } from '../semantic/precise/factsCoverage';
 import { PersistedLayer } from '../semantic/precise/persistedLayer';
 import type { PreciseEnv } from '../semantic/precise/preciseAnswers';
@@ -51,14 +51,16 @@ export function enginePreciseFacts(engine: Engine, o: EnginePreciseFactsOptions)
   const generatedKeys = new GeneratedKeys({ root: engine.root, describer: () => o.model.describer(), hashOf: (p) => (engine.pendingPaths().has(p) ? undefined : engine.catalog().byRelPath(p)?.hash), version: () => engine.version });
   const shapes = new DeclarationShapes(engine.store, (p) => generatedKeys.of(p));
   const compilationKeys = new WeakMap<ProjectGraph, Map<string, string>>();
+  const inputs = new CompilationInputs({ root: engine.root, graph: () => projectGraph(engine), files: () => engine.catalog().all(), hashOf: (p) => (engine.pendingPaths().has(p) ? undefined : engine.catalog().byRelPath(p)?.hash), version: () => engine.version, filesMentioning: (w) => o.mentions.filesMentioning(w) });
 
   /**
    * Why a recorded document key no longer holds: its project's compilation inputs changed (as the
    * Roslyn provider would describe the project now), or a declaration document it binds to has
-   * another declaration shape. Undefined when it holds.
+   * another declaration shape. Undefined when it holds. `compilationHolds`: the key's inputs
+   * fingerprint is unchanged (no need to describe the project).
    */
-  const keyProblem = (key: DocumentKey): string | undefined => {
-    if (key.compilation) {
+  const keyProblem = (key: DocumentKey, compilationHolds = false): string | undefined => {
+    if (key.compilation && !compilationHolds) {
       const g = projectGraph(engine);
       const d = o.model.describer();
       if (!g || !d) return 'the project model is not built yet';
@@ -73,7 +75,11 @@ export function enginePreciseFacts(engine: Engine, o: EnginePreciseFactsOptions)
       }
       if (now !== key.compilation) return now ? `the compilation inputs of ${key.project} changed` : `${key.project} is no longer a project`;
     }
-    for (const dep of key.deps) if (shapes.shape(dep.path) !== dep.shape) return `declarations it uses in ${dep.path} changed`;
+    for (const dep of key.deps) {
+      // the same bytes: the same declarations (no symbol-index read)
+      if (dep.hash && !engine.pendingPaths().has(dep.path) && engine.catalog().byRelPath(dep.path)?.hash === dep.hash) continue;
+      if (shapes.shape(dep.path) !== dep.shape) return `declarations it uses in ${dep.path} changed`;
+    }
     return undefined;
   };
 
@@ -92,7 +98,8 @@ export function enginePreciseFacts(engine: Engine, o: EnginePreciseFactsOptions)
         return undefined;
       }
     },
-    keyProblem,
+    keyProblem: (key, _path, compilationHolds) => keyProblem(key, compilationHolds),
+    inputsNow: (project, generated) => inputs.of(project, generated),
     filesMentioning: (name) => o.mentions.filesMentioning(name),
     readText: (p) => {
       try {
@@ -127,7 +134,7 @@ export function enginePreciseFacts(engine: Engine, o: EnginePreciseFactsOptions)
       if (!g || engine.meta().status === 'building') return undefined;
       const catalog = engine.catalog();
       const describer = o.model.describer();
-      return { root: engine.root, graph: g, files: catalog.all().map((r) => r.path), policy: engine.policy, shapes, indexedHash: (p) => catalog.byRelPath(p)?.hash, generatedKey: (p) => generatedKeys.of(p), ...(describer ? { describer } : {}) };
+      return { root: engine.root, graph: g, files: catalog.all().map((r) => r.path), policy: engine.policy, shapes, indexedHash: (p) => catalog.byRelPath(p)?.hash, generatedKey: (p) => generatedKeys.of(p), inputs: (k, generated) => inputs.of(k, generated), ...(describer ? { describer } : {}) };
     },
     order: () => {
       const g = projectGraph(engine);

@@ -133,7 +133,9 @@ export class SemanticRegistry {
       clearTimeout(timer);
       if (options.deadlineMs !== undefined) options = { ...options, deadlineMs: Math.max(200, options.deadlineMs - (Date.now() - started)) };
     }
+    const tStore = Date.now();
     const stored = this.fromStore(op, language, args);
+    log.debug(`precise facts: ${op} waited ${tStore - started} ms for loading, store ${Date.now() - tStore} ms, ${stored ? `${stored.coverage.documents} document(s), ${stored.coverage.live.length} live` : 'no answer'}`);
     if (!stored) return this.requestLive(op, language, args, options);
     const { coverage } = stored;
     const from = (Object.keys(coverage.rows) as ('persisted' | 'scip')[]).filter((k) => coverage.rows[k] > 0 || coverage.documents > 0);

@@ -27,6 +27,8 @@ import { treeMonitor } from './csharpProviders';
 import { hasCSharpProjects } from './semantic';
 
 const SHARDS = 4;
+/** (a): quiet time before its persisted layer's pass (SEXTANT_PRECISE_IDLE_MS): the bench waits for the pass anyway. */
+const PASS_IDLE_MS = 5_000;
 /** Left out of the questions: names in tens of thousands of files (a cold references answer takes minutes), code no project compiles. */
 const SKIP_FACTS = new Set(['hotType', 'hotInterface', 'genericBase', 'compileRemoved']);
 
@@ -84,12 +86,14 @@ interface Engine {
   connectMs: number;
 }
 
-async function startEngine(ctx: BenchContext, root: string, indexRoot: string, extra: string[], label: string): Promise<Engine> {
+async function startEngine(ctx: BenchContext, root: string, indexRoot: string, extra: string[], label: string, env: Record<string, string> = {}): Promise<Engine> {
   const log: string[] = [];
+  // SEXTANT_BENCH_PRECISE_LOGS=DIR keeps each engine's whole stderr (timestamped) as DIR/<label>.log
+  const keep = process.env.SEXTANT_BENCH_PRECISE_LOGS ? path.join(process.env.SEXTANT_BENCH_PRECISE_LOGS, `${label}.log`) : undefined;
   const transport = new StdioClientTransport({
     command: ctx.options.cli[0]!,
     args: [...ctx.options.cli.slice(1), 'mcp', '--workspace-root', root, '--index-root', indexRoot, ...extra],
-    env: { ...getDefaultEnvironment(), SEXTANT_CSHARP_PROVIDER: 'roslyn' },
+    env: { ...getDefaultEnvironment(), SEXTANT_CSHARP_PROVIDER: 'roslyn', ...env },
     stderr: 'pipe',
   });
   let rest = '';
@@ -97,6 +101,7 @@ async function startEngine(ctx: BenchContext, root: string, indexRoot: string, e
     const lines = (rest + b.toString('utf8')).split('\n');
     rest = lines.pop() ?? '';
     for (const l of lines) if (/persisted layer|background start|precise facts: .*refused/.test(l)) log.push(l);
+    if (keep) fs.appendFileSync(keep, lines.map((l) => `${new Date().toISOString().slice(11, 23)} ${l}\n`).join(''));
   });
   const client = new Client({ name: `sextant-bench-precise-${label}`, version: '0.0.0' });
   const t = Date.now();
@@ -228,7 +233,8 @@ export const section: BenchSection = {
     // (a) cold
     const idxA = path.join(ctx.scratch, 'precise-index-a');
     fs.cpSync(baseIndex, idxA, { recursive: true });
-    const ea = await startEngine(ctx, root, idxA, [], 'a');
+    // (a)'s background pass starts after PASS_IDLE_MS without a question (the engine's default is a minute)
+    const ea = await startEngine(ctx, root, idxA, [], 'a', { SEXTANT_PRECISE_IDLE_MS: String(PASS_IDLE_MS) });
     const a = await ask(ctx, ea, '(a)', questions, wide, lim, true);
     // the truth: each answer asked again until precise
     const truth = lastById(a.answers);
@@ -250,7 +256,7 @@ export const section: BenchSection = {
     stage(`(a) background pass ended after ${(passMs / 1000).toFixed(0)} s idle`);
     const units = fs.existsSync(path.join(idxA, 'precise')) ? fs.readdirSync(path.join(idxA, 'precise')).filter((f) => f.endsWith('.scip')).length : 0;
     const csharpProjects = m.projects.length;
-    notes.push(`(a) background pass: ${units} project files under precise/ after ${(passMs / 1000).toFixed(0)} s idle (${csharpProjects} projects in the manifest); log: ${ea.log.filter((l) => l.includes('persisted layer')).slice(-2).join(' | ')}`);
+    notes.push(`(a) background pass (after ${PASS_IDLE_MS} ms quiet, SEXTANT_PRECISE_IDLE_MS): ${units} project files under precise/ after ${(passMs / 1000).toFixed(0)} s idle (${csharpProjects} projects in the manifest); log: ${ea.log.filter((l) => l.includes('persisted layer')).slice(-2).join(' | ')}`);
     await stopEngine(ea, a);
 
     // (b) a second engine on (a)'s index

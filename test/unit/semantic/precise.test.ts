@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { deserializeSCIP } from '@c4312/scip';
 import { OccurrenceStore } from '../../../server/src/semantic/precise/occurrenceStore';
 import { PreciseAnswers, verifyAgainstText, type PreciseEnv } from '../../../server/src/semantic/precise/preciseAnswers';
-import { decodeDocument, readScipIndex, ROLE_DEFINITION, writeScipIndex, type ScipDocument } from '../../../server/src/semantic/precise/scipCodec';
+import { decodeDocument, readScipCatalog, readScipIndex, ROLE_DEFINITION, verifyScipCatalog, writeScipIndex, type ScipDocument } from '../../../server/src/semantic/precise/scipCodec';
 import { descriptorsOf, escapeName, globalSymbol, parseDescriptors, symbolName } from '../../../server/src/semantic/precise/scipSymbol';
 import { SemanticRegistry } from '../../../server/src/semantic/registry';
 import type { SemanticProvider } from '../../../server/src/semantic/provider';
@@ -152,6 +152,91 @@ describe('SCIP files', () => {
     assert.equal(store.listUnits().length, 1);
     assert.equal(store.size, 3);
     assert.equal(store.read(store.entries('src/Use.cs')[0]!).occurrences.length, 4);
+  });
+});
+
+describe('the catalog of an index file', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-scip-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('lists every document where the stream finds it, so a unit is taken from its last bytes; the deps are decoded when asked', async () => {
+    const file = path.join(dir, 'a.scip');
+    await writeScipIndex(file, meta, docs());
+    const c = readScipCatalog(file)!;
+    assert.ok(c, 'Sextant files carry a catalog');
+    const streamed: { path: string; offset: number; length: number }[] = [];
+    for await (const p of readScipIndex(file)) if (p.kind === 'document') streamed.push({ path: decodeDocument(p.bytes, true).relativePath, offset: p.offset, length: p.bytes.length });
+    assert.deepEqual(c.entries.map((e) => ({ path: e.path, offset: e.offset, length: e.length })), streamed);
+    assert.deepEqual(c.entries[0]!.key, { contentHash: `h:${texts['src/Guard.cs']!.length}`, project: 'src/Acme.csproj', compilation: 'c1' });
+    assert.equal(await verifyScipCatalog(file, c), undefined);
+    const store = new OccurrenceStore();
+    const r = await store.addUnit(file, 'scip', '/ws');
+    assert.equal(r.ok, true);
+    const e = store.entries('src/Use.cs')[0]!;
+    assert.equal(e.key, undefined, 'no document decoded at load');
+    assert.deepEqual(store.keyOf(e)!.deps, [{ path: 'src/Guard.cs', shape: 's1' }]);
+    assert.equal(await (r.ok ? r.unit.verified : undefined), undefined);
+    // another producer's index (no catalog) is streamed as before
+    const bare = path.join(dir, 'bare.scip');
+    fs.writeFileSync(bare, fs.readFileSync(file).subarray(0, c.catalogOffset));
+    assert.equal(readScipCatalog(bare), undefined);
+    assert.equal((await store.addUnit(bare, 'scip', '/ws')).ok, true);
+    assert.equal(store.keyOf(store.entries('src/IGuard.cs').at(-1)!)!.project, 'src/Acme.csproj');
+  });
+
+  it('a file that does not match its catalog is dropped whole once checked, with the reason', async () => {
+    const file = path.join(dir, 'a.scip');
+    await writeScipIndex(file, meta, docs());
+    const c = readScipCatalog(file)!;
+    const bytes = Buffer.from(fs.readFileSync(file));
+    // the second document's field tag made a wire type 7 one: the stream breaks there
+    const second = c.entries[1]!.offset;
+    let tagAt = second - 1;
+    while (bytes[tagAt - 1]! & 0x80) tagAt--; // before its length varint
+    bytes[tagAt - 1] = 0x17;
+    fs.writeFileSync(file, bytes);
+    const store = new OccurrenceStore();
+    const r = await store.addUnit(file, 'scip', '/ws');
+    assert.equal(r.ok, true, 'taken from the catalog at once');
+    assert.match((await (r.ok ? r.unit.verified : undefined)) ?? '', /wire type 7/);
+    assert.equal(store.listUnits().length, 0);
+    assert.equal(store.size, 0);
+  });
+
+  it('a key whose inputs fingerprint is unchanged holds without its compilation being checked; a generator document without hashing it', async () => {
+    const file = path.join(dir, 'g.scip');
+    const gen = 'generated:src/Acme.csproj|net8.0/Gen/Gen.G/Hello.g.cs';
+    texts[gen] = 'class Use\n{\n  void M() { Guard.Check(); Guard.Check(); }\n}\n';
+    try {
+      const d = docs().map((x) => ({ ...x, key: { ...x.key!, project: 'src/Acme.csproj|net8.0', inputs: 'F1' } }));
+      d.push({ ...d[2]!, relativePath: gen, key: { ...d[2]!.key, contentHash: 'G0', inputs: 'G1' } });
+      await writeScipIndex(file, meta, d);
+      const store = new OccurrenceStore();
+      assert.equal((await store.addUnit(file, 'scip', '/ws')).ok, true);
+      const asked: { path: string; holds: boolean | undefined }[] = [];
+      const hashed: string[] = [];
+      let inputs = { plain: 'F1', generated: 'G1' };
+      const a = new PreciseAnswers(
+        store,
+        env({
+          currentHash: (p) => (hashed.push(p), p === gen ? 'G-now' : `h:${texts[p]!.length}`),
+          keyProblem: (_k, p, holds) => (asked.push({ path: p, holds }), holds ? undefined : 'its compilation inputs changed'),
+          inputsNow: (project, generated) => (project === 'src/Acme.csproj|net8.0' ? (generated ? inputs.generated : inputs.plain) : undefined),
+        }),
+      );
+      assert.equal(a.heldNow('src/Use.cs'), true);
+      assert.equal(a.heldNow(gen), true);
+      assert.deepEqual(asked, [{ path: 'src/Use.cs', holds: true }, { path: gen, holds: true }]);
+      assert.deepEqual(hashed, ['src/Use.cs'], 'the generator document is not hashed');
+      inputs = { plain: 'F2', generated: 'G2' };
+      a.envGeneration++;
+      assert.equal(a.heldNow('src/Use.cs'), false);
+      assert.equal(a.current(gen).hasOwnProperty('why') && (a.current(gen) as { why: string }).why, 'edited since its facts were recorded');
+      assert.deepEqual(asked.at(-1), { path: 'src/Use.cs', holds: false });
+    } finally {
+      delete texts[gen];
+    }
   });
 });
 

@@ -31,6 +31,8 @@ export interface CSharpExportInput {
   indexedHash: (rel: string) => string | undefined;
   /** The current key of a generator's document (`generated:…`; see documentKeys.ts GeneratedKeys). */
   generatedKey: (p: string) => string | undefined;
+  /** The inputs fingerprint of a compilation now (documentKeys.ts CompilationInputs), recorded with each key. */
+  inputs?: (projectKey: string, generated: boolean) => string | undefined;
   /** The describer to use (one evaluation per project shared with the caller); default: a new one. */
   describer?: ProjectDescriber;
   log?: (line: string) => void;
@@ -40,7 +42,7 @@ export interface CSharpExportInput {
 }
 
 /** Converts one document of the host's answer to SCIP with its key. */
-export function toScipDocument(d: HostDocumentOccurrences, project: string, compilation: string, shapes: DeclarationShapes, contentHash: string): ScipDocument {
+export function toScipDocument(d: HostDocumentOccurrences, project: string, compilation: string, shapes: DeclarationShapes, contentHash: string, extra: { inputs?: string | undefined; hashOf?: (rel: string) => string | undefined } = {}): ScipDocument {
   const occurrences: ScipDocument['occurrences'] = [];
   for (let i = 0; i + 9 < d.occ.length; i += 10) {
     const [sl, sc, el, ec, sym, roles, esl, esc, eel, eec] = d.occ.slice(i, i + 10) as [number, number, number, number, number, number, number, number, number, number];
@@ -63,12 +65,21 @@ export function toScipDocument(d: HostDocumentOccurrences, project: string, comp
     positionEncoding: 2,
     occurrences,
     symbols,
-    key: { contentHash, project, compilation, deps: d.deps.map((p) => ({ path: p, shape: shapes.shape(p) })) },
+    key: {
+      contentHash,
+      project,
+      compilation,
+      deps: d.deps.map((p) => {
+        const hash = p.startsWith('generated:') ? undefined : extra.hashOf?.(p);
+        return { path: p, shape: shapes.shape(p), ...(hash ? { hash } : {}) };
+      }),
+      ...(extra.inputs ? { inputs: extra.inputs } : {}),
+    },
   };
 }
 
 /** What keys a project's documents: the workspace as the index holds it now. */
-export type KeyInputs = Pick<CSharpExportInput, 'root' | 'shapes' | 'indexedHash' | 'generatedKey'>;
+export type KeyInputs = Pick<CSharpExportInput, 'root' | 'shapes' | 'indexedHash' | 'generatedKey' | 'inputs'>;
 
 /**
  * The host's answer for one compilation as SCIP documents with their keys. Facts are recorded only
@@ -80,6 +91,9 @@ export type KeyInputs = Pick<CSharpExportInput, 'root' | 'shapes' | 'indexedHash
 export function keyedDocuments(r: OccurrencesResult, key: ProjectKey, description: ProjectDescription, input: KeyInputs): ScipDocument[] {
   const compilation = compilationKey(description, input.root);
   const out: ScipDocument[] = [];
+  // The fingerprint only when it describes the compilation key just computed (same index version).
+  const plain = { inputs: input.inputs?.(key, false), hashOf: input.indexedHash };
+  const withContents = { inputs: input.inputs?.(key, true), hashOf: input.indexedHash };
   let stale = false;
   for (const d of r.documents) {
     if (d.generated) continue;
@@ -87,13 +101,13 @@ export function keyedDocuments(r: OccurrencesResult, key: ProjectKey, descriptio
     // stale in the host, or changed on disk since it was indexed
     if (d.stale || (indexed && d.sha1 && d.sha1 !== indexed)) stale = true;
     if (!indexed || d.sha1 !== indexed) continue;
-    out.push(toScipDocument(d, key, compilation, input.shapes, indexed));
+    out.push(toScipDocument(d, key, compilation, input.shapes, indexed, plain));
   }
   if (!stale && r.notDone.length === 0) {
     for (const d of r.documents) {
       if (!d.generated) continue;
       const k = input.generatedKey(d.path);
-      if (k) out.push(toScipDocument(d, key, compilation, input.shapes, k));
+      if (k) out.push(toScipDocument(d, key, compilation, input.shapes, k, withContents));
     }
   }
   return out;

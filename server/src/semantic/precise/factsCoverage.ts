@@ -8,6 +8,7 @@
 import type { ProjectGraph } from '../../projects/ProjectGraph';
 import type { PreciseAnswers } from './preciseAnswers';
 import type { OccurrenceStore } from './occurrenceStore';
+import { filesByProject } from './documentKeys';
 
 export class FactsCoverage {
   private memo: { stamp: string; byProject: Map<string, boolean>; files: Map<string, string[]> | undefined; graph: ProjectGraph | undefined } = { stamp: '', byProject: new Map(), files: undefined, graph: undefined };
@@ -30,19 +31,10 @@ export class FactsCoverage {
     if (this.memo.stamp !== stamp || this.memo.graph !== g) this.memo = { stamp, byProject: new Map(), files: this.memo.graph === g ? this.memo.files : undefined, graph: g };
     const known = this.memo.byProject.get(project);
     if (known !== undefined) return known;
-    const files = (this.memo.files ??= filesByProject(g)).get(project) ?? [];
+    const files = (this.memo.files ??= filesByProject(g, (p) => /\.cs$/i.test(p), false)).get(project) ?? [];
     const covered = files.length > 0 && files.every((p) => this.o.answers.heldNow(p));
     this.memo.byProject.set(project, covered);
     return covered;
   }
 }
 
-/** The C# files of each project, from the graph's file → projects map. */
-function filesByProject(g: ProjectGraph): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const [file, entries] of g.files) {
-    if (!/\.cs$/i.test(file)) continue;
-    for (const e of entries) (out.get(e.project) ?? out.set(e.project, []).get(e.project)!).push(file);
-  }
-  return out;
-}

@@ -14,7 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PRECISE_DECODED_CACHE_BYTES } from '../../core/limits';
-import { decodeDocument, readDocumentBytes, readScipIndex, ScipFormatError, type DocumentKey, type ScipDocument, type ScipMetadata } from './scipCodec';
+import { decodeDocument, readDocumentBytes, readScipCatalog, readScipIndex, ScipFormatError, verifyScipCatalog, type DocumentKey, type ScipCatalog, type ScipDocument, type ScipMetadata } from './scipCodec';
 
 export type Provenance = 'persisted' | 'scip';
 
@@ -26,6 +26,8 @@ export interface PreciseUnit {
   producer: string;
   documents: number;
   bytes: number;
+  /** A unit taken from its catalog: the check of the file against it (undefined: holds; else why it was dropped). */
+  verified?: Promise<string | undefined>;
 }
 
 /** Where a unit's documents define symbols: hashes sorted, with the entry of each. */
@@ -41,8 +43,12 @@ export interface DocEntry {
   language: string;
   offset: number;
   length: number;
-  /** Sextant's key; absent for other producers' documents (checked against the text instead). */
+  /** Whether it has Sextant's key (other producers' documents are checked against the text instead). */
+  keyed: boolean;
+  /** The key, once decoded (OccurrenceStore.keyOf). */
   key?: DocumentKey;
+  /** The key without its dependencies, from the unit's catalog. */
+  head?: Omit<DocumentKey, 'deps'>;
 }
 
 export type AddUnitResult = { ok: true; unit: PreciseUnit; replaced: number } | { ok: false; file: string; reason: string };
@@ -53,6 +59,8 @@ export class OccurrenceStore {
   private readonly byPath = new Map<string, DocEntry[]>();
   private readonly decoded = new Map<DocEntry, { doc: ScipDocument; bytes: number }>();
   private decodedBytes = 0;
+  /** The background checks of units taken from their catalogs, one after another. */
+  private verifying: Promise<unknown> = Promise.resolve();
   /** Bumped whenever units change (callers key their caches on it). */
   generation = 0;
 
@@ -63,6 +71,15 @@ export class OccurrenceStore {
    */
   async addUnit(file: string, provenance: Provenance, workspaceRoot: string): Promise<AddUnitResult> {
     const abs = path.resolve(file);
+    // Sextant's own files carry a catalog: taken from it without reading the documents.
+    let catalog: ScipCatalog | undefined;
+    try {
+      catalog = readScipCatalog(abs);
+    } catch (e) {
+      const reason = e instanceof ScipFormatError ? `${e.message} at byte ${e.offset}` : e instanceof Error ? e.message : String(e);
+      return { ok: false, file: abs, reason };
+    }
+    if (catalog) return this.addCatalog(abs, provenance, workspaceRoot, catalog);
     const entries: DocEntry[] = [];
     const defs: { h: number; e: DocEntry }[] = [];
     let meta: ScipMetadata | undefined;
@@ -73,7 +90,7 @@ export class OccurrenceStore {
       for await (const part of readScipIndex(abs)) {
         if (part.kind === 'metadata') {
           meta = part.metadata;
-          unit.producer = meta.toolInfo ? `${meta.toolInfo.name} ${meta.toolInfo.version}`.trim() : '';
+          unit.producer = producerOf(meta);
           prefix = projectPrefix(meta.projectRoot, workspaceRoot);
           continue;
         }
@@ -84,11 +101,9 @@ export class OccurrenceStore {
         } catch (e) {
           throw new ScipFormatError(`a document does not decode (${e instanceof Error ? e.message : String(e)})`, part.offset);
         }
-        if (!head.relativePath || head.relativePath.startsWith('/') || head.relativePath.split('/').includes('..')) {
-          throw new ScipFormatError(`a document path '${head.relativePath}' that is not relative to the project root`, part.offset);
-        }
+        checkRelative(head.relativePath, part.offset);
         const rel = prefix ? `${prefix}/${head.relativePath}` : head.relativePath;
-        const entry: DocEntry = { unit, path: rel, language: head.language.toLowerCase(), offset: part.offset, length: part.bytes.length, ...(head.key ? { key: head.key } : {}) };
+        const entry: DocEntry = { unit, path: rel, language: head.language.toLowerCase(), offset: part.offset, length: part.bytes.length, keyed: head.key !== undefined, ...(head.key ? { key: head.key } : {}) };
         entries.push(entry);
         for (const h of head.definedHashes ?? []) defs.push({ h, e: entry });
       }
@@ -97,9 +112,44 @@ export class OccurrenceStore {
       return { ok: false, file: abs, reason };
     }
     if (!meta) return { ok: false, file: abs, reason: 'no SCIP metadata (not a SCIP index, or empty)' };
-    const replaced = this.removeUnit(abs);
+    return this.install(unit, entries, defs);
+  }
+
+  /**
+   * A unit from its catalog (no document read). The file is checked against the catalog in the
+   * background (`verified`): one that does not match is then dropped whole, with the reason.
+   */
+  private addCatalog(abs: string, provenance: Provenance, workspaceRoot: string, c: ScipCatalog): AddUnitResult {
+    const unit: PreciseUnit = { file: abs, provenance, producer: producerOf(c.metadata), documents: 0, bytes: c.size };
+    const prefix = projectPrefix(c.metadata.projectRoot, workspaceRoot);
+    const entries: DocEntry[] = [];
+    const defs: { h: number; e: DocEntry }[] = [];
+    try {
+      for (const x of c.entries) {
+        checkRelative(x.path, c.catalogOffset);
+        const entry: DocEntry = { unit, path: prefix ? `${prefix}/${x.path}` : x.path, language: x.language.toLowerCase(), offset: x.offset, length: x.length, keyed: x.key !== undefined, ...(x.key ? { head: x.key } : {}) };
+        entries.push(entry);
+        for (const h of x.defined) defs.push({ h, e: entry });
+      }
+    } catch (e) {
+      return { ok: false, file: abs, reason: e instanceof ScipFormatError ? `${e.message} at byte ${e.offset}` : String(e) };
+    }
+    const r = this.install(unit, entries, defs);
+    // one file at a time, after those before it (a persisted layer has one per project)
+    const verified: Promise<string | undefined> = this.verifying.then(async () => {
+      const problem = this.units.get(abs) === unit ? await verifyScipCatalog(abs, c) : undefined;
+      if (problem === undefined || this.units.get(abs) !== unit) return undefined;
+      this.removeUnit(abs);
+      return problem;
+    });
+    unit.verified = this.verifying = verified;
+    return r;
+  }
+
+  private install(unit: PreciseUnit, entries: DocEntry[], defs: { h: number; e: DocEntry }[]): AddUnitResult {
+    const replaced = this.removeUnit(unit.file);
     unit.documents = entries.length;
-    this.units.set(abs, unit);
+    this.units.set(unit.file, unit);
     defs.sort((a, b) => a.h - b.h);
     this.defined.set(unit, { hashes: Uint32Array.from(defs.map((d) => d.h)), entries: defs.map((d) => d.e) });
     for (const e of entries) {
@@ -109,6 +159,23 @@ export class OccurrenceStore {
     }
     this.generation++;
     return { ok: true, unit, replaced };
+  }
+
+  /**
+   * Sextant's key of an entry (undefined: another producer's document). A unit read from its
+   * catalog has the key's head only; its dependencies are decoded from the document when first asked.
+   */
+  keyOf(e: DocEntry): DocumentKey | undefined {
+    if (e.key || !e.keyed) return e.key;
+    const head = decodeDocument(this.readBytes(e), true);
+    if (!head.key) throw new Error(`${e.unit.file}: ${e.path} has no key, though its catalog says so`);
+    e.key = head.key;
+    return e.key;
+  }
+
+  /** The project an entry's facts were resolved in (from the catalog when the key is not decoded). */
+  projectOf(e: DocEntry): string | undefined {
+    return e.key?.project ?? e.head?.project;
   }
 
   /** Drops a unit (its file was replaced or removed); returns its document count. */
@@ -198,6 +265,14 @@ export class OccurrenceStore {
     this.decoded.delete(e);
     this.decodedBytes -= v.bytes;
   }
+}
+
+function producerOf(meta: ScipMetadata): string {
+  return meta.toolInfo ? `${meta.toolInfo.name} ${meta.toolInfo.version}`.trim() : '';
+}
+
+function checkRelative(p: string, offset: number): void {
+  if (!p || p.startsWith('/') || p.split('/').includes('..')) throw new ScipFormatError(`a document path '${p}' that is not relative to the project root`, offset);
 }
 
 /** The folder of the index's project root below the workspace root ('' when they are the same or unrelated). */

@@ -12,7 +12,7 @@
  * (`SEXTANT_PRECISE_MEMORY_MB`) at a low CPU priority (`SEXTANT_PRECISE_NICE`), which a question
  * stops (the rest waits for the next quiet time). A project whose file already holds, or whose
  * files imported facts cover (factsCoverage.ts), is skipped.
- * `SEXTANT_PRECISE_PERSIST=0` turns it off.
+ * `SEXTANT_PRECISE_PERSIST=0` turns it off; `SEXTANT_PRECISE_IDLE_MS` sets the quiet time.
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -63,12 +63,18 @@ export class PersistedLayer {
 
   constructor(private readonly o: PersistedLayerOptions) {}
 
+  /** Quiet time before a pass: the option, else SEXTANT_PRECISE_IDLE_MS, else PRECISE_PERSIST_IDLE_MS. */
+  private idleMs(): number {
+    const env = Number(process.env.SEXTANT_PRECISE_IDLE_MS);
+    return this.o.idleMs ?? (process.env.SEXTANT_PRECISE_IDLE_MS && Number.isFinite(env) && env >= 0 ? env : PRECISE_PERSIST_IDLE_MS);
+  }
+
   /** Checks for quiet time every few seconds and runs a pass then. */
   start(): void {
     const tick = () => {
       if (this.life.signal.aborted) return;
-      if (!this.running && Date.now() - this.o.lastQuestion() >= (this.o.idleMs ?? PRECISE_PERSIST_IDLE_MS)) void this.runOnce();
-      this.timer = setTimeout(tick, Math.min(5_000, this.o.idleMs ?? PRECISE_PERSIST_IDLE_MS)).unref();
+      if (!this.running && Date.now() - this.o.lastQuestion() >= this.idleMs()) void this.runOnce();
+      this.timer = setTimeout(tick, Math.max(200, Math.min(5_000, this.idleMs()))).unref();
     };
     this.timer = setTimeout(tick, 0).unref();
   }
@@ -144,7 +150,7 @@ export class PersistedLayer {
    */
   private async passOnLiveHost(dir: string, input: NonNullable<ReturnType<PersistedLayerOptions['input']>>, todo: string[], live: LiveOccurrences): Promise<number> {
     const describer = input.describer!;
-    const quietMs = Math.min(this.o.idleMs ?? PRECISE_PERSIST_IDLE_MS, PRECISE_PERSIST_LIVE_QUIET_MS);
+    const quietMs = Math.min(this.idleMs(), PRECISE_PERSIST_LIVE_QUIET_MS);
     let done = 0;
     for (const project of todo) {
       if (this.life.signal.aborted || !live.up()) break;

@@ -20,8 +20,13 @@ import { descriptorsOf, isLocalSymbol, symbolName } from './scipSymbol';
 export interface PreciseEnv {
   /** The indexed content hash of a workspace file; undefined when not indexed or changed on disk since. */
   currentHash(path: string): string | undefined;
-  /** Why a Sextant key no longer holds (compilation inputs or a bound declaration changed); undefined when it holds. */
-  keyProblem(key: DocumentKey, path: string): string | undefined;
+  /**
+   * Why a Sextant key no longer holds (compilation inputs or a bound declaration changed); undefined
+   * when it holds. `compilationHolds`: its inputs fingerprint is unchanged (no need to describe the project).
+   */
+  keyProblem(key: DocumentKey, path: string, compilationHolds?: boolean): string | undefined;
+  /** The inputs fingerprint of a compilation now (documentKeys.ts CompilationInputs; `generated`: with its documents' contents). */
+  inputsNow?(project: string, generated: boolean): string | undefined;
   /** Workspace files whose text mentions the name as a token (undefined: cannot tell). */
   filesMentioning(name: string): ReadonlySet<string> | undefined;
   /** A workspace file's text (undefined when unreadable). */
@@ -84,22 +89,30 @@ export class PreciseAnswers {
   current(p: string): { entry: DocEntry } | { why: string } {
     const entries = this.store.entries(p);
     if (entries.length === 0) return { why: 'no precise facts recorded' };
-    const hash = this.env.currentHash(p);
-    if (hash === undefined) return { why: 'changed since indexing' };
     let why = '';
     const ordered = [...entries].reverse().sort((a, b) => (a.unit.provenance === b.unit.provenance ? 0 : a.unit.provenance === 'persisted' ? -1 : 1));
     for (const e of ordered) {
-      const c = this.checked.get(e);
-      let problem: string | undefined;
-      if (c && c.hash === hash && c.generation === this.gen()) problem = c.problem;
-      else {
-        problem = this.check(e, hash);
-        this.checked.set(e, { hash, generation: this.gen(), problem });
-      }
+      const problem = this.verdict(e);
       if (problem === undefined) return { entry: e };
       why ||= problem;
     }
     return { why };
+  }
+
+  /** Why an entry's facts do not hold now (undefined: they hold), checked once per content and environment generation. */
+  private verdict(e: DocEntry): string | undefined {
+    const head = e.key ?? e.head;
+    // Sextant's key with an inputs fingerprint that is still the same: the compilation holds
+    // without describing the project (and a generator's document's content with it).
+    const generated = e.path.startsWith('generated:');
+    const fast = head?.inputs !== undefined && this.env.inputsNow?.(head.project, generated) === head.inputs;
+    const stamp = generated && fast ? `inputs:${head!.inputs}` : this.env.currentHash(e.path);
+    if (stamp === undefined) return 'changed since indexing';
+    const c = this.checked.get(e);
+    if (c && c.hash === stamp && c.generation === this.gen()) return c.problem;
+    const problem = this.check(e, stamp, fast);
+    this.checked.set(e, { hash: stamp, generation: this.gen(), problem });
+    return problem;
   }
 
   /**
@@ -128,12 +141,7 @@ export class PreciseAnswers {
   currentAll(p: string): DocEntry[] {
     const first = this.current(p);
     if (!('entry' in first)) return [];
-    const hash = this.env.currentHash(p);
-    return this.store.entries(p).filter((e) => e === first.entry || (this.checked.get(e)?.hash === hash && this.checked.get(e)?.generation === this.gen() ? this.checked.get(e)!.problem === undefined : (() => {
-      const problem = this.check(e, hash!);
-      this.checked.set(e, { hash: hash!, generation: this.gen(), problem });
-      return problem === undefined;
-    })()));
+    return this.store.entries(p).filter((e) => e === first.entry || this.verdict(e) === undefined);
   }
 
   private generated: { generation: number; paths: string[] } | undefined;
@@ -152,10 +160,12 @@ export class PreciseAnswers {
     return 'entry' in this.current(p);
   }
 
-  private check(e: DocEntry, hash: string): string | undefined {
-    if (e.key) {
-      if (e.key.contentHash !== hash) return 'edited since its facts were recorded';
-      return this.env.keyProblem(e.key, e.path);
+  /** `fast`: the key's inputs fingerprint is still the same (its compilation holds; a generator document's content too). */
+  private check(e: DocEntry, hash: string, fast: boolean): string | undefined {
+    if (e.keyed) {
+      const head = (e.key ?? e.head)!;
+      if (!(fast && e.path.startsWith('generated:')) && head.contentHash !== hash) return 'edited since its facts were recorded';
+      return this.env.keyProblem(this.store.keyOf(e)!, e.path, fast);
     }
     // Another producer's document: checked against the text once; from then on it holds only for
     // that content (a later edit that happens to keep the names in place is still an edit).
@@ -181,7 +191,7 @@ export class PreciseAnswers {
     // The position binds in the file's primary compilation (as the live providers bind it); the
     // other compilations take part with the same declaration (same descriptors) at that position.
     const primaryKey = all.length > 1 ? this.env.primaryCompilation?.(args.path) : undefined;
-    const primary = all.find((e) => e.key?.project === primaryKey) ?? all[0]!;
+    const primary = all.find((e) => this.store.projectOf(e) === primaryKey) ?? all[0]!;
     const primarySymbol = occurrenceAt(this.store.read(primary), args.line - 1, args.column - 1)?.symbol;
     // A namespace is declared in every file that names it: left to the live providers.
     if (!primarySymbol || primarySymbol.endsWith('/')) return undefined;
@@ -383,13 +393,14 @@ export class PreciseAnswers {
     if (chosen.length === 0) chosen = held;
     // A file compiled several times (frameworks of a multi-targeting project): the declaration in
     // the compilation the asking document sees, as the compiler binds it.
-    const seen = ownEntry.key ? this.env.compilationsSeenBy?.(ownEntry.key.project) : undefined;
+    const ownProject = this.store.projectOf(ownEntry);
+    const seen = ownProject ? this.env.compilationsSeenBy?.(ownProject) : undefined;
     if (seen) {
       const byPath = new Map<string, DocEntry[]>();
       for (const e of chosen) (byPath.get(e.path) ?? byPath.set(e.path, []).get(e.path)!).push(e);
       chosen = [...byPath.values()].flatMap((list) => {
         if (list.length < 2) return list;
-        const visible = list.filter((e) => e.key && seen.has(e.key.project));
+        const visible = list.filter((e) => seen.has(this.store.projectOf(e) ?? ''));
         return visible.length ? visible : list;
       });
     }

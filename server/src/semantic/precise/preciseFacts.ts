@@ -62,11 +62,25 @@ export class PreciseFacts {
       return false;
     }
     this.answers.envGeneration++;
-    log.info(`precise facts: ${r.unit.file}: ${r.unit.documents} documents (${r.unit.producer || provenance})`);
+    log.debug(`precise facts: ${r.unit.file}: ${r.unit.documents} documents (${r.unit.producer || provenance})`);
+    // A unit taken from its catalog is checked against its file in the background; dropped whole when it does not match.
+    void r.unit.verified?.then((problem) => {
+      if (problem === undefined) return;
+      this.refusedFiles.push({ file: r.unit.file, reason: problem });
+      this.answers.envGeneration++;
+      log.warn(`precise facts: ${r.unit.file} refused: ${problem}`);
+    });
     return true;
   }
 
   private async loadAll(): Promise<void> {
+    const t0 = Date.now();
+    await this.loadFiles();
+    const units = this.store.listUnits();
+    if (units.length) log.info(`precise facts: ${units.length} file(s), ${this.store.size} documents read in ${Date.now() - t0} ms`);
+  }
+
+  private async loadFiles(): Promise<void> {
     const dir = this.persistedDir();
     if (dir) for (const f of scipFiles(dir)) await this.add(f, 'persisted');
     const wanted = this.o.scip.length ? this.o.scip : [DEFAULT_SCIP_FOLDER];
