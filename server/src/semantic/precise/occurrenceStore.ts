@@ -13,7 +13,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PRECISE_DECODED_CACHE_BYTES } from '../../core/limits';
+import { PRECISE_DECODED_CACHE_BYTES, PRECISE_RAW_CACHE_BYTES } from '../../core/limits';
 import { decodeDocument, readDocumentBytes, readScipCatalog, readScipIndex, ScipFormatError, verifyScipCatalog, type DocumentKey, type ScipCatalog, type ScipDocument, type ScipMetadata } from './scipCodec';
 
 export type Provenance = 'persisted' | 'scip';
@@ -57,6 +57,7 @@ export class OccurrenceStore {
   private readonly units = new Map<string, PreciseUnit>();
   private readonly defined = new Map<PreciseUnit, DefinedIndex>();
   private readonly byPath = new Map<string, DocEntry[]>();
+  private readonly unitDocs = new Map<PreciseUnit, DocEntry[]>();
   private readonly decoded = new Map<DocEntry, { doc: ScipDocument; bytes: number }>();
   private decodedBytes = 0;
   /** The background checks of units taken from their catalogs, one after another. */
@@ -150,6 +151,7 @@ export class OccurrenceStore {
     const replaced = this.removeUnit(unit.file);
     unit.documents = entries.length;
     this.units.set(unit.file, unit);
+    this.unitDocs.set(unit, entries);
     defs.sort((a, b) => a.h - b.h);
     this.defined.set(unit, { hashes: Uint32Array.from(defs.map((d) => d.h)), entries: defs.map((d) => d.e) });
     for (const e of entries) {
@@ -185,6 +187,7 @@ export class OccurrenceStore {
     if (!u) return 0;
     this.units.delete(abs);
     this.defined.delete(u);
+    this.unitDocs.delete(u);
     for (const [p, list] of this.byPath) {
       const kept = list.filter((e) => e.unit !== u);
       if (kept.length === list.length) continue;
@@ -192,6 +195,7 @@ export class OccurrenceStore {
       else this.byPath.delete(p);
     }
     for (const e of [...this.decoded.keys()]) if (e.unit === u) this.forget(e);
+    for (const [e, b] of [...this.raw]) if (e.unit === u) (this.raw.delete(e), (this.rawBytes -= b.length));
     this.generation++;
     return u.documents;
   }
@@ -216,6 +220,16 @@ export class OccurrenceStore {
     return [...this.units.values()];
   }
 
+  /** The unit read from a file (absolute path), if any. */
+  unit(file: string): PreciseUnit | undefined {
+    return this.units.get(path.resolve(file));
+  }
+
+  /** A unit's documents. */
+  documentsOf(u: PreciseUnit): readonly DocEntry[] {
+    return this.unitDocs.get(u) ?? [];
+  }
+
   /** Every entry for a path, most recently added unit last. */
   entries(p: string): readonly DocEntry[] {
     return this.byPath.get(p) ?? [];
@@ -231,8 +245,25 @@ export class OccurrenceStore {
 
   /** The wire bytes of an entry's document (for a cheap "does it name this symbol at all" test before decoding). */
   readBytes(e: DocEntry): Uint8Array {
-    return readDocumentBytes(e.unit.file, e.offset, e.length);
+    const hit = this.raw.get(e);
+    if (hit) {
+      this.raw.delete(e);
+      this.raw.set(e, hit);
+      return hit;
+    }
+    const b = readDocumentBytes(e.unit.file, e.offset, e.length);
+    // a question reads an entry's bytes up to three times (its key, the symbol test, the decode)
+    this.raw.set(e, b);
+    this.rawBytes += b.length;
+    for (const [k, v] of this.raw) {
+      if (this.rawBytes <= PRECISE_RAW_CACHE_BYTES || k === e) break;
+      this.raw.delete(k);
+      this.rawBytes -= v.length;
+    }
+    return b;
   }
+  private readonly raw = new Map<DocEntry, Uint8Array>();
+  private rawBytes = 0;
 
   /** True when the document's bytes contain the symbol string (a decoded miss is then certain). */
   mayName(e: DocEntry, symbolBytes: Uint8Array): boolean {
@@ -248,7 +279,7 @@ export class OccurrenceStore {
       this.decoded.set(e, hit);
       return hit.doc;
     }
-    const doc = decodeDocument(readDocumentBytes(e.unit.file, e.offset, e.length));
+    const doc = decodeDocument(this.readBytes(e));
     const bytes = e.length * 6; // decoded objects weigh several times their wire bytes
     this.decoded.set(e, { doc, bytes });
     this.decodedBytes += bytes;

@@ -185,17 +185,12 @@ export class PersistedLayer {
 
   /** True when the unit file exists and most of its documents' facts hold. */
   private holds(file: string): boolean {
-    const unit = this.o.facts.units().find((u) => u.file === file);
+    const store = this.o.facts.store;
+    const unit = store.unit(file);
     if (!unit) return false;
+    const docs = store.documentsOf(unit);
     let ok = 0;
-    let all = 0;
-    for (const p of this.o.facts.store.paths()) {
-      for (const e of this.o.facts.store.entries(p)) {
-        if (e.unit !== unit) continue;
-        all++;
-        if (this.o.facts.answers.currentAll(p).includes(e)) ok++;
-      }
-    }
-    return all > 0 && ok / all >= 0.9;
+    for (const e of docs) if (this.o.facts.answers.currentAll(e.path).includes(e)) ok++;
+    return docs.length > 0 && ok / docs.length >= 0.9;
   }
 }
