@@ -288,7 +288,8 @@ export interface Score {
  * (the n-th of that hint in line order). The LoggerMessage generator of Microsoft.Extensions.Logging
  * 10.0.5 orders its output differently in every process (rhost, Orleans i48: the same part at line
  * 2189 in the oracle's run, 2697 in the host's), so no producer can reproduce another's line; the
- * number of parts per hint is what both sides agree on.
+ * number of parts per hint is what both sides agree on. Give it distinct keys (a part at the same
+ * place in two frameworks' outputs is one row).
  */
 export function byHint(keys: readonly string[]): string[] {
   const gen = keys.filter((k) => k.startsWith('gen:')).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
@@ -336,8 +337,8 @@ export function score(questions: Question[], oracle: OracleAnswer[], engine: Eng
       skipped.push({ id: q.id, reason: 'not asked' });
       continue;
     }
-    const truth = new Set(byHint(o.items.map(truthKey).filter(inScope)));
-    const scoped = e.items.filter(inScope);
+    const truth = new Set(byHint([...new Set(o.items.map(truthKey).filter(inScope))]));
+    const scoped = [...new Set(e.items.filter(inScope))];
     const renamed = byHint(scoped);
     const got = new Set(renamed);
     const as = new Map(scoped.map((k, i) => [k, renamed[i]!]));

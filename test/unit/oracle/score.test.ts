@@ -21,6 +21,14 @@ describe('oracle scorer', () => {
     assert.equal(short.honesty.find((h) => h.mode === 'precise')!.withMissing, 1);
   });
 
+  it("a part at the same place in two frameworks' outputs is one row (multi-targeting)", () => {
+    const d: Question = { ...q, id: 'g1', op: 'definition' };
+    const truth: OracleAnswer = { id: 'g1', op: 'definition', ms: 1, items: [{ path: 'src/A.cs', line: 5, column: 14 }, gen(6), { ...gen(6), path: 'src/obj/Debug/net8.0/Gen/LoggerMessage.g.cs' }] };
+    const engine: EngineAnswer = { id: 'g1', op: 'definition', mode: 'precise', ms: 1, items: ['src/A.cs:5:14', 'gen:LoggerMessage.g.cs:6:19'] };
+    const o = score([d], [truth], [engine], new Set(['src/A.cs'])).ops[0]!;
+    assert.deepEqual([o.truth, o.tp, o.recall], [2, 2, 1]);
+  });
+
   it('byHint keeps non-generated keys and numbers each hint in line order', () => {
     assert.deepEqual(byHint(['a.cs:1:1', 'gen:X.g.cs:20:3', 'gen:X.g.cs:3:3', 'gen:Y.g.cs:9:1']), ['a.cs:1:1', 'gen:X.g.cs#2', 'gen:X.g.cs#1', 'gen:Y.g.cs#1']);
   });
