@@ -19,6 +19,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PRECISE_PERSIST_HOST_MEMORY_MB, PRECISE_PERSIST_IDLE_MS, PRECISE_PERSIST_LIVE_QUIET_MS, PRECISE_PERSIST_NICE } from '../../core/limits';
 import { log } from '../../core/log';
+import { timeSlice } from '../../core/timeSlice';
 import type { OccurrencesResult, ProjectKey } from '../roslyn/hostProtocol';
 import { projectKey } from '../roslyn/projectDescriptions';
 import { csharpDocuments, keyedDocuments, type CSharpExportInput } from './csharpExport';
@@ -96,7 +97,21 @@ export class PersistedLayer {
     const input = this.o.input();
     if (!dir || !input) return 0;
     await this.o.facts.ready;
-    const todo = this.o.order().filter((p) => !this.holds(unitFile(dir, p)) && !this.o.covered?.(p));
+    // Checking what holds reads every recorded document's key: in slices (3,000 projects held the
+    // engine thread for over a minute at a pass start), never throwing (a unit file removed meanwhile).
+    const slice = timeSlice();
+    const todo: string[] = [];
+    for (const p of this.o.order()) {
+      await slice();
+      if (this.life.signal.aborted) return 0;
+      let held = false;
+      try {
+        held = this.holds(unitFile(dir, p)) || (this.o.covered?.(p) ?? false);
+      } catch {
+        held = false;
+      }
+      if (!held) todo.push(p);
+    }
     if (todo.length === 0) return 0;
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.stats.passes++;
