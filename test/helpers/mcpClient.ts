@@ -13,13 +13,23 @@ export interface Connected {
   stderr(): string;
 }
 
-export async function connectStdio(workspaceRoot: string, indexRoot: string, extraArgs: string[] = [], nodeFlags: string[] = []): Promise<Connected> {
+/**
+ * The engine's environment: the SDK passes only a few variables (HOME, PATH, …); every `SEXTANT_*`
+ * setting of this process goes too (a test configures its engine with them: e.g. SEXTANT_RESTORE,
+ * SEXTANT_ROSLYN_NO_PREWARM, or a stall trace for test/bench/loopStalls.cjs), plus `extra`.
+ */
+export function engineEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const own = Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('SEXTANT_') && e[1] !== undefined);
+  return { ...getDefaultEnvironment(), ...Object.fromEntries(own), ...extra };
+}
+
+/** `env`: variables for this engine only, over the `SEXTANT_*` settings of this process (see engineEnv). */
+export async function connectStdio(workspaceRoot: string, indexRoot: string, extraArgs: string[] = [], nodeFlags: string[] = [], env: Record<string, string> = {}): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...nodeFlags, CLI, 'mcp', '--workspace-root', workspaceRoot, '--index-root', indexRoot, ...extraArgs],
     stderr: 'pipe',
-    // The SDK passes only a few variables (HOME, PATH, …); a stall trace (test/bench/loopStalls.cjs) is asked for by env.
-    env: { ...getDefaultEnvironment(), ...Object.fromEntries(['SEXTANT_STALL_TRACE', 'SEXTANT_STALL_MS'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!])) },
+    env: engineEnv(env),
   });
   let err = '';
   transport.stderr?.on('data', (c: Buffer) => {

@@ -23,7 +23,7 @@ describe('the .vsix carries only what it runs', function () {
     const wasm = listing.filter((f) => f.startsWith('dist/wasm/'));
     assert.deepEqual(wasm, [...new Set(['sql-wasm.wasm', 'web-tree-sitter.wasm', ...grammars])].map((f) => `dist/wasm/${f}`).sort());
     assert.deepEqual(wasm.filter((f) => /c.sharp/.test(f)), ['dist/wasm/tree-sitter-c_sharp.wasm'], 'one C# grammar');
-    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'dist/extension.js', 'dist/cli.js', 'dist/parseWorker.js', 'dist/tsProgramsWorker.js', 'dist/native/parcel-watcher.node', 'media/icon.png', 'media/graph/out/graph.js']) assert.ok(listing.includes(f), `${f} missing`);
+    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'dist/extension.js', 'dist/cli.js', 'dist/cliMain.js', 'dist/parseWorker.js', 'dist/tsProgramsWorker.js', 'dist/native/parcel-watcher.node', 'media/icon.png', 'media/graph/out/graph.js']) assert.ok(listing.includes(f), `${f} missing`);
     const others = listing.filter((f) => !f.startsWith('dist/wasm/') && !f.startsWith('language-configs/'));
     assert.deepEqual(others.filter((f) => !/^(package\.json|README\.md|CHANGELOG\.md|dist\/[\w-]+\.js|dist\/bin\/rg(\.exe)?|dist\/native\/parcel-watcher\.node|media\/[\w/.-]+\.(png|svg|css|js))$/.test(f)), [], 'unexpected files');
     const bytes = listing.reduce((n, f) => n + fs.statSync(path.join(root, f)).size, 0);
