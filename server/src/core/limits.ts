@@ -624,6 +624,18 @@ export const HEURISTIC_SCAN_FILES_PER_QUERY = 512;
  * unavailable_no_precise, 0 rows, where the blocking scan had answered 8).
  */
 export const HEURISTIC_ANSWER_MARGIN_MS = 250;
+/**
+ * When a heuristic attempt's deadline fires anyway (another agent's work held the thread past the
+ * margin), the registry aborts it and waits this long for the rows it found so far: the provider
+ * sees the abort at its next turn and answers at once (before, the attempt answered nothing —
+ * shared_engine at load ~30: references unavailable_no_precise, 0 rows, where the base had 31).
+ */
+export const HEURISTIC_ABORT_GRACE_MS = 250;
+/**
+ * Out of time, the heuristic provider still reads the first this many files that mention the name
+ * (a few ms), so an answer cut by the deadline is never empty while the name is used.
+ */
+export const HEURISTIC_MIN_READ_FILES = 32;
 /** …asked this many at a time (the host answers in parallel; more only queues). */
 export const CSHARP_DEPS_PARALLEL = 4;
 /** file_dependencies on C#: names listed per row in `uses` (the row says which types/members; the rest are the same file). */

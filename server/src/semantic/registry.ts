@@ -11,7 +11,7 @@
  * where (`persisted`, `scip`, or the live provider).
  */
 import { log } from '../core/log';
-import { PRECISE_LOAD_WAIT_MS, PRECISE_NOTE_MAX_PATHS, SEMANTIC_DEADLINE_MS, SEMANTIC_HEURISTIC_RESERVE_MS, SEMANTIC_WAIT_FOR_READY_MS } from '../core/limits';
+import { HEURISTIC_ABORT_GRACE_MS, PRECISE_LOAD_WAIT_MS, PRECISE_NOTE_MAX_PATHS, SEMANTIC_DEADLINE_MS, SEMANTIC_HEURISTIC_RESERVE_MS, SEMANTIC_WAIT_FOR_READY_MS } from '../core/limits';
 import { STORE_OPS, type PreciseAnswers, type StoreAnswer, type StoreOp } from './precise/preciseAnswers';
 import type {
   CallContext,
@@ -238,6 +238,8 @@ export class SemanticRegistry {
       const outcome = await runAttempt(provider, op, language, args, {
         budgetMs: share,
         waitForReadyMs,
+        // A heuristic provider answers what it found when stopped: it gets a moment to hand that over.
+        graceMs: provider.precision === 'heuristic' ? HEURISTIC_ABORT_GRACE_MS : 0,
         ...(options.signal ? { parent: options.signal } : {}),
         ...(options.project !== undefined ? { project: options.project } : {}),
       });
@@ -286,16 +288,20 @@ async function runAttempt<K extends SemanticOp>(
   op: K,
   language: string,
   args: OpArgs<K>,
-  o: { budgetMs: number; waitForReadyMs: number; parent?: AbortSignal; project?: string },
+  o: { budgetMs: number; waitForReadyMs: number; graceMs: number; parent?: AbortSignal; project?: string },
 ): Promise<AttemptResult<OpResult<K>>> {
   const controller = new AbortController();
   const deadline = Date.now() + o.budgetMs;
   let timer: NodeJS.Timeout | undefined;
+  let grace: NodeJS.Timeout | undefined;
   let onParentAbort: (() => void) | undefined;
   const stop = new Promise<AttemptResult<OpResult<K>>>((resolve) => {
     timer = setTimeout(() => {
       controller.abort(new Error('deadline'));
-      resolve({ kind: 'failed_attempt', attempt: 'deadline', reason: `no answer within ${Math.round(o.budgetMs)} ms` });
+      const late: AttemptResult<OpResult<K>> = { kind: 'failed_attempt', attempt: 'deadline', reason: `no answer within ${Math.round(o.budgetMs)} ms` };
+      // The abort reaches the provider at its next turn; one that answers what it found then (o.graceMs > 0) is waited for that long.
+      if (o.graceMs > 0) grace = setTimeout(() => resolve(late), o.graceMs);
+      else resolve(late);
     }, o.budgetMs);
     if (o.parent) {
       onParentAbort = () => {
@@ -330,6 +336,7 @@ async function runAttempt<K extends SemanticOp>(
     return await Promise.race([work, stop]);
   } finally {
     if (timer) clearTimeout(timer);
+    if (grace) clearTimeout(grace);
     if (onParentAbort) o.parent?.removeEventListener('abort', onParentAbort);
     // A provider still working after the deadline is told to stop; its late answer is dropped.
     if (!controller.signal.aborted) controller.abort(new Error('settled'));

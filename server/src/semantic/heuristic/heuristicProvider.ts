@@ -6,7 +6,7 @@
  * rows are leads, not facts.
  */
 import * as path from 'node:path';
-import { HEURISTIC_ANSWER_MARGIN_MS, HEURISTIC_SCAN_FILES_PER_QUERY, MAX_FILE_BYTES, MAX_VERIFIED_FILES_PER_QUERY, TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
+import { HEURISTIC_ANSWER_MARGIN_MS, HEURISTIC_MIN_READ_FILES, HEURISTIC_SCAN_FILES_PER_QUERY, MAX_FILE_BYTES, MAX_VERIFIED_FILES_PER_QUERY, TYPE_HIERARCHY_MAX_NODES } from '../../core/limits';
 import { timeSlice } from '../../core/timeSlice';
 import { readWithOneHandle } from '../../core/paths';
 import type { Statement } from 'sql.js';
@@ -309,11 +309,12 @@ class Query {
       : [];
     const out: { path: string; line: number; column: number; text: string }[] = [];
     let skipped = 0;
-    for (const rel of paths) {
+    for (const [i, rel] of paths.entries()) {
       await this.slice();
-      if (this.expired()) {
-        skipped++;
-        continue;
+      // Out of time: what was found so far, but never less than the first few files (an empty answer says nothing).
+      if (i >= HEURISTIC_MIN_READ_FILES && this.expired()) {
+        skipped = paths.length - i;
+        break;
       }
       const lines = this.fileLines(rel);
       if (!lines) continue;
@@ -449,7 +450,15 @@ class Query {
   private async incoming(item: HierarchyItem): Promise<IncomingCall[]> {
     const name = item.name.replace(/\(.*$/, '');
     const byCaller = new Map<string, IncomingCall>();
-    for (const o of await this.occurrences(name)) {
+    const found = await this.occurrences(name);
+    let unchecked = 0;
+    for (const [i, o] of found.entries()) {
+      // Each mention looks up its enclosing declaration: sliced, and cut by the deadline once some caller was found.
+      await this.slice();
+      if ((byCaller.size > 0 || i >= HEURISTIC_MIN_READ_FILES) && this.expired()) {
+        unchecked = found.length - i;
+        break;
+      }
       if (!looksLikeCall(o.text, o.column, name)) continue;
       const caller = HeuristicProvider.enclosing(this.o.store, o.path, o.line, (r) => CALLABLE_KINDS.has(r.kind));
       if (!caller) continue;
@@ -459,6 +468,7 @@ class Query {
       if (!call) byCaller.set(key, (call = { from: this.item(caller), sites: [] }));
       call.sites.push({ line: o.line, column: o.column, endLine: o.line, endColumn: o.column + name.length });
     }
+    if (unchecked) this.gaps.push(`${unchecked} mention(s) of '${name}' were not checked for a caller before the deadline`);
     return [...byCaller.values()];
   }
 
