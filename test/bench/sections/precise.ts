@@ -14,6 +14,8 @@
  * start's compile count (log), peak RSS of the engine, its host and each export process.
  * Questions come from the manifest's facts: references at declarations, implementations of
  * interfaces and classes, definitions at a use in another file. `--quick`: 8 questions, shorter waits.
+ * SEXTANT_BENCH_PRECISE_STATE=DIR keeps (a)'s outcome and reuses it in later runs (see run());
+ * SEXTANT_BENCH_PRECISE_RUNS=a|a,b|b,c|… picks the runs.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -223,67 +225,106 @@ export const section: BenchSection = {
     if (wideFact && wd) notes.push(`wide question: references of ${wideFact.name} at ${wd.path}:${wd.line}:${wd.column} (${wideFact.mentionFiles} files mention it)`);
     notes.push(`questions: ${questions.map((q) => q.id).join(', ')}`);
 
-    const baseIndex = path.join(ctx.scratch, 'precise-index');
-    ctx.progress('precise: indexing (shared by the runs)…');
-    const ix = sextant(ctx, ['index', '--workspace-root', root, '--index-root', baseIndex], 3_600_000);
-    if (!ix.ok) return { metrics: [], notes: [...notes, `sextant index failed: ${ix.out.slice(-500)}`] };
-    notes.push(`index built in ${(ix.ms / 1000).toFixed(0)} s`);
-    stage(`index built in ${(ix.ms / 1000).toFixed(0)} s; ${questions.length} questions`);
+    // SEXTANT_BENCH_PRECISE_STATE=DIR keeps (a)'s outcome — the index before (a), (a)'s index with its
+    // persisted facts, its truth, the shard exports — and a later run with the same DIR starts from
+    // it: (b) and (c) again without (a)'s background pass (half an hour on 3,000 projects).
+    // SEXTANT_BENCH_PRECISE_RUNS=a,b,c picks the runs (default all three).
+    const stateDir = process.env.SEXTANT_BENCH_PRECISE_STATE ? path.resolve(process.env.SEXTANT_BENCH_PRECISE_STATE) : undefined;
+    const runs = new Set((process.env.SEXTANT_BENCH_PRECISE_RUNS ?? 'a,b,c').split(',').map((x) => x.trim()));
+    const saved = stateDir ? loadState(stateDir, root, questions) : undefined;
+    if (stateDir) notes.push(saved ? `(a) taken from ${stateDir} (saved ${saved.savedAt}): not run again` : `state kept in ${stateDir}`);
 
-    // (a) cold
-    const idxA = path.join(ctx.scratch, 'precise-index-a');
-    fs.cpSync(baseIndex, idxA, { recursive: true });
-    // (a)'s background pass starts after PASS_IDLE_MS without a question (the engine's default is a minute)
-    const ea = await startEngine(ctx, root, idxA, [], 'a', { SEXTANT_PRECISE_IDLE_MS: String(PASS_IDLE_MS) });
-    const a = await ask(ctx, ea, '(a)', questions, wide, lim, true);
-    // the truth: each answer asked again until precise
-    const truth = lastById(a.answers);
-    const tt = Date.now();
-    for (const q of questions) {
-      while (truth.get(q.id)?.mode !== 'precise' && Date.now() - tt < lim.untilPreciseMs) {
-        const x = await askEngine(ea.client, q, lim.askMs);
-        truth.set(q.id, x);
-        ctx.progress(`(a) truth ${q.id} → ${x.mode} in ${x.ms} ms`);
-      }
+    const baseIndex = saved ? path.join(stateDir!, 'base') : path.join(ctx.scratch, 'precise-index');
+    if (!saved) {
+      ctx.progress('precise: indexing (shared by the runs)…');
+      const ix = sextant(ctx, ['index', '--workspace-root', root, '--index-root', baseIndex], 3_600_000);
+      if (!ix.ok) return { metrics: [], notes: [...notes, `sextant index failed: ${ix.out.slice(-500)}`] };
+      notes.push(`index built in ${(ix.ms / 1000).toFixed(0)} s`);
+      stage(`index built in ${(ix.ms / 1000).toFixed(0)} s; ${questions.length} questions`);
     }
-    const notTruth = [...questions, ...(wide ? [wide] : [])].filter((q) => truth.get(q.id)?.mode !== 'precise').map((q) => `${q.id} (${truth.get(q.id)?.mode})`);
-    if (notTruth.length) notes.push(`(a) never precise (not compared): ${notTruth.join(', ')}`);
-    // the background pass: written when its completion line is logged
-    const tp = Date.now();
-    ctx.progress('(a) idle: waiting for the persisted layer’s background pass…');
-    while (!ea.log.some((l) => /persisted layer: \d+ project\(s\) persisted/.test(l)) && Date.now() - tp < lim.passMs) await new Promise((r) => setTimeout(r, 2_000));
-    const passMs = Date.now() - tp;
-    stage(`(a) background pass ended after ${(passMs / 1000).toFixed(0)} s idle`);
-    const units = fs.existsSync(path.join(idxA, 'precise')) ? fs.readdirSync(path.join(idxA, 'precise')).filter((f) => f.endsWith('.scip')).length : 0;
-    const csharpProjects = m.projects.length;
-    notes.push(`(a) background pass (after ${PASS_IDLE_MS} ms quiet, SEXTANT_PRECISE_IDLE_MS): ${units} project files under precise/ after ${(passMs / 1000).toFixed(0)} s idle (${csharpProjects} projects in the manifest); log: ${ea.log.filter((l) => l.includes('persisted layer')).slice(-2).join(' | ')}`);
-    await stopEngine(ea, a);
+
+    // (a) cold, or its saved outcome
+    let a: Run;
+    let truth: Map<string, EngineAnswer>;
+    let passMs: number;
+    let idxA: string;
+    if (saved) {
+      ({ a, passMs } = saved);
+      truth = new Map(saved.truth.map((x) => [x.id, x]));
+      idxA = path.join(stateDir!, 'a');
+      notes.push(...saved.notes);
+    } else {
+      idxA = path.join(ctx.scratch, 'precise-index-a');
+      fs.cpSync(baseIndex, idxA, { recursive: true });
+      // (a)'s background pass starts after PASS_IDLE_MS without a question (the engine's default is a minute)
+      const ea = await startEngine(ctx, root, idxA, [], 'a', { SEXTANT_PRECISE_IDLE_MS: String(PASS_IDLE_MS) });
+      a = await ask(ctx, ea, '(a)', questions, wide, lim, true);
+      // the truth: each answer asked again until precise
+      truth = lastById(a.answers);
+      const tt = Date.now();
+      for (const q of questions) {
+        while (truth.get(q.id)?.mode !== 'precise' && Date.now() - tt < lim.untilPreciseMs) {
+          const x = await askEngine(ea.client, q, lim.askMs);
+          truth.set(q.id, x);
+          ctx.progress(`(a) truth ${q.id} → ${x.mode} in ${x.ms} ms`);
+        }
+      }
+      const notTruth = [...questions, ...(wide ? [wide] : [])].filter((q) => truth.get(q.id)?.mode !== 'precise').map((q) => `${q.id} (${truth.get(q.id)?.mode})`);
+      const aNotes: string[] = [];
+      if (notTruth.length) aNotes.push(`(a) never precise (not compared): ${notTruth.join(', ')}`);
+      // the background pass: written when its completion line is logged
+      const tp = Date.now();
+      ctx.progress('(a) idle: waiting for the persisted layer’s background pass…');
+      while (!ea.log.some((l) => /persisted layer: \d+ project\(s\) persisted/.test(l)) && Date.now() - tp < lim.passMs) await new Promise((r) => setTimeout(r, 2_000));
+      passMs = Date.now() - tp;
+      stage(`(a) background pass ended after ${(passMs / 1000).toFixed(0)} s idle`);
+      const units = fs.existsSync(path.join(idxA, 'precise')) ? fs.readdirSync(path.join(idxA, 'precise')).filter((f) => f.endsWith('.scip')).length : 0;
+      aNotes.push(`(a) background pass (after ${PASS_IDLE_MS} ms quiet, SEXTANT_PRECISE_IDLE_MS): ${units} project files under precise/ after ${(passMs / 1000).toFixed(0)} s idle (${m.projects.length} projects in the manifest); log: ${ea.log.filter((l) => l.includes('persisted layer')).slice(-2).join(' | ')}`);
+      await stopEngine(ea, a);
+      notes.push(...aNotes);
+      if (stateDir) saveState(stateDir, { root, questions: questions.map((q) => q.id), savedAt: new Date().toISOString(), a, passMs, truth: [...truth.values()], notes: aNotes }, baseIndex, idxA);
+    }
 
     // (b) a second engine on (a)'s index
-    const idxB = path.join(ctx.scratch, 'precise-index-b');
-    fs.cpSync(idxA, idxB, { recursive: true });
-    fs.rmSync(idxA, { recursive: true, force: true });
-    const eb = await startEngine(ctx, root, idxB, [], 'b');
-    const b = await ask(ctx, eb, '(b)', questions, wide, lim, false);
-    await stopEngine(eb, b);
-    fs.rmSync(idxB, { recursive: true, force: true });
+    let b: Run | undefined;
+    if (runs.has('b')) {
+      const idxB = path.join(ctx.scratch, 'precise-index-b');
+      fs.cpSync(idxA, idxB, { recursive: true });
+      if (!stateDir) fs.rmSync(idxA, { recursive: true, force: true });
+      const eb = await startEngine(ctx, root, idxB, [], 'b');
+      b = await ask(ctx, eb, '(b)', questions, wide, lim, false);
+      await stopEngine(eb, b);
+      fs.rmSync(idxB, { recursive: true, force: true });
+    }
 
-    // (c) 4 shard exports, then an engine importing them
-    const scipDir = path.join(ctx.scratch, 'precise-shards');
-    ctx.progress(`(c) ${SHARDS} shard exports side by side…`);
-    const ex = await exportShards(ctx, root, baseIndex, scipDir, lim);
-    stage(`(c) exports ${(ex.ms / 1000).toFixed(0)} s: ${ex.shards.map((x) => `${x.shard} ${x.peakMiB.toFixed(0)} MiB ${(x.ms / 1000).toFixed(0)} s ${x.summary}`).join('; ')}`);
-    const idxC = path.join(ctx.scratch, 'precise-index-c');
-    fs.cpSync(baseIndex, idxC, { recursive: true });
-    const ec = await startEngine(ctx, root, idxC, ['--scip', scipDir], 'c');
-    const c = await ask(ctx, ec, '(c)', questions, wide, lim, false);
-    await stopEngine(ec, c);
-    fs.rmSync(idxC, { recursive: true, force: true });
+    // (c) 4 shard exports (or the saved ones), then an engine importing them
+    let c: Run | undefined;
+    let ex: Exports | undefined;
+    if (runs.has('c')) {
+      const scipDir = stateDir ? path.join(stateDir, 'shards') : path.join(ctx.scratch, 'precise-shards');
+      const savedEx = stateDir && fs.existsSync(path.join(stateDir, 'exports.json')) ? (JSON.parse(fs.readFileSync(path.join(stateDir, 'exports.json'), 'utf8')) as Exports) : undefined;
+      if (savedEx) {
+        ex = savedEx;
+        notes.push(`(c) shards taken from ${scipDir} (exported earlier): not exported again`);
+      } else {
+        ctx.progress(`(c) ${SHARDS} shard exports side by side…`);
+        ex = await exportShards(ctx, root, baseIndex, scipDir, lim);
+        if (stateDir && ex.shards.every((x) => x.ok)) fs.writeFileSync(path.join(stateDir, 'exports.json'), JSON.stringify(ex));
+      }
+      stage(`(c) exports ${(ex.ms / 1000).toFixed(0)} s: ${ex.shards.map((x) => `${x.shard} ${x.peakMiB.toFixed(0)} MiB ${(x.ms / 1000).toFixed(0)} s ${x.summary}`).join('; ')}`);
+      const idxC = path.join(ctx.scratch, 'precise-index-c');
+      fs.cpSync(baseIndex, idxC, { recursive: true });
+      const ec = await startEngine(ctx, root, idxC, ['--scip', scipDir], 'c');
+      c = await ask(ctx, ec, '(c)', questions, wide, lim, false);
+      await stopEngine(ec, c);
+      fs.rmSync(idxC, { recursive: true, force: true });
+    }
 
-    const compare = (r: Run) => {
-      const got = lastById(r.answers);
+    const compare = (r: Run | undefined) => {
       const equal: string[] = [];
       const differ: string[] = [];
+      if (!r) return { equal, differ };
+      const got = lastById(r.answers);
       for (const q of [...questions, ...(wide ? [wide] : [])]) {
         const t = truth.get(q.id);
         if (t?.mode !== 'precise') continue;
@@ -295,30 +336,67 @@ export const section: BenchSection = {
     const cc = compare(c);
     for (const [n, x] of [['b', cb], ['c', cc]] as const) if (x.differ.length) notes.push(`(${n}) differs from (a) (or not precise): ${x.differ.join(', ')}`);
     const fmt = (v: number | undefined) => (v === undefined ? '—' : `${Math.round(v)} ms`);
+    const col = (r: Run | undefined, f: (r: Run) => string) => (r ? f(r) : 'not run');
+    const equalCol = (r: Run | undefined, x: { equal: string[]; differ: string[] }) => col(r, () => `${x.equal.length} / ${x.equal.length + x.differ.length}`);
     const table: string[][] = [
       ['', '(a) cold host', '(b) persisted', '(c) 4 imported shards'],
-      ['first precise from the first question', fmt(a.firstPreciseMs), fmt(b.firstPreciseMs), fmt(c.firstPreciseMs)],
-      ['wide references (asks)', `${fmt(a.wide?.ms)} (${a.wide?.asks ?? 0})`, `${fmt(b.wide?.ms)} (${b.wide?.asks ?? 0})`, `${fmt(c.wide?.ms)} (${c.wide?.asks ?? 0})`],
-      ['wide references rows', String(a.wide?.rows ?? '—'), String(b.wide?.rows ?? '—'), String(c.wide?.rows ?? '—')],
-      ['answers equal to (a) row for row', '—', `${cb.equal.length} / ${cb.equal.length + cb.differ.length}`, `${cc.equal.length} / ${cc.equal.length + cc.differ.length}`],
-      ['answered by (mode/provider)', JSON.stringify(a.answeredBy), JSON.stringify(b.answeredBy), JSON.stringify(c.answeredBy)],
-      ['background start', a.prewarm ?? '—', b.prewarm ?? '—', c.prewarm ?? '—'],
-      ['peak RSS engine / host', `${a.peakEngineMiB.toFixed(0)} / ${a.peakHostMiB.toFixed(0)} MiB`, `${b.peakEngineMiB.toFixed(0)} / ${b.peakHostMiB.toFixed(0)} MiB`, `${c.peakEngineMiB.toFixed(0)} / ${c.peakHostMiB.toFixed(0)} MiB`],
-      ['(a) background pass / (c) exports wall', `${(passMs / 1000).toFixed(0)} s`, '', `${(ex.ms / 1000).toFixed(0)} s`],
-      ...ex.shards.map((s) => [`  export ${s.shard}: peak RSS, time`, '', '', `${s.peakMiB.toFixed(0)} MiB, ${(s.ms / 1000).toFixed(0)} s${s.ok ? '' : ' FAILED'}: ${s.summary}`]),
+      ['first precise from the first question', ...[a, b, c].map((r) => col(r, (r) => fmt(r.firstPreciseMs)))],
+      ['wide references (asks)', ...[a, b, c].map((r) => col(r, (r) => `${fmt(r.wide?.ms)} (${r.wide?.asks ?? 0})`))],
+      ['wide references rows', ...[a, b, c].map((r) => col(r, (r) => String(r.wide?.rows ?? '—')))],
+      ['answers equal to (a) row for row', '—', equalCol(b, cb), equalCol(c, cc)],
+      ['answered by (mode/provider)', ...[a, b, c].map((r) => col(r, (r) => JSON.stringify(r.answeredBy)))],
+      ['background start', ...[a, b, c].map((r) => col(r, (r) => r.prewarm ?? '—'))],
+      ['peak RSS engine / host', ...[a, b, c].map((r) => col(r, (r) => `${r.peakEngineMiB.toFixed(0)} / ${r.peakHostMiB.toFixed(0)} MiB`))],
+      ['(a) background pass / (c) exports wall', `${(passMs / 1000).toFixed(0)} s`, '', ex ? `${(ex.ms / 1000).toFixed(0)} s` : 'not run'],
+      ...(ex?.shards ?? []).map((s) => [`  export ${s.shard}: peak RSS, time`, '', '', `${s.peakMiB.toFixed(0)} MiB, ${(s.ms / 1000).toFixed(0)} s${s.ok ? '' : ' FAILED'}: ${s.summary}`]),
     ];
     const metrics: Metric[] = [
       { name: '(a) first precise', value: a.firstPreciseMs, unit: 'ms' },
       { name: '(a) wide references cold → precise', value: a.wide?.ms, unit: 'ms' },
-      { name: '(b) first precise', value: b.firstPreciseMs, unit: 'ms', target: { op: '<=', value: 1_000 } },
-      { name: '(b) wide references', value: b.wide?.ms, unit: 'ms', target: { op: '<=', value: 1_000 } },
-      { name: '(b) answers differing from (a)', value: cb.differ.length, unit: 'count', target: { op: '<=', value: 0 } },
-      { name: '(c) first precise', value: c.firstPreciseMs, unit: 'ms', target: { op: '<=', value: 1_000 } },
-      { name: '(c) wide references', value: c.wide?.ms, unit: 'ms', target: { op: '<=', value: 1_000 } },
-      { name: '(c) answers differing from (a)', value: cc.differ.length, unit: 'count', target: { op: '<=', value: 0 } },
-      { name: '(c) peak RSS of one export process (max)', value: Math.max(...ex.shards.map((s) => s.peakMiB)), unit: 'MiB' },
     ];
+    if (b)
+      metrics.push(
+        { name: '(b) first precise', value: b.firstPreciseMs, unit: 'ms', target: { op: '<=', value: 1_000 } },
+        { name: '(b) wide references', value: b.wide?.ms, unit: 'ms', target: { op: '<=', value: 1_000 } },
+        { name: '(b) answers differing from (a)', value: cb.differ.length, unit: 'count', target: { op: '<=', value: 0 } },
+      );
+    if (c && ex)
+      metrics.push(
+        { name: '(c) first precise', value: c.firstPreciseMs, unit: 'ms', target: { op: '<=', value: 1_000 } },
+        { name: '(c) wide references', value: c.wide?.ms, unit: 'ms', target: { op: '<=', value: 1_000 } },
+        { name: '(c) answers differing from (a)', value: cc.differ.length, unit: 'count', target: { op: '<=', value: 0 } },
+        { name: '(c) peak RSS of one export process (max)', value: Math.max(...ex.shards.map((s) => s.peakMiB)), unit: 'MiB' },
+      );
     const slim = (r: Run) => ({ ...r, answers: r.answers.map(({ id, op, mode, provider, ms, items }) => ({ id, op, mode, provider, ms, items: items.length })) });
-    return { metrics, table, notes, data: { questions, runs: [slim(a), slim(b), slim(c)], exports: ex } };
+    return { metrics, table, notes, data: { questions, runs: [a, b, c].filter((r): r is Run => r !== undefined).map(slim), exports: ex } };
   },
 };
+
+type Exports = Awaited<ReturnType<typeof exportShards>>;
+
+interface SavedA {
+  root: string;
+  questions: string[];
+  savedAt: string;
+  a: Run;
+  passMs: number;
+  truth: EngineAnswer[];
+  notes: string[];
+}
+
+/** (a)'s saved outcome in DIR when it was taken on this workspace with these questions. */
+function loadState(dir: string, root: string, questions: Question[]): SavedA | undefined {
+  const f = path.join(dir, 'a.json');
+  if (!fs.existsSync(f) || !fs.existsSync(path.join(dir, 'a')) || !fs.existsSync(path.join(dir, 'base'))) return undefined;
+  const s = JSON.parse(fs.readFileSync(f, 'utf8')) as SavedA;
+  if (s.root !== root || s.questions.join() !== questions.map((q) => q.id).join()) throw new Error(`${dir} holds (a) of another workspace or question set (${s.root}); remove it or pick another SEXTANT_BENCH_PRECISE_STATE`);
+  return s;
+}
+
+function saveState(dir: string, s: SavedA, baseIndex: string, idxA: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.cpSync(baseIndex, path.join(dir, 'base'), { recursive: true });
+  fs.cpSync(idxA, path.join(dir, 'a'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'a.json'), JSON.stringify(s)); // last: its presence means the state is whole
+}
