@@ -15,7 +15,8 @@ import type { ProjectGraph } from './projects/ProjectGraph';
 import { csharpDocuments } from './semantic/precise/csharpExport';
 import { CompilationInputs, DeclarationShapes, GeneratedKeys } from './semantic/precise/documentKeys';
 import { ProjectDescriber } from './semantic/roslyn/projectDescriptions';
-import { writeScipIndex, type ScipDocument } from './semantic/precise/scipCodec';
+import { writeScipIndex } from './semantic/precise/scipCatalog';
+import type { ScipDocument } from './semantic/precise/scipCodec';
 import { matchFiles } from './index/textIndex';
 
 export interface ScipExportOptions {

@@ -14,7 +14,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PRECISE_DECODED_CACHE_BYTES, PRECISE_RAW_CACHE_BYTES } from '../../core/limits';
-import { decodeDocument, readDocumentBytes, readScipCatalog, readScipIndex, ScipFormatError, verifyScipCatalog, type DocumentKey, type ScipCatalog, type ScipDocument, type ScipMetadata } from './scipCodec';
+import { readScipCatalog, verifyScipCatalog, type ScipCatalog } from './scipCatalog';
+import { decodeDocument, readDocumentBytes, readScipIndex, ScipFormatError, type DocumentKey, type ScipDocument, type ScipMetadata } from './scipCodec';
 
 export type Provenance = 'persisted' | 'scip';
 

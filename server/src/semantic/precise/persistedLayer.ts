@@ -24,7 +24,8 @@ import type { OccurrencesResult, ProjectKey } from '../roslyn/hostProtocol';
 import { projectKey } from '../roslyn/projectDescriptions';
 import { csharpDocuments, keyedDocuments, type CSharpExportInput } from './csharpExport';
 import type { PreciseFacts } from './preciseFacts';
-import { writeScipIndex, type ScipDocument } from './scipCodec';
+import { writeScipIndex } from './scipCatalog';
+import type { ScipDocument } from './scipCodec';
 
 export interface PersistedLayerOptions {
   facts: PreciseFacts;
