@@ -3,6 +3,10 @@
  * every stall of the event loop longer than SEXTANT_STALL_MS (default 50) is appended to
  * SEXTANT_STALL_TRACE as "<end µs, monotonic> <stall ms>", the clock of V8's CPU profiles, so
  * scripts/loop-stalls.mjs can say what ran during each stall (run beside --cpu-prof).
+ *
+ * SEXTANT_CPU_PROF=<file>: a V8 CPU profile of the process is taken in-process (inspector) and
+ * written at exit and on SIGTERM (the MCP SDK and the benches stop engines with SIGTERM, which
+ * --cpu-prof does not survive: it writes only on a normal exit).
  */
 'use strict';
 const fs = require('node:fs');
@@ -26,4 +30,27 @@ if (file) {
   process.on('exit', flush);
   const f = setInterval(flush, 2000);
   f.unref();
+}
+const profFile = process.env.SEXTANT_CPU_PROF;
+if (profFile) {
+  const inspector = require('node:inspector');
+  const session = new inspector.Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval: Number(process.env.SEXTANT_CPU_PROF_INTERVAL_US || 1000) });
+  session.post('Profiler.start');
+  let written = false;
+  // An in-process session answers synchronously, so this also works inside an 'exit' handler.
+  const write = () => {
+    if (written) return;
+    written = true;
+    session.post('Profiler.stop', (err, r) => {
+      if (!err && r) fs.writeFileSync(profFile, JSON.stringify(r.profile));
+    });
+  };
+  process.on('exit', write);
+  process.once('SIGTERM', () => {
+    write();
+    process.exit(143);
+  });
 }

@@ -16,6 +16,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { CSHARP_DEPS_MAX_QUESTIONS, CSHARP_DEPS_PARALLEL, CSHARP_DEPS_USES_PER_ROW, MAX_FILE_BYTES } from '../core/limits';
+import { ensureSymbolTables } from '../index/symbolTables';
 import { matchFiles } from '../index/textIndex';
 import { languageById } from '../syntax/languageConfig';
 import { decodeSource } from '../syntax/parseBatch';
@@ -53,7 +54,10 @@ export async function csharpDependencies(engine: Engine, rel: string, q: DepQuer
     if (!f) parsed.set(p, (f = factsOf(engine, p)));
     return f;
   };
-  const facts = await factsFor(rel);
+  // Dependents need only the types a file declares: from the symbol index, never a parse (a walk
+  // of dependents parsed every file it reached; an 88 KB file of 3,000 members held the engine
+  // thread ~150 ms per parse, seconds at load 20).
+  const facts = q.direction === 'dependencies' ? await factsFor(rel) : declaredFacts(engine, rel);
   const notes: string[] = [];
   const result: FileDependencies = { path: rel, language: 'csharp', direction: q.direction, rows: [], notes };
   let first: Map<string, Set<string>>;
@@ -106,7 +110,7 @@ export async function csharpDependencies(engine: Engine, rel: string, q: DepQuer
         cut = true;
         break;
       }
-      const facts2 = await factsFor(r.path).catch(() => undefined);
+      const facts2 = q.direction === 'dependencies' ? await factsFor(r.path).catch(() => undefined) : declaredFacts(engine, r.path);
       if (!facts2) continue;
       const m = q.direction === 'dependencies' ? heuristicDependencies(engine, r.path, facts2) : await heuristicDependents(engine, r.path, facts2, slice);
       for (const [path, names] of m) next.push({ path, names, via: r.path });
@@ -119,7 +123,7 @@ export async function csharpDependencies(engine: Engine, rel: string, q: DepQuer
   // Line: the first use in the depending file (asked file for dependencies; the dependent otherwise).
   for (const r of rows.values()) {
     await slice();
-    r.line = await firstUseLine(factsFor, q.direction === 'dependencies' ? (r.via ?? rel) : r.path, r.uses ?? []);
+    r.line = q.direction === 'dependencies' ? await firstUseLine(factsFor, r.via ?? rel, r.uses ?? []) : firstMentionLine(engine, r.path, r.uses ?? []);
     const project = projectsOfFile(engine, r.path)[0];
     if (project) r.project = project;
   }
@@ -198,6 +202,43 @@ function inside(n: Node, types: string[], hops: number): boolean {
   return false;
 }
 
+/** The top-level types a file declares, from the symbol index (the same parser's rows; no uses, no visible namespaces). */
+function declaredFacts(engine: Engine, rel: string): FileFacts {
+  ensureSymbolTables(engine.store);
+  // The row table by its primary key (file id, ordinal); through the symbols view the same question scanned every row.
+  const declared = engine.store
+    .rows(
+      `SELECT r.name, ns.value, r.name_line, r.name_col, k.value, sc.container FROM symbol_rows r JOIN symbol_scopes sc ON sc.id = r.scope
+         JOIN symbol_strings ns ON ns.id = sc.namespace JOIN symbol_strings k ON k.id = r.kind
+       WHERE r.file_id = (SELECT id FROM files WHERE path = ?) ORDER BY r.ordinal`,
+      [rel],
+    )
+    .filter((r) => r[5] === '' && TYPE_KINDS.includes(r[4] as string))
+    .map((r) => ({ name: r[0] as string, namespace: String(r[1] ?? ''), line: r[2] as number, column: r[3] as number }));
+  return { uses: [], visible: new Set(['']), declared };
+}
+
+/** The first line of a depending file that mentions one of `names` as a whole word (its row's line), read live. */
+function firstMentionLine(engine: Engine, rel: string, names: string[]): number {
+  const words = names.map((n) => n.replace(/[^\w]/g, '')).filter(Boolean);
+  if (words.length === 0) return 1;
+  let text: string | undefined;
+  try {
+    text = decodeSource(engine.policy.readFile(rel, MAX_FILE_BYTES).bytes);
+  } catch {
+    return 1;
+  }
+  if (!text) return 1;
+  const re = new RegExp(`\\b(?:${words.join('|')})\\b`);
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    // Past the using directives: a using names a namespace, not the type.
+    if (/^\s*(global\s+)?using\s/.test(lines[i]!) && !/[=(]/.test(lines[i]!)) continue;
+    if (re.test(lines[i]!)) return i + 1;
+  }
+  return 1;
+}
+
 /** The first line of `rel` using one of `names` (for a row's line). */
 async function firstUseLine(factsFor: (rel: string) => Promise<FileFacts>, rel: string, names: string[]): Promise<number> {
   const f = await factsFor(rel).catch(() => undefined);
@@ -226,7 +267,8 @@ async function preciseDependencies(engine: Engine, rel: string, facts: FileFacts
   const uses = facts.uses.slice(0, CSHARP_DEPS_MAX_QUESTIONS);
   if (uses.length === 0) return { files: new Map(), gaps: [] };
   // The first question waits for the provider to be ready; it decides precise or heuristic.
-  const ask = (u: Use) => svc.request('definition', 'csharp', { path: rel, line: u.line, column: u.column }, { deadlineAt: q.deadlineAt, name: u.name });
+  // Precise only: a heuristic answer is not used here (the heuristic path below answers by name), so it is not asked for.
+  const ask = (u: Use) => svc.request('definition', 'csharp', { path: rel, line: u.line, column: u.column }, { deadlineAt: q.deadlineAt, name: u.name, preciseOnly: true });
   const first = await ask(uses[0]!);
   if (first.mode !== 'precise' && first.mode !== 'precise_partial') return undefined;
   const files = new Map<string, Set<string>>();
@@ -264,7 +306,7 @@ async function preciseDependents(engine: Engine, rel: string, facts: FileFacts, 
   const gaps = new Set<string>();
   let answered = 0;
   for (const t of facts.declared) {
-    const a = await svc.request('references', 'csharp', { path: rel, line: t.line, column: t.column, includeDeclaration: false }, { deadlineAt: q.deadlineAt, name: t.name });
+    const a = await svc.request('references', 'csharp', { path: rel, line: t.line, column: t.column, includeDeclaration: false }, { deadlineAt: q.deadlineAt, name: t.name, preciseOnly: true });
     if (a.mode !== 'precise' && a.mode !== 'precise_partial') {
       if (answered === 0) return undefined;
       gaps.add(`references of ${t.name} not answered precisely`);
