@@ -2,9 +2,9 @@
  * Scores the engine's first-pass semantic answers against the Roslyn oracle:
  *
  *   npx tsx test/oracle/compare.ts --workspace DIR (--solution FILE | --project FILE ...)
- *       [--questions FILE | --sample N [--seed S]] [--ops definition,references,...,type_hierarchy] [--framework]
+ *       [--questions FILE | --sample N [--seed S]] [--ops definition,references,...,type_hierarchy] [--framework] [--shapes]
  *       [--truth FILE [--save-truth | --refresh OPS [--oracle-only]]] [--oracle-workspace RESTORED_DIR] [--all-projects]
- *       [--provider roslyn|csharp-ls] [--wait-ms MS (≤ 10000, the tools' maximum; default 10000)] [--json OUT] [--engine-arg ARG ...] [--check]
+ *       [--provider roslyn|csharp-ls] [--wait-ms MS (≤ 10000, the tools' maximum; default 10000)] [--settle-ms MS] [--json OUT] [--engine-arg ARG ...] [--check]
  *   npx tsx test/oracle/compare.ts --workspace DIR --truth FILE --rescore ENGINE_JSON   (score a saved run's answers again)
  *
  * DIR is the tree the engine reads; it is never written: the oracle runs on its own copy under the
@@ -15,11 +15,15 @@
  * costs only the engine); with --save-truth the oracle runs and its answers (paths and positions
  * only) are written there; --refresh OPS (comma-separated ops, or `all`) runs the oracle again for
  * the truth's questions of those ops only and writes their new answers into FILE (the rest kept),
- * --oracle-only then stops before the engine. --all-projects: the oracle also loads the project
+ * --oracle-only then stops before the engine; with --framework / --shapes the questions the oracle
+ * samples anew are added under ids the truth does not have (old ids stay). --all-projects: the oracle also loads the project
  * files the solution leaves out (the engine searches every project of the tree). --rescore reads
  * the engine's answers from an earlier --json output instead of asking (a truth change costs no
  * engine run). --check exits 1 when a target of the issue is missed. The output is the per-op
- * table and the honesty table (answers with a missing row, by label).
+ * table and the honesty table (answers with a missing row, by label). --settle-ms MS re-asks each
+ * first answer that is not precise and misses no truth row until it is precise or MS have passed
+ * since its first ask ("settle" lines: latency or binding); the first-pass figures of the questions
+ * after it are then warmer than a plain run's.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -45,20 +49,43 @@ export interface CompareOptions {
   /** Engine answers from an earlier run's --json output: scored, not asked. */
   rescore?: string;
   framework?: boolean;
+  /** The oracle also samples issue 23's framework-and-package shapes (ids x…); with refresh, the new ones are added. */
+  shapes?: boolean;
   solution?: string;
   projects?: string[];
   questions?: Question[];
   sample?: { count: number; seed: number; ops?: OracleOp[] };
   waitMs?: number;
+  /**
+   * Re-ask a first-pass answer that is heuristic / unavailable, or precise_partial without a missing
+   * row, every `waitMs` until it is precise or this long has passed since the first ask: how long
+   * the precise answer takes cold (latency) or that it never comes (binding). Later questions then
+   * meet a warmer host: their first-pass figures are not comparable with a run without it.
+   */
+  settleMs?: number;
   engineArgs?: string[];
   /** Extra environment for the engine (e.g. SEXTANT_CSHARP_PROVIDER). */
   engineEnv?: Record<string, string>;
   log?: (s: string) => void;
 }
 
+/** A re-asked answer (--settle-ms): what it became and when. */
+export interface Settled {
+  id: string;
+  op: OracleOp;
+  at: string;
+  first: { mode: string; ms: number; reason?: string };
+  /** The last answer: its mode, ms from the first ask until it came, asks in all. */
+  last: { mode: string; ms: number; reason?: string; rows: number };
+  asks: number;
+  /** precise within the budget: the first answer was waiting (latency); else it is binding (or slower than the budget). */
+  verdict: 'latency' | 'binding-or-slower';
+}
+
 export interface CompareResult {
   oracle: OracleResult;
   engine: EngineAnswer[];
+  settled?: Settled[];
   score: Score;
   /** ms from the first question to the first precise answer (NaN: none). */
   firstPreciseMs: number;
@@ -124,6 +151,7 @@ function oracleOn(o: CompareOptions, questions: Question[] | undefined, log: (s:
       ...(o.projects ? { projects: o.projects } : {}),
       ...(questions ? { questions } : { sample: o.sample ?? { count: 40, seed: 1 } }),
       ...(o.framework ? { framework: true } : {}),
+      ...(o.shapes ? { shapes: true } : {}),
       ...(o.allProjects ? { allProjects: true } : {}),
     });
     log(`oracle: ${r.projects} projects, ${r.questions.length} questions in ${Date.now() - t} ms (load ${r.loadMs} ms)`);
@@ -134,22 +162,36 @@ function oracleOn(o: CompareOptions, questions: Question[] | undefined, log: (s:
   }
 }
 
-/** The truth with the answers of `ops` asked again (same questions, same ids). */
-export function refreshTruth(o: CompareOptions, old: OracleResult, ops: OracleOp[] | 'all', log: (s: string) => void): OracleResult {
-  const asked = old.questions.filter((q) => ops === 'all' || ops.includes(q.op));
-  const fresh = oracleOn(o, asked, log);
+/**
+ * The truth with the answers of `ops` asked again (same questions, same ids), plus the questions
+ * the oracle sampled anew (--framework / --shapes) whose ids the truth does not have yet (one asking
+ * the same op at the same place as an old question is left out): old ids never change.
+ */
+export function mergeTruth(old: OracleResult, fresh: OracleResult, subset: boolean): OracleResult {
   const byId = new Map(fresh.answers.map((a) => [a.id, a]));
-  // a truth that was scoped to the documents its oracle compiled keeps that scope
-  const subset = o.projects !== undefined || old.documents !== undefined;
+  const ids = new Set(old.questions.map((q) => q.id));
+  const asked = new Set(old.questions.map((q) => `${q.op} ${key(q)}`));
+  const added = fresh.questions.filter((q) => !ids.has(q.id) && !asked.has(`${q.op} ${key(q)}`));
   return truthFile(
     {
       ...old,
       projects: fresh.projects,
-      ...(subset ? { documents: [...new Set([...(old.documents ?? []), ...(o.projects ? (fresh.documents ?? []) : [])])].sort() } : {}),
-      answers: old.answers.map((a) => byId.get(a.id) ?? a),
+      ...(subset ? { documents: [...new Set([...(old.documents ?? []), ...(fresh.documents ?? [])])].sort() } : {}),
+      questions: [...old.questions, ...added],
+      answers: [...old.answers.map((a) => byId.get(a.id) ?? a), ...added.flatMap((q) => byId.get(q.id) ?? [])],
     },
     subset,
   );
+}
+
+const key = (q: Question) => `${q.path}:${q.line}:${q.column}`;
+
+export function refreshTruth(o: CompareOptions, old: OracleResult, ops: OracleOp[] | 'all', log: (s: string) => void): OracleResult {
+  const asked = old.questions.filter((q) => ops === 'all' || ops.includes(q.op));
+  const fresh = oracleOn(o, asked, log);
+  // a truth that was scoped to the documents its oracle compiled keeps that scope
+  const subset = o.projects !== undefined || old.documents !== undefined;
+  return mergeTruth(old, o.projects ? fresh : { ...fresh, documents: [] }, subset);
 }
 
 export async function compare(o: CompareOptions): Promise<CompareResult> {
@@ -189,6 +231,7 @@ export async function compare(o: CompareOptions): Promise<CompareResult> {
     log(`engine: index built in ${Date.now() - t} ms`);
     const c = await connectEngine(o.workspace, indexRoot, o.engineArgs ?? [], o.engineEnv ?? {});
     const engine: EngineAnswer[] = [];
+    const settled: Settled[] = [];
     const started = Date.now();
     let firstPreciseMs = NaN;
     try {
@@ -197,14 +240,47 @@ export async function compare(o: CompareOptions): Promise<CompareResult> {
         engine.push(a);
         if (Number.isNaN(firstPreciseMs) && a.mode === 'precise') firstPreciseMs = Date.now() - started;
         log(`  ${q.id} ${q.op} ${q.path}:${q.line}:${q.column} → ${a.mode}${a.provider ? ` (${a.provider})` : ''} ${a.items.length} in ${a.ms} ms${a.error ? ` ERROR ${a.error}` : ''}`);
+        if (o.settleMs && needsSettling(q, a, oracle, original)) {
+          const st = await settle(c.client, q, a, o.waitMs ?? 10_000, o.settleMs);
+          settled.push(st);
+          log(`    settle ${q.id}: ${st.first.mode} → ${st.last.mode} after ${st.last.ms} ms (${st.asks} asks): ${st.verdict}`);
+        }
       }
     } finally {
       await c.close();
     }
-    return { oracle, engine, score: scoreOf(engine), firstPreciseMs, engineStderr: c.stderr() };
+    return { oracle, engine, ...(o.settleMs ? { settled } : {}), score: scoreOf(engine), firstPreciseMs, engineStderr: c.stderr() };
   } finally {
     fs.rmSync(indexRoot, { recursive: true, force: true });
   }
+}
+
+/** A first answer worth re-asking: not precise, and (precise_partial) no truth row missing — it may only have been waiting. */
+export function needsSettling(q: Question, a: EngineAnswer, oracle: OracleResult, original: Set<string>): boolean {
+  if (a.mode === 'precise' || a.mode === 'error' || a.mode === 'ambiguous') return false;
+  if (a.mode !== 'precise_partial') return true;
+  const s = score([q], oracle.answers, [a], original, oracle.documents);
+  return !s.honesty.some((h) => h.withMissing > 0);
+}
+
+async function settle(client: Client, q: Question, first: EngineAnswer, waitMs: number, budgetMs: number): Promise<Settled> {
+  const t0 = Date.now() - first.ms;
+  let last = first;
+  let asks = 1;
+  while (last.mode !== 'precise' && Date.now() - t0 < budgetMs) {
+    last = await askEngine(client, q, Math.min(waitMs, Math.max(1_000, budgetMs - (Date.now() - t0))));
+    asks++;
+  }
+  const said = (x: EngineAnswer) => (x.reason ? { reason: x.reason.slice(0, 200) } : {});
+  return {
+    id: q.id,
+    op: q.op,
+    at: `${q.path}:${q.line}:${q.column}`,
+    first: { mode: first.mode, ms: first.ms, ...said(first) },
+    last: { mode: last.mode, ms: Date.now() - t0, rows: last.items.length, ...said(last) },
+    asks,
+    verdict: last.mode === 'precise' ? 'latency' : 'binding-or-slower',
+  };
 }
 
 function parse(argv: string[]) {
@@ -230,6 +306,7 @@ function parse(argv: string[]) {
     else if (a === '--all-projects') o.allProjects = true;
     else if (a === '--rescore') o.rescore = path.resolve(v());
     else if (a === '--framework') o.framework = true;
+    else if (a === '--shapes') o.shapes = true;
     else if (a === '--solution') o.solution = v();
     else if (a === '--project') (o.projects ??= []).push(v());
     else if (a === '--questions') o.questions = JSON.parse(fs.readFileSync(v(), 'utf8')) as Question[];
@@ -237,6 +314,7 @@ function parse(argv: string[]) {
     else if (a === '--seed') seed = Number(v());
     else if (a === '--ops') ops = v().split(',') as OracleOp[];
     else if (a === '--wait-ms') o.waitMs = Number(v());
+    else if (a === '--settle-ms') o.settleMs = Number(v());
     else if (a === '--json') o.json = v();
     else if (a === '--engine-arg') o.engineArgs!.push(v());
     else if (a === '--provider') o.engineEnv = { SEXTANT_CSHARP_PROVIDER: v() };
@@ -254,6 +332,7 @@ async function main(): Promise<number> {
   const r = await compare({ ...o, log: (s) => console.error(s) });
   if (o.oracleOnly) return 0;
   console.log(formatScore(`oracle comparison: ${o.workspace} (${r.oracle.projects} oracle projects; first precise after ${r.firstPreciseMs} ms)`, r.score));
+  for (const st of r.settled ?? []) console.log(`  settle ${st.id} ${st.op} ${st.at} first ${st.first.mode} in ${st.first.ms} ms → ${st.last.mode} after ${st.last.ms} ms (${st.asks} asks, ${st.last.rows} rows) ${st.verdict}${st.last.reason ? ` — ${st.last.reason}` : ''}`);
   for (const m of r.score.misses.slice(0, 60)) {
     console.log(`  miss ${m.id} ${m.op} ${m.at} ${m.symbol ?? ''} [${m.mode}] missing ${m.missingCount}: ${m.missing.join(' ')} extra ${m.extra.join(' ')}`);
     // how the engine found its extra rows (via, binds_to, confidence, sites)

@@ -86,6 +86,8 @@ export interface OracleRun {
   sample?: { count: number; seed: number; ops?: OracleOp[] };
   /** Add questions at use sites of framework / package symbols (the tool's --framework). */
   framework?: boolean;
+  /** Add issue 23's other framework-and-package shapes, ids x… (the tool's --shapes). */
+  shapes?: boolean;
   /** Also load the project files under the root the solution / project list leaves out (the tool's --all-projects). */
   allProjects?: boolean;
   timeoutMs?: number;
@@ -105,8 +107,9 @@ export function runOracle(o: OracleRun): OracleResult {
   } else if (o.sample) {
     args.push('--sample', String(o.sample.count), '--seed', String(o.sample.seed));
     if (o.sample.ops) args.push('--ops', o.sample.ops.join(','));
-    if (o.framework) args.push('--framework');
   } else throw new Error('runOracle needs questions or sample');
+  if (o.framework) args.push('--framework');
+  if (o.shapes) args.push('--shapes');
   // A real repository under load takes long (MassTransit, 64 projects, load 19: > 20 min): SEXTANT_ORACLE_TIMEOUT_MS.
   const r = spawnSync('dotnet', args, { encoding: 'utf8', env: dotnetEnv, timeout: o.timeoutMs ?? (Number(process.env.SEXTANT_ORACLE_TIMEOUT_MS) || 1_200_000), maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0 || !fs.existsSync(out)) throw new Error(`Error [ORACLE_RUN]: the oracle exited ${r.status}${r.signal ? ` (${r.signal})` : ''}. Hint: ${r.stderr.trim().slice(-2000)}`);
@@ -172,17 +175,59 @@ const key = (r: { path: string; line: number; column: number }) => `${r.path}:${
 
 /** A generated document's row: by its file name (the generator's hint name), whatever path form the engine gives it. */
 const isGeneratedPath = (p: string) => /(^|\/)obj\//.test(p) || /\.g(\.i)?\.cs$/.test(p) || /^(generated|sextant-generated):/.test(p);
-const engineKey = (r: { path: string; line: number; column: number; isGenerated?: boolean; external?: boolean; name?: string }) =>
-  r.external && r.name ? `meta:${r.name.replace(/<.*$/, '')}` : r.isGenerated || isGeneratedPath(r.path) ? `gen:${path.posix.basename(r.path)}:${r.line}:${r.column}` : key(r);
-const truthKey = (i: OracleItem) => (i.meta ? `meta:${i.name ?? i.meta}` : i.hint ? `gen:${i.hint}:${i.line}:${i.column}` : key(i));
+
+/** An engine row as the scorer reads it (the MCP tools' row fields it uses). */
+export interface EngineRow {
+  path: string;
+  line: number;
+  column: number;
+  isGenerated?: boolean;
+  external?: boolean;
+  name?: string;
+  /** A framework / package declaration: `System.Net.Http 10.0.0.0`. */
+  assembly?: string;
+}
+
+/**
+ * The key a row is matched by. A metadata (framework / package) symbol is matched by name; its
+ * definition row also by its assembly's simple name (`meta:SendAsync@System.Net.Http`: the issue's
+ * "assembly, package and version"; the version is the compilation's and not compared, a
+ * multi-targeting file sees several), and `readable: false` (its source view could not be read)
+ * keys it apart so it counts as missing.
+ */
+export function engineKey(r: EngineRow, op?: OracleOp, readable = true): string {
+  if (r.external && r.name) {
+    const name = r.name.replace(/[<(].*$/, '');
+    if (op !== 'definition') return `meta:${name}`;
+    return `${readable ? 'meta' : 'meta-unreadable'}:${name}@${(r.assembly ?? '').split(' ')[0]}`;
+  }
+  return r.isGenerated || isGeneratedPath(r.path) ? `gen:${path.posix.basename(r.path)}:${r.line}:${r.column}` : key(r);
+}
+
+export function truthKey(i: OracleItem & { assembly?: string }, op?: OracleOp): string {
+  if (i.meta) return op === 'definition' ? `meta:${i.name ?? i.meta}@${i.assembly ?? ''}` : `meta:${i.name ?? i.meta}`;
+  return i.hint ? `gen:${i.hint}:${i.line}:${i.column}` : key(i);
+}
 
 /** A row's key with the fields that say how the engine found it (none: a plain row). */
 function rowDetail(r: any): string | undefined {
   const row = r.caller ?? r;
   const plain = (f: string) => r[f] === undefined || (f === 'depth' && r[f] === 1) || (f === 'confidence' && r[f] === 'precise');
-  const said = ['via', 'binds_to', 'confidence', 'kind', 'blocked_by', 'depth'].filter((f) => !plain(f)).map((f) => `${f}=${typeof r[f] === 'string' ? r[f] : JSON.stringify(r[f])}`);
+  const said = ['via', 'binds_to', 'confidence', 'kind', 'blocked_by', 'depth', 'assembly', 'package'].filter((f) => !plain(f)).map((f) => `${f}=${typeof r[f] === 'string' ? r[f] : JSON.stringify(r[f])}`);
   if (Array.isArray(r.sites)) said.push(`sites=${r.sites.map((x: { line: number; column?: number }) => `${x.line}:${x.column ?? ''}`).join(',')}`);
   return said.length ? `${engineKey(row)} ${said.join(' ')}` : undefined;
+}
+
+/** A metadata declaration's source view (source_context of its decompiled path) holds its name. */
+async function readable(client: Client, row: EngineRow): Promise<boolean> {
+  if (!row.name) return false;
+  try {
+    const r = await client.callTool({ name: 'source_context', arguments: { spans: [{ path: row.path, line: row.line }], contextLines: 3 } }, undefined, { timeout: 120_000 });
+    const slice = ((r.structuredContent as { items?: { text?: string }[] } | undefined)?.items ?? [])[0];
+    return !r.isError && typeof slice?.text === 'string' && slice.text.includes(row.name.replace(/[<(].*$/, ''));
+  } catch {
+    return false;
+  }
 }
 
 /** Asks one question of the engine over MCP (first pass: one call, waiting as long as it needs). */
@@ -194,18 +239,21 @@ export async function askEngine(client: Client, q: Question, waitMs: number): Pr
     let items: string[];
     let unbound: string[] = [];
     switch (q.op) {
-      case 'definition':
+      case 'definition': {
         r = await callAll(client, 'definition', { target, waitMs, maxBytes: 65536 });
-        items = r.items.map(engineKey);
+        const keys: string[] = [];
+        for (const row of r.items) keys.push(engineKey(row, 'definition', row.external ? await readable(client, row) : true));
+        items = keys;
         break;
+      }
       case 'references':
         r = await callAll(client, 'references', { target, waitMs, group_by: 'none', include_definition: false, limit: 200, maxBytes: 65536 });
         r.items = r.items.filter((i) => i.role !== 'declaration' && i.role !== 'related');
-        items = r.items.map(engineKey);
+        items = r.items.map((x) => engineKey(x));
         break;
       case 'implementations':
         r = await callAll(client, 'implementations', { target, waitMs, limit: 200, maxBytes: 65536 });
-        items = r.items.map(engineKey);
+        items = r.items.map((x) => engineKey(x));
         break;
       case 'callers':
         r = await callAll(client, 'callers', { target, waitMs, depth: 1, limit: 200, maxBytes: 65536 });
@@ -214,10 +262,10 @@ export async function askEngine(client: Client, q: Question, waitMs: number): Pr
         break;
       case 'type_hierarchy':
         r = await callAll(client, 'type_hierarchy', { target, waitMs, direction: 'both', depth: 1, limit: 200, maxBytes: 65536 });
-        items = r.items.filter((n) => n.relation !== 'self' && n.depth === 1).map(engineKey);
+        items = r.items.filter((n) => n.relation !== 'self' && n.depth === 1).map((x) => engineKey(x));
         break;
     }
-    if (q.op !== 'callers') unbound = r.items.filter((i) => i.confidence === 'unbound').map(engineKey);
+    if (q.op !== 'callers') unbound = r.items.filter((i) => i.confidence === 'unbound').map((x) => engineKey(x, q.op));
     const detail = r.items.map(rowDetail).filter((d): d is string => d !== undefined);
     const f = r.first;
     return {
@@ -225,7 +273,7 @@ export async function askEngine(client: Client, q: Question, waitMs: number): Pr
       op: q.op,
       mode: f.mode ?? (f.target_selection?.status === 'ambiguous' ? 'ambiguous' : 'unknown'),
       provider: f.provider,
-      reason: f.reason ?? f.partial,
+      reason: f.reason ?? f.partial ?? (Array.isArray(f.gaps) && f.gaps.length ? f.gaps.join('; ') : undefined),
       items: [...new Set(items)],
       ...(unbound.length ? { unbound: [...new Set(unbound)] } : {}),
       ...(detail.length ? { detail } : {}),
@@ -337,7 +385,7 @@ export function score(questions: Question[], oracle: OracleAnswer[], engine: Eng
       skipped.push({ id: q.id, reason: 'not asked' });
       continue;
     }
-    const truth = new Set(byHint([...new Set(o.items.map(truthKey).filter(inScope))]));
+    const truth = new Set(byHint([...new Set(o.items.map((i) => truthKey(i, q.op)).filter(inScope))]));
     const scoped = [...new Set(e.items.filter(inScope))];
     const renamed = byHint(scoped);
     const got = new Set(renamed);

@@ -198,3 +198,53 @@ describe('Roslyn oracle on the Harbor host fixture (multi-targeting, linked file
     assert.deepEqual(items('callers-through-base'), ['src/Harbor.App/Dock.cs:7:26', 'src/Harbor.Core/Registry.cs:13:23', 'src/Harbor.Core/ShipRepository.cs:18:16', 'tests/Harbor.Tests/ShipTests.cs:17:17']);
   });
 });
+
+describe("Roslyn oracle on the Lantern fixture (generators run in the oracle's compilations, framework and package symbols)", function () {
+  this.timeout(600_000);
+  let dir: string;
+  let r: OracleResult;
+  const questions: Question[] = [
+    { id: 'impl-partial-with-generated-parts', op: 'implementations', path: 'src/Lantern.Multi/Relay.cs', line: 5, column: 18 },
+    { id: 'def-generated-parts', op: 'definition', path: 'src/Lantern.Multi/Relay.cs', line: 10, column: 29 },
+    { id: 'def-framework-type', op: 'definition', path: 'src/Lantern.Core/Fetcher.cs', line: 5, column: 29 },
+  ];
+  const answer = (id: string) => {
+    const a = r.answers.find((x) => x.id === id)!;
+    assert.ok(a?.items, `${id}: ${a?.error}`);
+    return a;
+  };
+
+  before(function () {
+    dir = copyTree(path.resolve(__dirname, '../../fixtures/lantern'), 'oracle-lantern');
+    restoreCSharp(dir, 'Lantern.slnx');
+    r = runOracle({ root: dir, solution: 'Lantern.slnx', questions, shapes: true });
+  });
+  after(() => removeDir(dir));
+
+  it("implementations list a partial class once, at its hand-written part (its generated parts are definition's, not implementations)", () => {
+    assert.deepEqual(answer('impl-partial-with-generated-parts').items, [{ path: 'src/Lantern.Multi/Relay.cs', line: 10, column: 29 }]);
+    // the same class has a LoggerMessage part per framework (net10.0, net9.0): definition lists them
+    const parts = answer('def-generated-parts').items!;
+    assert.equal(parts.filter((i) => i.generated && i.hint === 'LoggerMessage.g.cs').length, 2, JSON.stringify(parts));
+  });
+
+  it('definition of a framework type is one metadata row: documentation id, name, assembly, version', () => {
+    const [row, ...rest] = answer('def-framework-type').items!;
+    assert.deepEqual(rest, []);
+    assert.equal(row!.meta, 'T:System.Net.Http.HttpClient');
+    assert.equal(row!.name, 'HttpClient');
+    assert.equal((row as { assembly?: string }).assembly, 'System.Net.Http');
+    assert.match((row as { version?: string }).version ?? '', /^\d+\.\d+\.\d+\.\d+$/);
+  });
+
+  it('--shapes samples the framework-and-package shapes under x ids: a package type definition, IDisposable implementations, a class implementing a package interface', () => {
+    const x = r.questions.filter((q) => q.id.startsWith('x')).map((q) => `${q.op} ${q.path}:${q.line}:${q.column} ${q.note}`);
+    assert.ok(x.includes('definition src/Lantern.Core/Fetcher.cs:5:46 Microsoft.Extensions.Logging.ILogger'), x.join('\n'));
+    assert.ok(x.some((s) => s.startsWith('implementations ') && s.endsWith(' System.IDisposable')), x.join('\n'));
+    assert.ok(x.includes('type_hierarchy src/Lantern.Core/QuietLogger.cs:5:14 Lantern.Core.QuietLogger'), x.join('\n'));
+    const th = r.answers.find((a) => a.id === r.questions.find((q) => q.op === 'type_hierarchy' && q.path.endsWith('QuietLogger.cs'))!.id)!;
+    assert.deepEqual(th.items!.map((i) => `${i.relation} ${i.meta ? `meta:${i.name}` : `${i.path}:${i.line}:${i.column}`}`).sort(), ['subtype src/Lantern.App/TaggedLogger.cs:3:21', 'supertype meta:ILogger', 'supertype meta:Object']);
+    const impl = r.answers.find((a) => a.id === r.questions.find((q) => q.op === 'implementations' && q.note === 'System.IDisposable')!.id)!;
+    assert.deepEqual(impl.items!.map((i) => `${i.path}:${i.line}:${i.column}`).sort(), ['src/Lantern.App/Cleanup.cs:3:21', 'src/Lantern.Core/Fetcher.cs:5:21']);
+  });
+});

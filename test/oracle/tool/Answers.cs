@@ -32,6 +32,9 @@ public static class Answers
             {
                 case "definition":
                     foreach (var l in Definitions(w, symbol)) Add(items, l);
+                    // a framework or package symbol: no source declaration; the engine answers its
+                    // metadata declaration (assembly, package, decompiled source view)
+                    if (symbol is not INamespaceSymbol && !symbol.Locations.Any(l => l.IsInSource)) AddMeta(items, symbol);
                     break;
                 case "references":
                     foreach (var l in await References(w, symbol, solution)) Add(items, l);
@@ -79,12 +82,12 @@ public static class Answers
     }
 
     /// <summary>A metadata type (framework or package): no source location, named by its simple name and documentation id.</summary>
-    static JsonObject AddMeta(Dictionary<string, JsonObject> items, INamedTypeSymbol t)
+    static JsonObject AddMeta(Dictionary<string, JsonObject> items, ISymbol t)
     {
         var id = t.OriginalDefinition.GetDocumentationCommentId() ?? t.ToDisplayString();
         var key = "meta:" + id;
         if (items.TryGetValue(key, out var row)) return row;
-        row = new JsonObject { ["path"] = "", ["line"] = 0, ["column"] = 0, ["meta"] = id, ["name"] = t.Name, ["assembly"] = t.ContainingAssembly?.Name };
+        row = new JsonObject { ["path"] = "", ["line"] = 0, ["column"] = 0, ["meta"] = id, ["name"] = t.Name, ["assembly"] = t.ContainingAssembly?.Name, ["version"] = t.ContainingAssembly?.Identity.Version.ToString() };
         items[key] = row;
         return row;
     }
@@ -99,7 +102,7 @@ public static class Answers
         var rows = new List<(Loc?, string, INamedTypeSymbol?)>();
         void Super(INamedTypeSymbol s)
         {
-            var src = s.OriginalDefinition.Locations.Select(l => LocOf(w, l)).OfType<Loc>().OrderBy(l => l.Key, StringComparer.Ordinal).FirstOrDefault();
+            var src = SourceParts(s.OriginalDefinition.Locations.Select(l => LocOf(w, l)).OfType<Loc>()).OrderBy(l => l.Key, StringComparer.Ordinal).FirstOrDefault();
             rows.Add(src is not null ? (src, "supertype", null) : (null, "supertype", s.OriginalDefinition));
         }
         if (t.BaseType is { } b && t.TypeKind == TypeKind.Class) Super(b);
@@ -111,7 +114,7 @@ public static class Answers
             _ => Array.Empty<INamedTypeSymbol>(),
         };
         foreach (var s in subs)
-            foreach (var l in s.OriginalDefinition.Locations.Select(l => LocOf(w, l)).OfType<Loc>().OrderBy(l => l.Key, StringComparer.Ordinal).Take(1))
+            foreach (var l in SourceParts(s.OriginalDefinition.Locations.Select(l => LocOf(w, l)).OfType<Loc>()).OrderBy(l => l.Key, StringComparer.Ordinal).Take(1))
                 rows.Add((l, "subtype", null));
         return rows;
     }
@@ -210,7 +213,18 @@ public static class Answers
     }
 
     public static async Task<List<Loc>> Implementations(Loaded w, ISymbol s, Solution solution) =>
-        (await Implementing(s, solution)).SelectMany(f => Declarations(w, f)).ToList();
+        (await Implementing(s, solution)).SelectMany(f => SourceParts(Declarations(w, f))).ToList();
+
+    /// <summary>
+    /// An implementation is one type (or member), listed at the parts a person wrote: a generator's
+    /// part of a partial class (LoggerMessage, Regex) implements nothing and is listed only when the
+    /// implementation has no other part (a type a generator writes whole). See truth/README.md.
+    /// </summary>
+    public static IEnumerable<Loc> SourceParts(IEnumerable<Loc> parts)
+    {
+        var all = parts.ToList();
+        return all.Any(l => !l.Generated) ? all.Where(l => !l.Generated) : all;
+    }
 
     /// <summary>
     /// For a type: its implementing and derived types (transitively). For a member: the members that

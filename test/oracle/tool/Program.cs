@@ -11,14 +11,17 @@
 //
 // Ground truth, per op (what Sextant's tools promise):
 // - definition: every source declaration of the symbol at the position (all partial parts, both
-//   parts of a partial method; generated files included and flagged). A namespace has none: it is
+//   parts of a partial method; generated files included and flagged); a framework or package
+//   symbol: one metadata row {meta: documentation id, name, assembly, version}. A namespace has none: it is
 //   not declared in one place (every `namespace N` line in every project is an equal part of it),
 //   so its definition is no rows, and the engine's answer is expected to say so, not to list them.
 // - references: the symbol's own references (Roslyn's groups whose definition is the symbol; the
 //   cascade to interface/base/sibling members is left out), declarations not included, implicit
 //   references (foreach, deconstruction) not included.
 // - implementations: for an interface or class, every implementing and derived type
-//   (transitively); for a member, every implementing member and override (transitively).
+//   (transitively); for a member, every implementing member and override (transitively). Each at
+//   its hand-written parts: a generator's part of a partial type is not an implementation of its
+//   own (listed only for a type a generator writes whole; definition lists every part).
 // - callers: the methods whose bodies call the symbol directly, through a member it implements
 //   or overrides (an interface or base member declared in source; a framework interface such as
 //   IEnumerable<T> is not followed; `base.M()` does not dispatch), or call one of its
@@ -34,6 +37,10 @@
 // --framework adds questions at use sites of framework and package symbols (HttpClient.SendAsync,
 // LoggerExtensions.LogWarning, IHostedService, JsonSerializer.Deserialize, Task.WhenAll): the
 // first use of each in path order, asked for references / callers / implementations.
+// --shapes adds issue 23's other framework-and-package shapes (ids x…; Sampler.Shapes): definition
+// at uses of metadata symbols (truth: {meta, name, assembly, version}), callers of a framework
+// method, implementations of IDisposable, type_hierarchy of an Object-only class and of a class
+// implementing a package interface. --framework / --generated / --shapes also follow --questions.
 //
 // A file compiled by several projects or frameworks (linked files, multi-targeting) is asked in
 // every compilation that has it, and the answers are united.
@@ -90,6 +97,8 @@ public sealed class Options
     public bool AllProjects;
     /// <summary>Also this many definition questions at uses of symbols with a generator-written part (Sampler.Generated).</summary>
     public int Generated;
+    /// <summary>Also the framework-and-package shapes (Sampler.Shapes, ids x…).</summary>
+    public bool Shapes;
 
     public static Options Parse(string[] args)
     {
@@ -111,6 +120,7 @@ public sealed class Options
                 case "--framework": o.Framework = true; break;
                 case "--all-projects": o.AllProjects = true; break;
                 case "--generated": o.Generated = int.Parse(Next()); break;
+                case "--shapes": o.Shapes = true; break;
                 default: throw new ArgumentException($"unknown argument {args[i]}");
             }
         }
@@ -143,10 +153,12 @@ public static partial class Oracle
         {
             questions = await Sampler.Sample(loaded, o.Sample, o.Seed, o.Ops);
             if (!o.Quiet) Console.Error.WriteLine($"oracle: {questions.Count} questions sampled at {sw.ElapsedMilliseconds} ms");
-            if (o.Framework) questions.AddRange(await Sampler.Framework(loaded));
-            if (o.Generated > 0) questions.AddRange(await Sampler.Generated(loaded, o.Generated));
-            if (!o.Quiet) Console.Error.WriteLine($"oracle: {questions.Count} questions with the framework ones at {sw.ElapsedMilliseconds} ms");
         }
+        // sampled at once after the given or sampled questions (a truth's --refresh adds them by id)
+        if (o.Framework) questions.AddRange(await Sampler.Framework(loaded));
+        if (o.Generated > 0) questions.AddRange(await Sampler.Generated(loaded, o.Generated));
+        if (o.Shapes) questions.AddRange(await Sampler.Shapes(loaded));
+        if (!o.Quiet) Console.Error.WriteLine($"oracle: {questions.Count} questions with the framework ones at {sw.ElapsedMilliseconds} ms");
 
         var answers = new JsonArray();
         var askSw = Stopwatch.StartNew();

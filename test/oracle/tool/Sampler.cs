@@ -65,10 +65,75 @@ public static class Sampler
     /// <summary>For each FrameworkTargets entry, its first use in the loaded documents (path order), asked for its ops.</summary>
     public static async Task<List<Question>> Framework(Loaded w)
     {
+        var found = await FirstUses(w, FrameworkTargets.Select(t => t.prefix).ToArray());
+        var questions = new List<Question>();
+        foreach (var (prefix, ops) in FrameworkTargets)
+        {
+            if (!found.TryGetValue(prefix, out var f)) continue;
+            foreach (var op in ops) questions.Add(new Question($"f{op[0]}{questions.Count + 1}", op, f.at.Path, f.at.Line, f.at.Column, f.symbol.ToDisplayString()));
+        }
+        return questions;
+    }
+
+    /// <summary>
+    /// Issue 23's framework-and-package shapes beyond FrameworkTargets, ids `x…` (a counter of their
+    /// own, so the older ids never move): definition at a use of a framework method, a package
+    /// method and a package type (the engine answers assembly, package and a decompiled source view);
+    /// callers of a framework method; implementations of a framework interface; type_hierarchy of a
+    /// source class whose only supertype is System.Object and of one implementing a package interface.
+    /// </summary>
+    public static readonly (string prefix, string[] ops)[] ShapeTargets =
+    {
+        ("M:System.Threading.Tasks.Task.WhenAll", new[] { "definition", "callers" }),
+        ("M:Microsoft.Extensions.Logging.LoggerExtensions.Log", new[] { "definition", "references", "callers" }),
+        ("T:Microsoft.Extensions.Logging.ILogger", new[] { "definition" }),
+        ("T:System.IDisposable", new[] { "implementations" }),
+    };
+
+    public static async Task<List<Question>> Shapes(Loaded w)
+    {
+        var questions = new List<Question>();
+        void Ask(string op, Loc at, ISymbol s) => questions.Add(new Question($"x{op[0]}{questions.Count + 1}", op, at.Path, at.Line, at.Column, s.ToDisplayString()));
+        var uses = await FirstUses(w, ShapeTargets.Select(t => t.prefix).ToArray());
+        foreach (var (prefix, ops) in ShapeTargets)
+            if (uses.TryGetValue(prefix, out var u))
+                foreach (var op in ops) Ask(op, u.at, u.symbol);
+        (Loc at, INamedTypeSymbol t)? objectOnly = null, packageInterface = null;
+        foreach (var (path, docs) in w.ByPath.OrderBy(k => k.Key, StringComparer.Ordinal))
+        {
+            if (objectOnly is not null && packageInterface is not null) break;
+            if (path.Contains("/obj/") || path.StartsWith("obj/")) continue;
+            var doc = docs[0];
+            var root = await doc.GetSyntaxRootAsync();
+            var model = await doc.GetSemanticModelAsync();
+            if (root is null || model is null) continue;
+            foreach (var decl in root.DescendantNodes().OfType<ClassDeclarationSyntax>())
+            {
+                if (model.GetDeclaredSymbol(decl) is not INamedTypeSymbol t || t.IsStatic || t.IsImplicitlyDeclared) continue;
+                var at = Answers.LocOf(w, decl.Identifier.GetLocation());
+                if (at is null || at.Generated) continue;
+                if (objectOnly is null && t.BaseType?.SpecialType == SpecialType.System_Object && t.Interfaces.Length == 0 && decl.BaseList is null) objectOnly = (at, t);
+                if (packageInterface is null && t.Interfaces.Any(i => FromPackage(model.Compilation, i))) packageInterface = (at, t);
+            }
+        }
+        if (objectOnly is { } o) Ask("type_hierarchy", o.at, o.t);
+        if (packageInterface is { } pi) Ask("type_hierarchy", pi.at, pi.t);
+        return questions;
+    }
+
+    /// <summary>A metadata type from a NuGet package (not the framework's targeting pack).</summary>
+    static bool FromPackage(Compilation c, INamedTypeSymbol t) =>
+        !t.Locations.Any(l => l.IsInSource) && t.ContainingAssembly is { } a
+        && c.GetMetadataReference(a) is PortableExecutableReference { FilePath: { } f }
+        && !f.Replace('\\', '/').Contains("/packs/", StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>The first use (path order) of a metadata symbol whose documentation id starts with each prefix.</summary>
+    static async Task<Dictionary<string, (Loc at, ISymbol symbol)>> FirstUses(Loaded w, string[] prefixes)
+    {
         var found = new Dictionary<string, (Loc at, ISymbol symbol)>();
         foreach (var (path, docs) in w.ByPath.OrderBy(k => k.Key, StringComparer.Ordinal))
         {
-            if (found.Count == FrameworkTargets.Length) break;
+            if (found.Count == prefixes.Length) break;
             if (path.Contains("/obj/") || path.StartsWith("obj/")) continue;
             var doc = docs[0];
             var root = await doc.GetSyntaxRootAsync();
@@ -81,7 +146,7 @@ public static class Sampler
                 s = Answers.Normalize(s);
                 var docId = s.GetDocumentationCommentId();
                 if (docId is null) continue;
-                foreach (var (prefix, _) in FrameworkTargets)
+                foreach (var prefix in prefixes)
                 {
                     if (found.ContainsKey(prefix) || !docId.StartsWith(prefix, StringComparison.Ordinal)) continue;
                     var at = Answers.LocOf(w, id.Identifier.GetLocation());
@@ -89,13 +154,7 @@ public static class Sampler
                 }
             }
         }
-        var questions = new List<Question>();
-        foreach (var (prefix, ops) in FrameworkTargets)
-        {
-            if (!found.TryGetValue(prefix, out var f)) continue;
-            foreach (var op in ops) questions.Add(new Question($"f{op[0]}{questions.Count + 1}", op, f.at.Path, f.at.Line, f.at.Column, f.symbol.ToDisplayString()));
-        }
-        return questions;
+        return found;
     }
 
     /// <summary>
