@@ -82,22 +82,23 @@ public static class Sampler
     /// callers of a framework method; implementations of a framework interface; type_hierarchy of a
     /// source class whose only supertype is System.Object and of one implementing a package interface.
     /// </summary>
-    public static readonly (string prefix, string[] ops)[] ShapeTargets =
+    public static readonly (string prefix, string shape, string[] ops)[] ShapeTargets =
     {
-        ("M:System.Threading.Tasks.Task.WhenAll", new[] { "definition", "callers" }),
-        ("M:Microsoft.Extensions.Logging.LoggerExtensions.Log", new[] { "definition", "references", "callers" }),
-        ("T:Microsoft.Extensions.Logging.ILogger", new[] { "definition" }),
-        ("T:System.IDisposable", new[] { "implementations" }),
+        ("M:System.Threading.Tasks.Task.WhenAll", "whenall", new[] { "definition", "callers" }),
+        ("M:Microsoft.Extensions.Logging.LoggerExtensions.Log", "log", new[] { "definition", "references", "callers" }),
+        ("T:Microsoft.Extensions.Logging.ILogger", "ilogger", new[] { "definition" }),
+        ("T:System.IDisposable", "idisposable", new[] { "implementations" }),
     };
 
+    /// <summary>Ids name the shape (`xd-whenall`, `xt-package`): a shape found later (a sampler fix) never takes another's id.</summary>
     public static async Task<List<Question>> Shapes(Loaded w)
     {
         var questions = new List<Question>();
-        void Ask(string op, Loc at, ISymbol s) => questions.Add(new Question($"x{op[0]}{questions.Count + 1}", op, at.Path, at.Line, at.Column, s.ToDisplayString()));
+        void Ask(string op, string shape, Loc at, ISymbol s) => questions.Add(new Question($"x{op[0]}-{shape}", op, at.Path, at.Line, at.Column, s.ToDisplayString()));
         var uses = await FirstUses(w, ShapeTargets.Select(t => t.prefix).ToArray());
-        foreach (var (prefix, ops) in ShapeTargets)
+        foreach (var (prefix, shape, ops) in ShapeTargets)
             if (uses.TryGetValue(prefix, out var u))
-                foreach (var op in ops) Ask(op, u.at, u.symbol);
+                foreach (var op in ops) Ask(op, shape, u.at, u.symbol);
         (Loc at, INamedTypeSymbol t)? objectOnly = null, packageInterface = null;
         foreach (var (path, docs) in w.ByPath.OrderBy(k => k.Key, StringComparer.Ordinal))
         {
@@ -116,16 +117,23 @@ public static class Sampler
                 if (packageInterface is null && t.Interfaces.Any(i => FromPackage(model.Compilation, i))) packageInterface = (at, t);
             }
         }
-        if (objectOnly is { } o) Ask("type_hierarchy", o.at, o.t);
-        if (packageInterface is { } pi) Ask("type_hierarchy", pi.at, pi.t);
+        if (objectOnly is { } o) Ask("type_hierarchy", "object", o.at, o.t);
+        if (packageInterface is { } pi) Ask("type_hierarchy", "package", pi.at, pi.t);
         return questions;
     }
 
-    /// <summary>A metadata type from a NuGet package (not the framework's targeting pack).</summary>
-    static bool FromPackage(Compilation c, INamedTypeSymbol t) =>
-        !t.Locations.Any(l => l.IsInSource) && t.ContainingAssembly is { } a
-        && c.GetMetadataReference(a) is PortableExecutableReference { FilePath: { } f }
-        && !f.Replace('\\', '/').Contains("/packs/", StringComparison.OrdinalIgnoreCase);
+    /// <summary>
+    /// A metadata type from a NuGet package, not the framework: a targeting pack is under the SDK's
+    /// packs/ or, for a framework the SDK does not ship (net8.0 under SDK 10), in the NuGet cache as
+    /// microsoft.netcore.app.ref / microsoft.aspnetcore.app.ref / netstandard.library.
+    /// </summary>
+    static bool FromPackage(Compilation c, INamedTypeSymbol t)
+    {
+        if (t.Locations.Any(l => l.IsInSource) || t.ContainingAssembly is not { } a) return false;
+        if (c.GetMetadataReference(a) is not PortableExecutableReference { FilePath: { } f }) return false;
+        var p = f.Replace('\\', '/').ToLowerInvariant();
+        return !(p.Contains("/packs/") || p.Contains(".app.ref/") || p.Contains("/netstandard.library/"));
+    }
 
     /// <summary>The first use (path order) of a metadata symbol whose documentation id starts with each prefix.</summary>
     static async Task<Dictionary<string, (Loc at, ISymbol symbol)>> FirstUses(Loaded w, string[] prefixes)
