@@ -114,6 +114,15 @@ export const PERSIST_BETWEEN_PHASES_MIN_FILES = 1_000;
  * ~0.5 s. A burst (checkout, build) still coalesces: events restart the timer.
  */
 export const WATCH_DEBOUNCE_MS = 30;
+
+/**
+ * A refresh that threw (a hook, the store, a persist) is run again — as a full refresh — after
+ * this long, doubling per failure in a row up to REFRESH_RETRY_MAX_MS: without it the index stays
+ * `stale` until the next change on disk. Short enough that a passing problem (a file removed
+ * mid-read, a full disk freed) is over within seconds; the cap keeps a lasting one from spinning.
+ */
+export const REFRESH_RETRY_FIRST_MS = 1_000;
+export const REFRESH_RETRY_MAX_MS = 60_000;
 /**
  * Folders created after the watcher started that it watches one by one (workspace/watcher.ts):
  * the native watcher misses subfolders of a folder created in one go (`mkdir -p`, a checkout),

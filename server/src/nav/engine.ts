@@ -6,7 +6,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { INDEX_SERVING_TEXT_BATCH_FILES, INDEX_TEXT_BATCH_FILES, MAX_FILE_BYTES, PERSIST_AFTER_CHANGE_QUIET_MS, PERSIST_BETWEEN_PHASES_MIN_FILES, PREFETCHED_WALK_MAX_AGE_MS, WATCH_DEBOUNCE_MS } from '../core/limits';
+import { INDEX_SERVING_TEXT_BATCH_FILES, INDEX_TEXT_BATCH_FILES, MAX_FILE_BYTES, PERSIST_AFTER_CHANGE_QUIET_MS, PERSIST_BETWEEN_PHASES_MIN_FILES, PREFETCHED_WALK_MAX_AGE_MS, REFRESH_RETRY_FIRST_MS, REFRESH_RETRY_MAX_MS, WATCH_DEBOUNCE_MS } from '../core/limits';
 import { log } from '../core/log';
 import { timeSlice } from '../core/timeSlice';
 import { PathPolicy } from '../core/paths';
@@ -111,6 +111,9 @@ export class Engine {
   private persistOwed = false;
   private gitOwed = false;
   private readonly pending = new Set<string>();
+  /** Refreshes that failed in a row (a retry waits longer after each), and the retry's timer. */
+  private failedRefreshes = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
   private watcher: WorkspaceWatcher | undefined;
   /** The watcher covers the whole tree and its catch-up sweep is done (until then a change may go unseen). */
   private watchCovered = false;
@@ -251,7 +254,18 @@ export class Engine {
       this.prebuildSymbols();
       return stats;
     };
-    this.refreshing = run().finally(() => {
+    this.refreshing = run()
+      .then(
+        (stats) => {
+          this.failedRefreshes = 0;
+          return stats;
+        },
+        (e: unknown) => {
+          this.afterFailedRefresh(changed, e);
+          throw e;
+        },
+      )
+      .finally(() => {
       this.refreshing = undefined;
       if (this.rerunRequested && !this.disposed) {
         this.rerunRequested = false;
@@ -261,6 +275,28 @@ export class Engine {
       }
     });
     return this.refreshing;
+  }
+
+  /**
+   * A refresh threw (a hook, the store, a persist): the index is left `stale`, and nothing else
+   * would run it again until the next change on disk — a workspace that then stays quiet would
+   * say "changes pending" forever. The paths it was given are owed again (`dirty`), and a full
+   * refresh is retried after REFRESH_RETRY_FIRST_MS, doubling per failure in a row up to
+   * REFRESH_RETRY_MAX_MS.
+   */
+  private afterFailedRefresh(changed: ReadonlySet<string> | undefined, e: unknown): void {
+    if (this.disposed) return;
+    if (changed) for (const p of changed) this.pending.add(p);
+    const wait = Math.min(REFRESH_RETRY_MAX_MS, REFRESH_RETRY_FIRST_MS * 2 ** this.failedRefreshes);
+    this.failedRefreshes++;
+    log.warn(`a refresh failed; the workspace is indexed again in ${wait} ms`, { error: (e as Error)?.message ?? String(e), failedInARow: this.failedRefreshes });
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.disposed) return;
+      void this.refresh().catch(() => undefined); // a failure schedules the next retry itself
+    }, wait);
+    this.retryTimer.unref();
   }
 
   /**
@@ -394,15 +430,26 @@ export class Engine {
 
   private onWatched(rels: readonly string[], debounceMs: number): void {
     if (this.disposed) return;
+    const seen: string[] = [];
     for (const rel of rels) {
       if (rel.startsWith('.git/') || rel.startsWith('.sextant/')) continue;
       this.pending.add(rel);
-      for (const l of this.changeListeners) l(rel);
+      seen.push(rel);
     }
+    // The refresh is scheduled before any listener runs: a listener that throws loses no change.
     if (this.watchTimer) clearTimeout(this.watchTimer);
     this.watchTimer = setTimeout(() => {
       void this.refresh(undefined, undefined, new Set(this.pending)).catch((e) => log.error('refresh after change failed', { error: (e as Error).message }));
     }, debounceMs);
+    for (const rel of seen) {
+      for (const l of this.changeListeners) {
+        try {
+          l(rel);
+        } catch (e) {
+          log.warn('a file-change listener failed', { path: rel, error: (e as Error).message });
+        }
+      }
+    }
   }
 
   /**
@@ -505,6 +552,7 @@ export class Engine {
       }
     }
     if (this.watchTimer) clearTimeout(this.watchTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     await this.watcher?.close();
     this.watcher = undefined;
     if (this.refreshing) await this.refreshing.catch(() => undefined);

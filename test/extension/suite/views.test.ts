@@ -55,9 +55,12 @@ describe('views that act', () => {
 
   it('Show Index Status opens a document a person reads', async () => {
     const api = await sextant();
-    await readyEngine();
+    const engine = await readyEngine();
     // Earlier tests add and remove files: wait until the index has caught up.
-    await waitFor('the index up to date', () => api.index.describe().some((l) => l.startsWith('Index: up to date')), 90_000);
+    await waitFor('the index up to date', () => api.index.describe().some((l) => l.startsWith('Index: up to date')), 90_000).catch((e: Error) => {
+      // Which state it stayed in (a refresh that never re-ran, a change still owed, or no status at all).
+      throw new Error(`${e.message}; the Index view says: ${api.index.describe().join(' | ')}; engine status: ${JSON.stringify({ state: engine.status?.state, index: engine.status?.index, error: engine.status?.error })}`);
+    });
     await vscode.commands.executeCommand(COMMANDS.showIndexStatus);
     const doc = await waitFor('the status document', () => {
       const d = vscode.window.activeTextEditor?.document;
