@@ -13,3 +13,23 @@ export function timeSlice(sliceMs = NAV_WORK_SLICE_MS): () => Promise<void> {
     since = performance.now();
   };
 }
+
+/**
+ * Work written once as a generator of steps (`yield` where a turn may be given), run two ways:
+ * to the end at once (offline tools, tests), or with `await slice()` at each step (the engine
+ * thread, so a long computation holds it at most about NAV_WORK_SLICE_MS at a time).
+ */
+export function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+export async function runStepsSliced<T>(steps: Generator<void, T>, slice: () => Promise<void> = timeSlice()): Promise<T> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await slice();
+  }
+}

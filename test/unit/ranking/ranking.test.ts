@@ -16,7 +16,9 @@ import { rankingOf, scoreFiles, type DocumentInput } from '../../../server/src/n
 import { fileHistory, historyVotes, parseLog } from '../../../server/src/nav/ranking/history';
 import { execFileSync } from 'node:child_process';
 import { loadRanking, saveRanking } from '../../../server/src/nav/ranking/rankingStore';
-import { DEFAULT_PARAMS, parseQuestion, rankQuestion, type Declaration, type DeclarationSource } from '../../../server/src/nav/ranking/rankQuestion';
+import { DEFAULT_PARAMS, parseQuestion, rankQuestion, rankSteps, type Declaration, type DeclarationSource } from '../../../server/src/nav/ranking/rankQuestion';
+import { RANK_QUESTION_MAX_IDENTIFIERS, RANK_QUESTION_MAX_TERMS } from '../../../server/src/core/limits';
+import { runStepsSliced, timeSlice } from '../../../server/src/core/timeSlice';
 import { splitIdentifier, stem, words } from '../../../server/src/nav/ranking/words';
 
 const split = (s: string) => {
@@ -232,6 +234,48 @@ describe('ranking: a question over a small workspace', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('ranking: a long or repeated-word question', () => {
+  const twoLetters: string[] = [];
+  for (let a = 97; a < 123; a++) for (let b = 97; b < 123; b++) twoLetters.push(String.fromCharCode(a, b));
+
+  it('ranks at most RANK_QUESTION_MAX_TERMS distinct words (the first ones) and RANK_QUESTION_MAX_IDENTIFIERS spelled names', () => {
+    const q = parseQuestion(twoLetters.slice(0, 150).join(' '));
+    assert.equal(q.terms.length, RANK_QUESTION_MAX_TERMS);
+    assert.deepEqual(q.words.slice(0, 3), ['aa', 'ab', 'ac']);
+    const repeated = parseQuestion(Array(150).fill('cache').join(' '));
+    assert.deepEqual(repeated.terms, [{ stem: 'cach', weight: 1.5 }]);
+    const names = parseQuestion(twoLetters.slice(0, 20).map((w) => `Read${w[0]!.toUpperCase()}${w[1]}Value`).join(' '));
+    assert.equal(names.identifiers.length, RANK_QUESTION_MAX_IDENTIFIERS);
+  });
+
+  it('a question ranks in steps: another call is answered meanwhile, and the sliced ranking equals the one-piece ranking', async () => {
+    // 2,000 files of 40 two-letter words each, a question of as many distinct words as are ranked.
+    const docs: DocumentInput[] = [];
+    for (let i = 0; i < 2_000; i++) {
+      const text = Array.from({ length: 40 }, (_, k) => twoLetters[(i * 7 + k * 13) % twoLetters.length]).join(' ');
+      docs.push({ doc: { fileId: i + 1, path: `src/F${i}.cs`, hash: `h${i}`, test: false, generated: false }, language: 'csharp', text: `// ${text}`, types: [`F${i}`], members: [], subjects: undefined });
+    }
+    const r = rankingOf(docs, parseLog(''));
+    const src = sourceOf(docs, new Map());
+    const q = parseQuestion(twoLetters.slice(0, 300).join(' '));
+    let turns = 0;
+    const always = timeSlice(0);
+    const slice = async () => {
+      turns++;
+      await always();
+    };
+    let answered = false;
+    setImmediate(() => (answered = true)); // a cheap call arriving while the question ranks
+    const sliced = runStepsSliced(rankSteps(src, r, q, { limit: 10 }), slice).then((x) => {
+      assert.ok(answered, 'the cheap call waited for the whole ranking');
+      return x;
+    });
+    const ranked = await sliced;
+    assert.ok(turns >= RANK_QUESTION_MAX_TERMS, `${turns} turns`);
+    assert.deepEqual(ranked.map((f) => [f.path, f.score]), rankQuestion(src, r, q, { limit: 10 }).map((f) => [f.path, f.score]));
   });
 });
 

@@ -20,6 +20,7 @@ import * as crypto from 'node:crypto';
 import * as zlib from 'node:zlib';
 import picomatch from 'picomatch';
 import { ToolError } from '../../core/errors';
+import { runStepsSliced } from '../../core/timeSlice';
 import {
   LOCATE_LOCATOR_TTL_MS,
   LOCATE_MAX_ANSWER_BYTES,
@@ -29,11 +30,12 @@ import {
   LOCATE_MAX_SCOPES,
   LOCATE_READ_MAX_LINES,
   RANK_ANSWER_RESERVE_MS,
+  RANK_QUESTION_MAX_TERMS,
 } from '../../core/limits';
 import type { Engine } from '../engine';
 import { evidenceOf, isLocated, type Evidence } from '../ranking/calibration';
 import { ranking } from '../ranking/fileRanking';
-import { engineDeclarations, parseQuestion, plainFirst, rankQuestion, type RankedFile } from '../ranking/rankQuestion';
+import { engineDeclarations, parseQuestion, plainFirstSteps, rankSteps, type RankedFile } from '../ranking/rankQuestion';
 import { changedSince } from '../semanticTarget';
 import { searchText } from '../textSearch';
 import { architectureMap, splitWords, type ArchitectureMap, type Layer } from './locateMap';
@@ -132,7 +134,7 @@ export async function locateCode(engine: Engine, req: LocateRequest): Promise<Lo
 
   const map = architectureMap(engine);
   const words = splitWords(question);
-  const terms = [...new Set(words.filter((w) => !STOP.has(w) && w.length > 1))];
+  const terms = [...new Set(words.filter((w) => !STOP.has(w) && w.length > 1))].slice(0, RANK_QUESTION_MAX_TERMS);
   // Refinement choices: a candidate number, a layer id, else a literal clue.
   let layerChoice = state?.l;
   let picked: LocatorState['c'][number] | undefined;
@@ -176,8 +178,9 @@ export async function locateCode(engine: Engine, req: LocateRequest): Promise<Lo
     }
     const named = !layerChoice && scopes[0] ? picomatch(scopes[0].layer.globs, { dot: true, nocase: true }) : undefined;
     const filter = filterOf(map, layerChoice, pathHints);
-    const ranked = rankQuestion(engineDeclarations(engine), r, parsed, { filter, prefer: named, exact: symbolHints, limit: LOCATE_MAX_CANDIDATES + 1 });
-    evidence = evidenceOf(ranked, parsed, ranked.length ? plainFirst(r, parsed, filter) : undefined);
+    // Sliced: a long question ranks in pieces while other agents' calls are answered.
+    const ranked = await runStepsSliced(rankSteps(engineDeclarations(engine), r, parsed, { filter, prefer: named, exact: symbolHints, limit: LOCATE_MAX_CANDIDATES + 1 }));
+    evidence = evidenceOf(ranked, parsed, ranked.length ? await runStepsSliced(plainFirstSteps(r, parsed, filter)) : undefined);
     candidates = ranked.slice(0, LOCATE_MAX_CANDIDATES).map((f) => candidateOf(engine, map, f, ranked));
     if (r.partial && !ranked.length) candidates = [];
   }

@@ -33,6 +33,7 @@ import {
   RELATED_TESTS_PER_FILE_TIER,
   RELATED_TESTS_TEXT_FILES,
 } from '../../core/limits';
+import { timeSlice } from '../../core/timeSlice';
 import { matchFiles } from '../../index/textIndex';
 import type { NavigationMode } from '../../semantic/provider';
 import type { Engine } from '../engine';
@@ -128,6 +129,9 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   const maxRows = o.maxRows ?? RELATED_TESTS_MAX_ROWS;
   const nav: NavOptions = { ...(o.deadlineAt !== undefined ? { deadlineAt: o.deadlineAt } : {}), ...(o.waitForReadyMs !== undefined ? { waitForReadyMs: o.waitForReadyMs } : {}) };
   const git = coChange(engine, t.position.path);
+  // A turn for other calls between files (a test file's methods, a read for mentions): one related_tests
+  // inside context_pack held the engine thread 1.3 s on efcore at load ~20.
+  const slice = timeSlice();
   const found = new Map<string, Candidate>();
   const add = (test: TestMethod, k: EvidenceKind, score: number, text: string, exact = false) => {
     const key = `${test.path}\0${test.symbol.ordinal}`;
@@ -148,6 +152,7 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   let testRefs = 0;
   for (const r of refs.rows) {
     if (!r.isTest) continue;
+    await slice();
     testRefs++;
     const test = testAt(engine, r.path, r.line);
     if (test) {
@@ -184,6 +189,7 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
       let n = 0;
       for (const e of calls.edges) {
         if (e.depth < 2 || !e.caller.isTest) continue;
+        await slice();
         for (const s of e.sites) {
           const test = testAt(engine, e.caller.path, s.line);
           if (!test) continue;
@@ -208,7 +214,7 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   // 4. Text mentions (when references cannot be trusted to be complete), and 5. co-change.
   const cc = await git;
   signals.git = cc.unavailable ? `unavailable: ${cc.unavailable}` : `${cc.commits} commit${cc.commits === 1 ? '' : 's'} of ${t.position.path} read`;
-  const mentionFiles = testFilesMentioning(engine, name, testProjects);
+  const mentionFiles = await testFilesMentioning(engine, name, testProjects, slice);
   const word = /^\w+$/.test(name) ? new RegExp(`\\b${name}\\b`) : undefined;
   // Mentions per test file: its references (precise or heuristic), and in a text read the lines naming it.
   const mentions = new Map<string, number>();
@@ -216,6 +222,7 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   if (refs.mode !== 'precise' && word) {
     let n = 0;
     for (const f of mentionFiles.slice(0, RELATED_TESTS_TEXT_FILES)) {
+      await slice();
       const m = mentionsIn(engine, f, word);
       if (m.lines > (mentions.get(f) ?? 0)) mentions.set(f, m.lines);
       for (const test of m.tests) {
@@ -225,7 +232,11 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
     }
     signals.text = `${n} test${n === 1 ? '' : 's'} mention ${name} in ${Math.min(mentionFiles.length, RELATED_TESTS_TEXT_FILES)} file${mentionFiles.length === 1 ? '' : 's'} read${mentionFiles.length > RELATED_TESTS_TEXT_FILES ? ` (of ${mentionFiles.length})` : ''}`;
   }
-  const coFiles = new Map([...cc.weighted.entries()].filter(([f]) => isTestCode(engine, f)));
+  const coFiles = new Map<string, number>();
+  for (const [f, w] of cc.weighted) {
+    await slice();
+    if (isTestCode(engine, f)) coFiles.set(f, w);
+  }
   for (const file of coFiles.keys()) {
     const reason = `changed with ${t.position.path} in ${cc.files.get(file) ?? 0} of ${cc.commits} commits`;
     for (const c of found.values()) if (c.test.path === file) add(c.test, 'cochange', 20, reason);
@@ -237,6 +248,7 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   const member = TYPE_KINDS.has(kind) ? undefined : name.toLowerCase();
   const namedShare = new Map<string, number>();
   for (const f of conv) {
+    await slice();
     namedShare.set(f, 1);
     for (const test of testMethodsOf(engine, f)) {
       const namedTest = member !== undefined && test.symbol.name.toLowerCase().includes(member);
@@ -252,6 +264,7 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   const rk = readyRanking(engine);
   const alike = rk ? alikeFiles(engine, rk, [typeName || name, baseName(t.position.path).replace(/\.[^.]+$/, '')], new Set(conv)) : [];
   for (const a of alike) {
+    await slice();
     namedShare.set(a.path, Math.max(namedShare.get(a.path) ?? 0, a.share));
     for (const test of testMethodsOf(engine, a.path)) {
       const key = `${test.path}\0${test.symbol.ordinal}`;
@@ -275,6 +288,7 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   const ranked = [...fileKey.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   for (const [file] of ranked.slice(0, RELATED_TESTS_COCHANGE_FILES)) {
     if (bestRow.has(file) || !coFiles.has(file)) continue;
+    await slice();
     const m = word ? mentionsIn(engine, file, word).tests : [];
     for (const test of m.length ? m : testMethodsOf(engine, file)) {
       add(test, 'cochange', m.length ? 45 : 30, `changed with ${t.position.path} in ${cc.files.get(file) ?? 0} of ${cc.commits} commits`);
@@ -352,7 +366,7 @@ function alikeFiles(engine: Engine, r: Ranking, names: string[], except: Readonl
 }
 
 /** Test files the text index says mention the name: those of the test projects first, then by path. */
-function testFilesMentioning(engine: Engine, name: string, preferred: ReadonlySet<string>): string[] {
+async function testFilesMentioning(engine: Engine, name: string, preferred: ReadonlySet<string>, slice: () => Promise<void>): Promise<string[]> {
   if (!/^\w+$/.test(name)) return [];
   let ids: number[];
   try {
@@ -362,7 +376,12 @@ function testFilesMentioning(engine: Engine, name: string, preferred: ReadonlySe
   }
   const catalog = engine.catalog();
   const g = projectGraph(engine);
-  const files = ids.map((id) => catalog.get(id)?.path).filter((p): p is string => p !== undefined && isTestCode(engine, p));
+  const files: string[] = [];
+  for (const id of ids) {
+    await slice();
+    const p = catalog.get(id)?.path;
+    if (p !== undefined && isTestCode(engine, p)) files.push(p);
+  }
   const inPreferred = (p: string) => (g?.files.get(p) ?? []).some((e) => preferred.has(e.project));
   return files.sort((a, b) => Number(inPreferred(b)) - Number(inPreferred(a)) || (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -8,6 +8,7 @@
  * is marked dead in the index that holds it and its new content goes to a newer, smaller index
  * (see fileRanking.ts).
  */
+import { runSteps } from '../../core/timeSlice';
 import { FIELD_COUNT } from './bm25f';
 
 export const MAX_TF = 255;
@@ -152,10 +153,16 @@ export class FieldIndexBuilder {
   }
 
   build(): FieldIndex {
+    return runSteps(this.buildSteps());
+  }
+
+  /** build as steps (core/timeSlice.ts): one per field. */
+  *buildSteps(): Generator<void, FieldIndex> {
     const terms = this.vocab.terms.length;
     const offsets: Uint32Array[] = [];
     const postings: Int32Array[] = [];
     for (let f = 0; f < FIELD_COUNT; f++) {
+      yield;
       const pr = this.pairs[f]!;
       const off = new Uint32Array(terms + 1);
       for (let i = 0; i < pr.length; i += 2) off[pr[i]! + 1]!++;

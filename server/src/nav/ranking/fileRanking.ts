@@ -10,7 +10,8 @@
  * delta index (their old documents die); a delta past RANK_DELTA_MAX_SHARE of the base, or a new
  * git HEAD (the history field moved), rebuilds the whole index. Cached per engine.
  */
-import { RANK_DELTA_MAX_SHARE, RANK_SCAN_FILES_PER_SLICE, RANK_SCAN_MAX_FILE_BYTES } from '../../core/limits';
+import { RANK_DECL_READ_FILES, RANK_DELTA_MAX_SHARE, RANK_DOCS_PER_STEP, RANK_SCAN_MAX_FILE_BYTES } from '../../core/limits';
+import { runSteps, runStepsSliced, timeSlice } from '../../core/timeSlice';
 import { languageById } from '../../syntax/languageConfig';
 import type { Engine } from '../engine';
 import type { FileRow } from '../fileCatalog';
@@ -74,7 +75,13 @@ export function currentRanking(engine: Engine): Ranking | undefined {
 }
 
 function rankedFiles(engine: Engine): FileRow[] {
-  return engine.catalog().all().filter((f) => RANKED_CLASSES.has(f.fileClass) && !f.binary && f.language !== undefined && languageById(f.language) !== undefined);
+  const known = new Map<string, boolean>();
+  const hasSyntax = (id: string) => {
+    let k = known.get(id);
+    if (k === undefined) known.set(id, (k = languageById(id) !== undefined));
+    return k;
+  };
+  return engine.catalog().all().filter((f) => RANKED_CLASSES.has(f.fileClass) && !f.binary && f.language !== undefined && hasSyntax(f.language));
 }
 
 async function update(engine: Engine, had: Ranking | undefined): Promise<Ranking> {
@@ -120,7 +127,7 @@ async function update(engine: Engine, had: Ranking | undefined): Promise<Ranking
     if (changed.length <= base.docs.length * RANK_DELTA_MAX_SHARE) {
       const builder = new FieldIndexBuilder(prev.vocab);
       await scanInto(engine, builder, changed, history);
-      const delta = builder.build();
+      const delta = await runStepsSliced(builder.buildSteps());
       const byFile = new Map(prev.byFile);
       const changedIds = new Set(changed.map((c) => c.id));
       for (const [id, at] of prev.byFile) {
@@ -138,7 +145,7 @@ async function update(engine: Engine, had: Ranking | undefined): Promise<Ranking
   const vocab = new Vocabulary();
   const builder = new FieldIndexBuilder(vocab);
   await scanInto(engine, builder, files, history);
-  const base = builder.build();
+  const base = await runStepsSliced(builder.buildSteps());
   const byFile = new Map<number, { ix: number; doc: number }>();
   base.docs.forEach((d, i) => byFile.set(d.fileId, { ix: 0, doc: i }));
   // A history read that timed out is retried: the next start must not take this base for the HEAD's.
@@ -146,15 +153,16 @@ async function update(engine: Engine, had: Ranking | undefined): Promise<Ranking
   return { version, head, vocab, indexes: [base], byFile, history, files: byFile.size, partial, buildMs: performance.now() - t0 };
 }
 
-/** Declared names per file (types and members), from the syntax layer's rows. */
-function declarations(engine: Engine, fileIds: number[] | undefined): Map<number, { types: string[]; members: string[] }> {
+/** Declared names per file (types and members), from the syntax layer's rows, read RANK_DECL_READ_FILES files at a time with a turn between reads. */
+async function declarations(engine: Engine, fileIds: number[], slice: () => Promise<void>): Promise<Map<number, { types: string[]; members: string[] }>> {
   const out = new Map<number, { types: string[]; members: string[] }>();
   const sql = 'SELECT r.file_id, r.name, k.value, r.signature FROM symbol_rows r JOIN symbol_strings k ON k.id = r.kind';
-  const chunks = fileIds ? Array.from({ length: Math.ceil(fileIds.length / 500) }, (_, i) => fileIds.slice(i * 500, i * 500 + 500)) : [undefined];
-  for (const chunk of chunks) {
+  for (let at = 0; at < fileIds.length; at += RANK_DECL_READ_FILES) {
+    await slice();
+    const chunk = fileIds.slice(at, at + RANK_DECL_READ_FILES);
     let rows;
     try {
-      rows = chunk ? engine.store.rows(`${sql} WHERE r.file_id IN (${chunk.map(() => '?').join(',')})`, chunk) : engine.store.rows(sql);
+      rows = engine.store.rows(`${sql} WHERE r.file_id IN (${chunk.map(() => '?').join(',')})`, chunk);
     } catch {
       return out; // no symbol tables yet
     }
@@ -174,10 +182,12 @@ function declarations(engine: Engine, fileIds: number[] | undefined): Map<number
   return out;
 }
 
+/** Scans the files into the builder, a turn for the event loop every NAV_WORK_SLICE_MS of work (a file is the smallest step). */
 async function scanInto(engine: Engine, builder: FieldIndexBuilder, files: FileRow[], history: FileHistory): Promise<void> {
-  const decls = declarations(engine, files.length > 2_000 ? undefined : files.map((f) => f.id));
+  const slice = timeSlice();
+  const decls = await declarations(engine, files.map((f) => f.id), slice);
   for (let i = 0; i < files.length; i++) {
-    if (i > 0 && i % RANK_SCAN_FILES_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
+    await slice();
     const f = files[i]!;
     let text: string | undefined;
     if (f.size <= RANK_SCAN_MAX_FILE_BYTES) {
@@ -268,18 +278,26 @@ export interface ScoredFile {
 
 /** BM25F scores of every live document holding at least one of the terms. */
 export function scoreFiles(r: Ranking, terms: readonly QueryTerm[], p: FieldParams): ScoredFile[] {
+  return runSteps(scoreSteps(r, terms, p));
+}
+
+/** scoreFiles as steps (core/timeSlice.ts): a step per term and per RANK_DOCS_PER_STEP results. */
+export function* scoreSteps(r: Ranking, terms: readonly QueryTerm[], p: FieldParams): Generator<void, ScoredFile[]> {
   const out: ScoredFile[] = [];
-  r.indexes.forEach((ix, k) => {
+  const docsTotal = r.indexes.reduce((s, x) => s + x.liveCount, 0);
+  for (let k = 0; k < r.indexes.length; k++) {
+    const ix = r.indexes[k]!;
     const n = ix.docs.length;
     const score = new Float64Array(n);
     const acc = new Float64Array(n);
     const matched: number[][] = [];
     const touchedAll: number[] = [];
-    const docsTotal = r.indexes.reduce((s, x) => s + x.liveCount, 0);
     const raw = ix.raw();
-    terms.forEach((q, qi) => {
+    for (let qi = 0; qi < terms.length; qi++) {
+      const q = terms[qi]!;
       const id = r.vocab.ids.get(q.stem);
-      if (id === undefined) return;
+      if (id === undefined) continue;
+      yield;
       const touched: number[] = [];
       for (let f = 0; f < FIELD_COUNT; f++) {
         const w = p.w[f]!;
@@ -310,9 +328,13 @@ export function scoreFiles(r: Ranking, terms: readonly QueryTerm[], p: FieldPara
         }
         acc[doc] = 0;
       }
-    });
-    for (const doc of touchedAll) out.push({ doc: ix.docs[doc]!, ix: k, docNo: doc, score: score[doc]!, matched: matched[doc] ?? [] });
-  });
+    }
+    for (let j = 0; j < touchedAll.length; j++) {
+      if (j > 0 && j % RANK_DOCS_PER_STEP === 0) yield;
+      const doc = touchedAll[j]!;
+      out.push({ doc: ix.docs[doc]!, ix: k, docNo: doc, score: score[doc]!, matched: matched[doc] ?? [] });
+    }
+  }
   return out;
 }
 

@@ -12,7 +12,9 @@
  */
 import type { Engine } from '../engine';
 import { FIELD_NAMES, type FieldParams } from './bm25f';
-import { fieldsOf, scoreFiles, type QueryTerm, type Ranking, type ScoredFile } from './fileRanking';
+import { RANK_DOCS_PER_STEP, RANK_QUESTION_MAX_IDENTIFIERS, RANK_QUESTION_MAX_TERMS } from '../../core/limits';
+import { runSteps } from '../../core/timeSlice';
+import { fieldsOf, scoreSteps, type QueryTerm, type Ranking, type ScoredFile } from './fileRanking';
 import { historyVotes } from './history';
 import { QUESTION_STOP_WORDS, stem, words } from './words';
 
@@ -67,28 +69,30 @@ const TEST_WORDS = /^(test|tests|testing|spec|specs|fake|fakes|mock|mocks|fixtur
 export function parseQuestion(question: string, p: RankParams = DEFAULT_PARAMS): ParsedQuestion {
   const terms: QueryTerm[] = [];
   const from: string[] = [];
+  const at = new Map<string, number>();
   const add = (w: string, weight: number) => {
     if (QUESTION_STOP_WORDS.has(w)) return;
     const s = stem(w);
-    const k = terms.findIndex((t) => t.stem === s);
-    if (k >= 0) terms[k]!.weight = Math.min(1.5, terms[k]!.weight + weight / 2);
-    else {
+    const k = at.get(s);
+    if (k !== undefined) terms[k]!.weight = Math.min(1.5, terms[k]!.weight + weight / 2);
+    else if (terms.length < RANK_QUESTION_MAX_TERMS) {
+      at.set(s, terms.length);
       terms.push({ stem: s, weight });
       from.push(w);
     }
   };
-  const identifiers: string[] = [];
+  const identifiers = new Set<string>();
   for (const m of question.matchAll(/[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/g)) {
     const run = m[0];
     const parts = words(run);
     const isIdent = parts.length > 1 && (/[a-z][A-Z]|[A-Z]{2}[a-z]|_|\./.test(run) || /^[A-Z][a-z]+[A-Z]/.test(run));
     if (isIdent) {
-      for (const seg of run.split('.')) if (seg.length > 2 && words(seg).length > 1) identifiers.push(seg);
+      for (const seg of run.split('.')) if (seg.length > 2 && identifiers.size < RANK_QUESTION_MAX_IDENTIFIERS && words(seg).length > 1) identifiers.add(seg);
       for (const w of parts) add(w, p.splitWeight);
     } else for (const w of parts) add(w, 1);
   }
   const all = words(question);
-  return { terms, words: from, identifiers: [...new Set(identifiers)], wantsTests: all.some((w) => TEST_WORDS.test(w)), wantsContract: all.some((w) => CONTRACT_WORDS.test(w)) };
+  return { terms, words: from, identifiers: [...identifiers], wantsTests: all.some((w) => TEST_WORDS.test(w)), wantsContract: all.some((w) => CONTRACT_WORDS.test(w)) };
 }
 
 export interface Declaration {
@@ -192,8 +196,15 @@ export const PLAIN_PARAMS: FieldParams = { w: [1, 1, 1, 1, 1, 1, 1, 0], b: [0.75
 
 /** The first production file (not test, not generated) of the plain ranking, if any word matched. */
 export function plainFirst(r: Ranking, q: ParsedQuestion, filter?: (path: string) => boolean): string | undefined {
+  return runSteps(plainFirstSteps(r, q, filter));
+}
+
+export function* plainFirstSteps(r: Ranking, q: ParsedQuestion, filter?: (path: string) => boolean): Generator<void, string | undefined> {
   let best: ScoredFile | undefined;
-  for (const s of scoreFiles(r, q.terms, PLAIN_PARAMS)) {
+  const scored = yield* scoreSteps(r, q.terms, PLAIN_PARAMS);
+  for (let i = 0; i < scored.length; i++) {
+    if (i > 0 && i % RANK_DOCS_PER_STEP === 0) yield;
+    const s = scored[i]!;
     if (s.doc.test || s.doc.generated || (filter && !filter(s.doc.path))) continue;
     if (!best || s.score > best.score || (s.score === best.score && s.doc.path < best.doc.path)) best = s;
   }
@@ -256,8 +267,17 @@ export function bestDeclaration(decls: Declaration[], q: ParsedQuestion, path: s
 
 /** The question's files, best first. */
 export function rankQuestion(src: DeclarationSource, r: Ranking, q: ParsedQuestion, o: RankOptions = {}): RankedFile[] {
+  return runSteps(rankSteps(src, r, q, o));
+}
+
+/**
+ * rankQuestion as steps (core/timeSlice.ts): the engine runs them sliced, so a question holds the
+ * engine thread at most about NAV_WORK_SLICE_MS at a time (a step per word, per RANK_DOCS_PER_STEP
+ * files scored, per file whose declarations are read).
+ */
+export function* rankSteps(src: DeclarationSource, r: Ranking, q: ParsedQuestion, o: RankOptions = {}): Generator<void, RankedFile[]> {
   const p = o.params ?? DEFAULT_PARAMS;
-  const scored: ScoredFile[] = scoreFiles(r, q.terms, p);
+  const scored: ScoredFile[] = yield* scoreSteps(r, q.terms, p);
   const exactNames = [...new Set([...(o.exact ?? []), ...q.identifiers])];
   const declaring = src.declaring(exactNames);
   const forced = new Set(o.exact ?? []);
@@ -268,6 +288,7 @@ export function rankQuestion(src: DeclarationSource, r: Ranking, q: ParsedQuesti
   const keep = Math.max(nDeclWanted, o.limit ?? 50);
   const scores = new Float64Array(scored.length);
   for (let i = 0; i < scored.length; i++) {
+    if (i > 0 && i % RANK_DOCS_PER_STEP === 0) yield;
     const s = scored[i]!;
     if (o.filter && !o.filter(s.doc.path)) {
       scores[i] = -1;
@@ -288,6 +309,7 @@ export function rankQuestion(src: DeclarationSource, r: Ranking, q: ParsedQuesti
     if (o.prefer?.(s.doc.path)) score *= LAYER_PRIOR;
     scores[i] = score;
   }
+  yield;
   const sortedScores = Float64Array.from(scores).sort();
   const cut = sortedScores.length > keep ? sortedScores[sortedScores.length - keep]! : -Infinity;
   const out: RankedFile[] = [];
@@ -314,6 +336,7 @@ export function rankQuestion(src: DeclarationSource, r: Ranking, q: ParsedQuesti
   // a longer one that mentions the words in passing).
   const nDecl = Math.min(out.length, nDeclWanted);
   for (let i = 0; i < nDecl; i++) {
+    yield;
     const f = out[i]!;
     const b = bestDeclaration(src.declarations(f.fileId), q, f.path);
     if (!b) continue;
