@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { isToolError, ToolError } from '../core/errors';
 import { DEFAULT_ITEM_LIMIT, DEFAULT_RESPONSE_BYTES, MAX_RESPONSE_BYTES, MIN_RESPONSE_BYTES, TOOL_ANSWER_MS, TOOL_DEADLINE_MS } from '../core/limits';
 import { log } from '../core/log';
+import { asForeground } from '../core/timeSlice';
 import type { Engine } from '../nav/engine';
 import { buildAnswer, bytesOf } from './answer';
 import { argsHash, decodeCursor, rowKey, stableJson, STALE_HINT, type CursorPosition } from './cursor';
@@ -129,7 +130,10 @@ export async function callTool(engine: Engine, tools: readonly AnyTool[], tool: 
     }
     const args = parsed.data as Record<string, unknown>;
     const scheduler = schedulerOf(engine);
-    const work = () => scheduler.run(call.session ?? 0, heavyCall(tool.name, args), () => answerCall(engine, tools, tool, args, deadlineMs, defaults));
+    const heavy = heavyCall(tool.name, args);
+    // A cheap call is foreground: background slices (core/timeSlice.ts) wait while it runs.
+    const answer = () => answerCall(engine, tools, tool, args, deadlineMs, defaults);
+    const work = () => scheduler.run(call.session ?? 0, heavy, heavy ? answer : () => asForeground(answer));
     if (!call.answerWithinMs) return await work();
     // `waitMs` (semantic tools: how long the caller lets a loading provider take) extends the wait.
     const within = call.answerWithinMs + (typeof args.waitMs === 'number' ? args.waitMs : 0);

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { INDEX_SERVING_TEXT_BATCH_FILES, INDEX_TEXT_BATCH_FILES, MAX_FILE_BYTES, PERSIST_AFTER_CHANGE_QUIET_MS, PERSIST_BETWEEN_PHASES_MIN_FILES, PREFETCHED_WALK_MAX_AGE_MS, REFRESH_RETRY_FIRST_MS, REFRESH_RETRY_MAX_MS, WATCH_DEBOUNCE_MS } from '../core/limits';
 import { log } from '../core/log';
-import { timeSlice } from '../core/timeSlice';
+import { backgroundSlice } from '../core/timeSlice';
 import { PathPolicy } from '../core/paths';
 import { enableBoundedRegex } from '../core/regex';
 import { defaultHooks } from '../index/hooks';
@@ -306,7 +306,7 @@ export class Engine {
    */
   private prebuildSymbols(): void {
     if (this.opts.indexOnly || this.disposed || !this.hooks.some((h) => h.name === 'symbols')) return;
-    const slice = timeSlice();
+    const slice = backgroundSlice();
     void prebuildSymbolTable(this.store, async () => {
       await slice();
       if (this.disposed) throw new Error('the engine closed');

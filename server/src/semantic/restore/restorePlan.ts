@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as crypto from 'node:crypto';
 import type { ProjectGraph } from '../../projects/ProjectGraph';
 import { restoreOverrides } from './restoreLayout';
-import { timeSlice } from '../../core/timeSlice';
+import { backgroundSlice } from '../../core/timeSlice';
 import type { RestorePermission } from './restoreService';
 
 /** `wanted`: the engine's option (VS Code: trusted workspace and the setting); else env SEXTANT_RESTORE=1 (`--restore`). */
@@ -37,7 +37,8 @@ export interface RestorePlan {
 export async function restorePlan(g: ProjectGraph, root: string, read: (rel: string) => string | undefined): Promise<RestorePlan> {
   // On the engine thread: one stat per project and one read per project / .targets candidate held
   // it 3.6 s in one piece on the 3,000-project workspace; yield between them.
-  const slice = timeSlice();
+  // Background work (no question waits for the plan): its turns also wait for cheap questions in flight.
+  const slice = backgroundSlice();
   const csharp = g.projects.filter((p) => p.kind === 'csharp' && p.status !== 'failed');
   const unrestored: typeof csharp = [];
   for (const p of csharp) {

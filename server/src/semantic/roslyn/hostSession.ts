@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ROSLYN_ENSURE_BATCH_PROJECTS, ROSLYN_PREWARM_IDLE_POLL_MS, ROSLYN_VARIANT_ANSWER_MARGIN_MS, ROSLYN_VARIANT_MIN_LEFT_MS } from '../../core/limits';
 import { log } from '../../core/log';
+import { foregroundIdle } from '../../core/timeSlice';
 import type { CallContext, ProviderOutcome, SemanticOp } from '../provider';
 import { HostErrorCodes, HostMethods, type EnsureResult, type EnsureResultRow, type ProjectDescription, type ProjectKey, type QueryParams, type QueryResult, type ReferenceRow, type Unresolved } from './hostProtocol';
 import { splitKey, type ProjectDescriber } from './projectDescriptions';
@@ -64,6 +65,8 @@ export class RoslynSession {
   /** Resolves when no question is in flight (background work goes between questions). */
   async idle(signal: AbortSignal): Promise<void> {
     while (this.inFlight > 0 && !signal.aborted) await new Promise((r) => setTimeout(r, ROSLYN_PREWARM_IDLE_POLL_MS));
+    // Nor while a cheap question of any agent is in flight (bounded: core/timeSlice.ts).
+    await foregroundIdle();
   }
 
   /** A new host process has an empty workspace: everything is ensured again. */
