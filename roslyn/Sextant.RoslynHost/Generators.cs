@@ -79,8 +79,9 @@ public sealed class GeneratorCatalog
     /// SEXTANT_ROSLYN_NO_GENERATORS=1: no generator runs (the host as before, for comparisons).
     public static readonly bool Disabled = Environment.GetEnvironmentVariable("SEXTANT_ROSLYN_NO_GENERATORS") == "1";
 
-    /// SDK generators the SDK removes unless a project property asks for them (their MSBuild
-    /// property in brackets); the host has no property values, so they stay off, as in a default build.
+    /// Generators the SDK — and the packages shipping them (Microsoft.Extensions.Configuration.Binder's
+    /// build targets) — remove unless a project property asks for them (their MSBuild property in
+    /// brackets); the host has no property values, so they stay off, as in a default build.
     static readonly HashSet<string> OptIn = new(StringComparer.OrdinalIgnoreCase)
     {
         "Microsoft.AspNetCore.Http.RequestDelegateGenerator", // EnableRequestDelegateGenerator
@@ -92,8 +93,8 @@ public sealed class GeneratorCatalog
     /// where no file uses them they only cost (measured on 3,000 generated projects: ensure 2.3x,
     /// warm references CPU 2x). A project whose description lists none of a generator's names
     /// (`generatorTriggers`: the engine's text index says which its files mention) does not get it;
-    /// a description without the list gets every generator. Package and workspace generators always
-    /// run (a project that references them uses them).
+    /// a description without the list gets every generator. Other package and workspace generators
+    /// always run (a project that references them uses them).
     public static readonly Dictionary<string, string[]> SdkTriggers = new(StringComparer.OrdinalIgnoreCase)
     {
         ["System.Text.RegularExpressions.Generator"] = new[] { "GeneratedRegex", "GeneratedRegexAttribute" },
@@ -172,7 +173,17 @@ public sealed class GeneratorCatalog
     public (List<AnalyzerReference> refs, HashSet<string> names, List<Unresolved> problems) For(IEnumerable<string> sdkPaths, IEnumerable<string> otherPaths, List<string>? triggers)
     {
         var mentioned = triggers == null ? null : new HashSet<string>(triggers, StringComparer.Ordinal);
-        var candidatePaths = sdkPaths.Where(p => mentioned == null || !SdkTriggers.TryGetValue(System.IO.Path.GetFileNameWithoutExtension(p), out var t) || t.Any(mentioned.Contains)).Concat(otherPaths);
+        // The same rules hold for a package's copy of an SDK generator (Microsoft.Extensions.Logging.Abstractions
+        // ships the LoggerMessage generator, Microsoft.Extensions.Configuration.Binder the binding one):
+        // its package's build targets remove an opt-in generator unless the property asks for it, and a
+        // trigger-bound one generates nothing in a project whose files never name its attributes.
+        bool Runs(string p)
+        {
+            var n = System.IO.Path.GetFileNameWithoutExtension(p);
+            if (OptIn.Contains(n)) return false;
+            return mentioned == null || !SdkTriggers.TryGetValue(n, out var t) || t.Any(mentioned.Contains);
+        }
+        var candidatePaths = sdkPaths.Concat(otherPaths).Where(Runs);
         var refs = new List<AnalyzerReference>();
         var names = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         var problems = new List<Unresolved>();

@@ -33,7 +33,7 @@ public sealed class RpcTarget
         catch (OperationCanceledException) when (ct.IsCancellationRequested) { throw; }
         catch (LocalRpcException) { throw; }
         catch (Exception e) { HostState.Log($"internal error: {e}"); throw Rpc(Internal(e)); }
-        finally { if (gate) h.Gate.Release(); }
+        finally { if (gate) h.Gate.Release(); GeneratorTimes.Instance?.Flush(typeof(T).Name); }
     }
 
     /// Debugging aid: SEXTANT_ROSLYN_TRACE=<file outside the workspace> appends every request

@@ -75,6 +75,12 @@ public sealed partial class Queries
         var boundRefs = new Dictionary<string, Loc>();
         foreach (var r in u.Refs) if (r.Confidence == null && r.Related != true) boundRefs.TryAdd(LocKey(r), r);
         foreach (var row in u.Calls.Values) foreach (var s in row.Sites) bound.Add(LocKey(s));
+        // callers: the direct calls bound to this overload, by site (a site may turn unbound below)
+        var boundCalls = new Dictionary<string, (string key, CallRow row)>();
+        if (callers)
+            foreach (var (k, row) in u.Calls)
+                if (row.Via == null && row.Confidence == null && row.Kind == null)
+                    foreach (var s in row.Sites) boundCalls.TryAdd(LocKey(s), (k, row));
         var signatureBlock = SignatureErrorType(sym);
         var found = 0;
         foreach (var doc in docs)
@@ -96,12 +102,20 @@ public sealed partial class Queries
                 {
                     // bound to this overload while an argument's type is unresolved (protocol 9):
                     // overload resolution over an error type may have picked it wrongly
-                    if (invocation == null || !overloaded || !boundRefs.TryGetValue(LocKey(loc), out var row)) continue;
+                    var lk = LocKey(loc);
+                    var asRef = boundRefs.TryGetValue(lk, out var row);
+                    var asCall = boundCalls.TryGetValue(lk, out var call);
+                    if (invocation == null || !overloaded || !(asRef || asCall)) continue;
                     model ??= await doc.GetSemanticModelAsync(ct);
                     if (model == null) break;
                     if (BlockingType(model, site, invocation, ct) is not ITypeSymbol rb) continue;
-                    row.Confidence = "unbound"; row.BlockedBy = rb.ToDisplayString();
                     found++;
+                    if (asRef) { row!.Confidence = "unbound"; row.BlockedBy = rb.ToDisplayString(); continue; }
+                    // the caller's site moves from its bound row to an unbound one
+                    call.row.Sites.RemoveAll(x => LocKey(x) == lk);
+                    if (call.row.Sites.Count == 0) u.Calls.Remove(call.key);
+                    boundCalls.Remove(lk);
+                    AddUnbound(doc, sn, loc, rb.ToDisplayString(), null);
                     continue;
                 }
                 model ??= await doc.GetSemanticModelAsync(ct);
@@ -332,10 +346,15 @@ public sealed partial class Queries
         return null;
 
         // the first named unresolved type inside an expression (`sessions.Select(s => s.Flush())` → DbSession)
-        ITypeSymbol? Inside(ExpressionSyntax arg, bool self = false)
+        ITypeSymbol? Inside(ExpressionSyntax arg, bool self = false, int depth = 0)
         {
             foreach (var x in (self ? arg.DescendantNodesAndSelf() : arg.DescendantNodes()).OfType<ExpressionSyntax>().Take(BlockingScanMaxNodes))
                 if (ErrorIn(model.GetTypeInfo(x, ct).Type) is ITypeSymbol n && !string.IsNullOrEmpty(n.Name)) return n;
+            // a local of a nameless error type (`var text = session.Snapshot();`): what its initializer is made of
+            if (depth < 2 && arg is IdentifierNameSyntax && model.GetSymbolInfo(arg, ct).Symbol is ILocalSymbol local
+                && local.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax(ct) is VariableDeclaratorSyntax { Initializer.Value: ExpressionSyntax init }
+                && init.SyntaxTree == arg.SyntaxTree)
+                return Inside(init, self: true, depth + 1);
             return null;
         }
     }

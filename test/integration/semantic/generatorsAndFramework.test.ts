@@ -125,7 +125,7 @@ describe('semantic: source generators and framework/package symbols (real Roslyn
     assert.ok(!('error' in slice) && /partial void Fetched\(/.test(slice.text), JSON.stringify(slice));
   });
 
-  it('a multi-targeting partial class has a generated part in each framework\'s compilation: definition and implementations list both', async () => {
+  it('a multi-targeting partial class has a generated part in each framework\'s compilation: definition lists both; implementations and subtypes list the class once, at its hand-written part', async () => {
     const multi = (tfm: string) => `generated:src/Lantern.Multi/Lantern.Multi.csproj|${tfm}/Microsoft.Extensions.Logging.Generators/Microsoft.Extensions.Logging.Generators.LoggerMessageGenerator/LoggerMessage.g.cs`;
     // asked until the other framework's compilation is done (its first compile may outlast the parts' wait)
     let d: Awaited<ReturnType<typeof definitionQuery>> | undefined;
@@ -139,7 +139,27 @@ describe('semantic: source generators and framework/package symbols (real Roslyn
     const impl = await implementationsQuery(engine, { path: 'src/Lantern.Multi/Relay.cs', line: 5, column: 18 }, o());
     assert.ok(!('ambiguous' in impl));
     assert.equal(impl.mode, 'precise', `${impl.reason} ${impl.gaps}`);
-    assert.deepEqual(impl.rows.map((r) => r.path).sort(), [multi('net10.0'), multi('net9.0'), 'src/Lantern.Multi/Relay.cs'].sort());
+    assert.deepEqual(paths(impl.rows), ['src/Lantern.Multi/Relay.cs:10:29']);
+    const th = await typeHierarchyQuery(engine, { path: 'src/Lantern.Multi/Relay.cs', line: 5, column: 18 }, 'subtypes', 1, 50, o());
+    assert.ok(!('ambiguous' in th));
+    assert.equal(th.mode, 'precise', `${th.reason} ${th.gaps}`);
+    const relay = th.nodes.filter((n) => n.relation === 'subtype');
+    assert.deepEqual(relay.map((n) => `${n.name} ${at(n)} ${JSON.stringify(n.partials ?? [])}`), ['Relay src/Lantern.Multi/Relay.cs:10:29 []']);
+  });
+
+  it('a package generator its build targets remove unless a property asks for it (configuration binding) does not run: no generated rows', async () => {
+    // Lantern.Config calls configuration.Get<Settings>(); the Binder package's generator would write binding code naming Settings
+    const a = await referencesQuery(engine, { path: 'src/Lantern.Config/Settings.cs', line: 5, column: 21 }, { ...o(), includeDefinition: false });
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'precise', `${a.reason} ${a.gaps}`);
+    assert.deepEqual(paths(a.rows), ['src/Lantern.Config/Settings.cs:9:103', 'src/Lantern.Config/Settings.cs:9:19', 'src/Lantern.Config/Settings.cs:9:84']);
+    // the project is compiled now: the binding generator's document would be readable if it had run
+    const binding = `generated:src/Lantern.Config/Lantern.Config.csproj|net10.0/Microsoft.Extensions.Configuration.Binder.SourceGeneration/Microsoft.Extensions.Configuration.Binder.SourceGeneration.ConfigurationBindingGenerator/BindingExtensions.g.cs`;
+    await assert.rejects(
+      readSpans(engine, [{ path: binding, line: 1 }], 0, 8_000).then((r) => JSON.stringify(r.slices[0]).slice(0, 300)),
+      /do not produce this document/,
+      'the binding generator ran',
+    );
   });
 
   it('an analyzer that cannot be loaded is named in the answer of its project, which still answers', async () => {

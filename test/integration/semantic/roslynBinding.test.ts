@@ -94,6 +94,31 @@ public static class Batch
     public static Task StartAll(DbSession[] sessions, CancellationToken token) => Task.WhenAll(sessions.Select(s => s.StartAsync(token)));
 }
 `,
+  'Shop.Data/Formats.cs': `using System;
+
+namespace Shop.Data;
+
+public static class Formats
+{
+    public static int Measure(string text) => text.Length;
+
+    public static int Measure(ReadOnlySpan<byte> bytes) => bytes.Length;
+}
+`,
+  'Shop.App/Render.cs': `using Contoso.Data;
+using Shop.Data;
+
+namespace Shop.App;
+
+public static class Render
+{
+    public static int Show(DbSession session)
+    {
+        var text = session.Snapshot();
+        return Formats.Measure(text);
+    }
+}
+`,
   'Shop.Core/Fanout.cs': `namespace Shop.Core;
 
 public static class Fanout
@@ -389,6 +414,15 @@ describe('semantic: binding gaps named and callers through implementations over 
     // Roslyn's error recovery bound it to WhenAll<TResult>(IEnumerable<Task<TResult>>) (the lambda's one candidate returns Task<int>)
     const d = await ask('definition', { target: { path: 'Shop.App/Batch.cs', line: 15, column: 88 } });
     assert.match(JSON.stringify(d.items), /WhenAll<TResult>/);
+  });
+
+  it('callers of one overload: a call Roslyn bound to it while its argument\'s type is unresolved (a local of an error type) is an unbound edge, not a claimed one', async () => {
+    const span = await ask('callers', { target: { path: 'Shop.Data/Formats.cs', line: 9, column: 23 } });
+    console.log(`      ${span.summary} | ${span.completeness?.partial ?? ''}`);
+    assert.equal(span.mode, 'precise_partial', span.summary);
+    assert.deepEqual(edges(span), ['Show unbound by DbSession']);
+    const text = await ask('callers', { target: { path: 'Shop.Data/Formats.cs', line: 7, column: 23 } });
+    assert.deepEqual(edges(text), ['Show unbound by DbSession']);
   });
 
   it('mentions that cannot be of a workspace member whatever the missing package holds are no unbound rows: base.M() in a class deriving from a package type, an instance member reached through a package\'s static members', async () => {

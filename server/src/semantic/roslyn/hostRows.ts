@@ -46,6 +46,19 @@ export function toLocation(l: HostLocation): SemanticLocation {
   return out;
 }
 
+/** A location in a generator's document (`generated:…`) or a generated file under obj/. */
+export const isGeneratedLocation = (l: HostLocation): boolean => l.generated === true || l.path.startsWith('generated:');
+
+/**
+ * An implementation or subtype is one symbol, listed at its hand-written parts: the parts a
+ * generator adds to a partial type (LoggerMessage.g.cs, RegexGenerator.g.cs, one per framework)
+ * belong to its definition, not to further rows. Only a symbol a generator writes whole keeps them.
+ */
+export function atHandWrittenParts<T extends SymbolRef>(s: T): T {
+  const own = s.locations.filter((l) => !isGeneratedLocation(l));
+  return own.length > 0 && own.length < s.locations.length ? { ...s, locations: own } : s;
+}
+
 /** The unbound rows of an implementations / subtypes answer (protocol 9), for the answer's gap. */
 export function unboundTypes(rows: readonly SymbolRef[]): { projectKey?: string; blockedBy?: string }[] {
   return rows.filter((r) => r.locations.some((l) => l.confidence === 'unbound')).map((r) => ({ ...(r.projectKey ? { projectKey: r.projectKey } : {}), ...(r.locations[0]?.blockedBy ? { blockedBy: r.locations[0].blockedBy } : {}) }));

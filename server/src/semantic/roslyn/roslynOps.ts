@@ -9,7 +9,7 @@ import { ROSLYN_DERIVED_EXPANSION_MAX_ROUNDS, ROSLYN_OVERRIDE_CHAIN_MAX_DEPTH, R
 import type { CallContext, OpArgs, ProviderOutcome, SemanticOp } from '../provider';
 import type { IncomingCall, OutgoingCall, ReferenceLocation } from '../types';
 import { HostErrorCodes, type CalleeRow, type CallerRow, type DefinitionRow, type ImplementationRow, type ProjectKey, type QueryParams, type QueryResult, type ReferenceRow, type SymbolInfoRow, type SymbolRef, type TypeHierarchyRow } from './hostProtocol';
-import { locKey, ROSLYN_PROVIDER_ID, symKey, toItem, toLocation, toReference, toSpan, TYPE_KINDS, unboundTypes, type ItemData } from './hostRows';
+import { atHandWrittenParts, locKey, ROSLYN_PROVIDER_ID, symKey, toItem, toLocation, toReference, toSpan, TYPE_KINDS, unboundTypes, type ItemData } from './hostRows';
 import type { RoslynSession } from './hostSession';
 import { splitKey, type ProjectDescriber } from './projectDescriptions';
 import { roslynDocumentation } from './roslynDocumentation';
@@ -238,9 +238,11 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
           }
         }
       }
-      // The implementing types' generated parts in their projects' other frameworks' compilations.
-      partsGap = await addFrameworkParts(s, describer, rows, new Set(rr.searched), ctx, generation);
-      value = rows.flatMap((s) => s.locations.map(toLocation));
+      // One row per implementing symbol at its hand-written parts; a symbol a generator writes whole
+      // is also written in its project's other frameworks' compilations (each runs the generator).
+      const shown = rows.map(atHandWrittenParts);
+      partsGap = await addFrameworkParts(s, describer, shown, new Set(rr.searched), ctx, generation);
+      value = shown.flatMap((s) => s.locations.map(toLocation));
       unbound = unboundTypes(rows);
       r = rr;
       break;
@@ -313,7 +315,7 @@ export async function answerOp(s: RoslynSession, op: SemanticOp, a: { path: stri
     }
     default: {
       const rr = await query<TypeHierarchyRow>({ op: 'typeHierarchy', ...sym, scope: searchable, options: { direction: 'subtypes', transitive: false, deadlineMs } }, symKey);
-      const subtypes = rr.items.filter((t) => t.direction === 'subtype' && t.depth <= 1);
+      const subtypes = rr.items.filter((t) => t.direction === 'subtype' && t.depth <= 1).map(atHandWrittenParts);
       value = subtypes.map((t) => toItem(t));
       unbound = unboundTypes(subtypes);
       r = rr;
