@@ -195,13 +195,22 @@ export interface EngineRow {
  * multi-targeting file sees several), and `readable: false` (its source view could not be read)
  * keys it apart so it counts as missing.
  */
-export function engineKey(r: EngineRow, op?: OracleOp, readable = true): string {
-  if (r.external && r.name) {
-    const name = r.name.replace(/[<(].*$/, '');
+export function engineKey(r: EngineRow, op?: OracleOp, readable = true, asked?: string): string {
+  // a definition's metadata row (`decompiled:` path) names no member: the asked symbol's name stands in
+  const metaName = r.external && r.name ? r.name : r.path.startsWith('decompiled:') ? (r.name ?? memberName(asked)) : undefined;
+  if (metaName) {
+    const name = metaName.replace(/[<(].*$/, '');
     if (op !== 'definition') return `meta:${name}`;
     return `${readable ? 'meta' : 'meta-unreadable'}:${name}@${(r.assembly ?? '').split(' ')[0]}`;
   }
   return r.isGenerated || isGeneratedPath(r.path) ? `gen:${path.posix.basename(r.path)}:${r.line}:${r.column}` : key(r);
+}
+
+/** `N.T.M<X>(a, b)` → `M`: the member a question's note (the oracle's display string) names. */
+export function memberName(display: string | undefined): string | undefined {
+  if (!display) return undefined;
+  const head = display.replace(/\(.*$/, '').replace(/<[^<>]*>/g, '').replace(/<[^<>]*>/g, '');
+  return head.slice(head.lastIndexOf('.') + 1) || undefined;
 }
 
 export function truthKey(i: OracleItem & { assembly?: string }, op?: OracleOp): string {
@@ -242,7 +251,10 @@ export async function askEngine(client: Client, q: Question, waitMs: number): Pr
       case 'definition': {
         r = await callAll(client, 'definition', { target, waitMs, maxBytes: 65536 });
         const keys: string[] = [];
-        for (const row of r.items) keys.push(engineKey(row, 'definition', row.external ? await readable(client, row) : true));
+        for (const row of r.items) {
+          const meta = row.external || String(row.path).startsWith('decompiled:');
+          keys.push(engineKey(row, 'definition', meta ? await readable(client, { ...row, name: row.name ?? memberName(q.note) }) : true, q.note));
+        }
         items = keys;
         break;
       }
@@ -265,7 +277,7 @@ export async function askEngine(client: Client, q: Question, waitMs: number): Pr
         items = r.items.filter((n) => n.relation !== 'self' && n.depth === 1).map((x) => engineKey(x));
         break;
     }
-    if (q.op !== 'callers') unbound = r.items.filter((i) => i.confidence === 'unbound').map((x) => engineKey(x, q.op));
+    if (q.op !== 'callers') unbound = r.items.filter((i) => i.confidence === 'unbound').map((x) => engineKey(x, q.op, true, q.note));
     const detail = r.items.map(rowDetail).filter((d): d is string => d !== undefined);
     const f = r.first;
     return {

@@ -39,6 +39,10 @@ describe('oracle scorer', () => {
     const truth: OracleAnswer = { id: 'xd1', op: 'definition', ms: 1, items: [{ path: '', line: 0, column: 0, meta: 'M:System.Net.Http.HttpClient.SendAsync(System.Net.Http.HttpRequestMessage)', name: 'SendAsync', assembly: 'System.Net.Http' } as never] };
     const row = { path: 'decompiled:System.Net.Http@10.0.0.0/System.Net.Http.HttpClient.cs', line: 412, column: 35, external: true, name: 'SendAsync', assembly: 'System.Net.Http 10.0.0.0' };
     assert.equal(engineKey(row, 'definition'), 'meta:SendAsync@System.Net.Http');
+    // the MCP definition row of a metadata member has the decompiled path and assembly, no name: the asked symbol names it
+    const bare = { path: 'decompiled:Microsoft.Extensions.Logging.Abstractions@8.0.0.0/Microsoft.Extensions.Logging.LoggerExtensions.cs', line: 230, column: 24, assembly: 'Microsoft.Extensions.Logging.Abstractions 8.0.0.0' };
+    assert.equal(engineKey(bare, 'definition', true, 'Microsoft.Extensions.Logging.LoggerExtensions.LogError(Microsoft.Extensions.Logging.ILogger, string?, params object?[])'), 'meta:LogError@Microsoft.Extensions.Logging.Abstractions');
+    assert.equal(engineKey(bare, 'definition', true, 'System.Text.Json.JsonSerializer.Deserialize<TValue>(System.ReadOnlySpan<byte>)'), 'meta:Deserialize@Microsoft.Extensions.Logging.Abstractions');
     assert.equal(truthKey(truth.items![0]!, 'definition'), 'meta:SendAsync@System.Net.Http');
     // another op keeps matching a metadata type by its name (type_hierarchy's supertypes)
     assert.equal(engineKey({ ...row, name: 'ILogger<T>' }, 'type_hierarchy'), 'meta:ILogger');
