@@ -310,19 +310,14 @@ describe('ranking: calibration', () => {
   const q = parseQuestion('rebuild sparse indexes');
   const file = (p: string, score: number, found: string[], declares: string[] = []) => ({ path: p, fileId: 0, score, text: score, test: false, generated: false, found: found.map((word) => ({ word, fields: [] })), declares });
 
-  it('located needs a margin over the second file and most of the question', () => {
+  it('located needs the plain ranking to agree: a margin and all of the question alone are not enough (right 6 of 14 held out)', () => {
     const clear = evidenceOf([file('a', 10, ['rebuild', 'sparse', 'indexes']), file('b', 4, ['indexes'])], q);
     assert.equal(clear.coverage, 1);
     assert.ok(Math.abs(clear.margin - 0.6) < 1e-9);
-    assert.equal(isLocated(clear), true);
-    const close = evidenceOf([file('a', 10, ['rebuild', 'sparse', 'indexes']), file('b', 9, ['indexes'])], q);
-    assert.equal(isLocated(close), false);
-    const thin = evidenceOf([file('a', 10, ['indexes']), file('b', 2, [])], q);
-    assert.equal(isLocated(thin), false);
-    assert.equal(isLocated(thin, { margin: 0.5, coverage: 0.3, namedMargin: 0.05, agreeMargin: 0.25 }), true);
-    // The threshold: 0.35 of the first file's score (tuned on the dev split).
-    assert.equal(isLocated(evidenceOf([file('a', 10, ['rebuild', 'sparse', 'indexes']), file('b', 6.6, [])], q)), false);
-    assert.equal(isLocated(evidenceOf([file('a', 10, ['rebuild', 'sparse', 'indexes']), file('b', 6.4, [])], q)), true);
+    assert.equal(isLocated(clear), false);
+    assert.equal(isLocated(evidenceOf([file('a', 10, ['rebuild', 'sparse', 'indexes']), file('b', 4, ['indexes'])], q, 'a')), true);
+    const thin = evidenceOf([file('a', 10, ['indexes']), file('b', 2, [])], q, 'a');
+    assert.equal(isLocated(thin, { margin: 0.5, agreeMargin: 0.9 }), false);
   });
 
   it('declaring an identifier the question spells no longer stands in for coverage (right 12 of 21 times on the dev split)', () => {
@@ -335,13 +330,13 @@ describe('ranking: calibration', () => {
     assert.equal(isLocated(evidenceOf([], q)), false);
   });
 
-  it('a plain BM25 putting the same file first is enough with a margin of 0.25', () => {
-    const ranked = [file('a', 10, ['indexes']), file('b', 7.5, [])];
+  it('a plain BM25 putting the same file first is enough with a margin of 0.35', () => {
+    const ranked = [file('a', 10, ['indexes']), file('b', 6.4, [])];
     const agreed = evidenceOf(ranked, q, 'a');
     assert.equal(agreed.agrees, true);
     assert.equal(isLocated(agreed), true);
     assert.equal(isLocated(evidenceOf(ranked, q, 'b')), false);
     assert.equal(isLocated(evidenceOf(ranked, q)), false);
-    assert.equal(isLocated(evidenceOf([file('a', 10, ['indexes']), file('b', 8.5, [])], q, 'a')), false);
+    assert.equal(isLocated(evidenceOf([file('a', 10, ['indexes']), file('b', 6.6, [])], q, 'a')), false);
   });
 });
