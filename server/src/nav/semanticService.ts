@@ -87,6 +87,8 @@ export class SemanticService {
   readonly tsPrograms: TsProgramsProvider | undefined;
   /** Sextant's Roslyn host provider, when it serves C#. */
   readonly roslyn: RoslynProvider | undefined;
+  /** The Roslyn host's background start (tests, doctor). */
+  readonly roslynStart: RoslynBackgroundStart | undefined;
   /** Restore into Sextant's state, for the Roslyn host (allowed or not: answers say which). */
   readonly restore: RestoreService | undefined;
   /** Why C# is served the way it is. */
@@ -115,6 +117,7 @@ export class SemanticService {
     const roslyn = !options.noLsp && this.csharpBackend.choice === 'roslyn' ? new RoslynProvider({ root: engine.root, model: this.model }) : undefined;
     const prewarmRoslyn = options.roslynPrewarm ?? !process.env.SEXTANT_ROSLYN_NO_PREWARM;
     const roslynStart = roslyn ? new RoslynBackgroundStart(engine, roslyn) : undefined;
+    this.roslynStart = roslynStart;
     if (roslynStart && prewarmRoslyn) roslynStart.startHostEarly();
     if (!options.noLsp && !options.noTsPrograms && !process.env.SEXTANT_NO_TS_PROGRAMS) {
       // Before typescript-language-server in the same slot: it stays the fallback.
@@ -139,10 +142,16 @@ export class SemanticService {
         this.registry.register(roslyn, 'lsp');
         engine.onFileChanged((rel) => roslyn.filesChanged([rel]));
         if (prewarmRoslyn) {
-          roslynStart!.startInBackground(async (project) => {
-            await this.precise.ready;
-            return this.factsCoverage.covers(project);
-          });
+          roslynStart!.startInBackground(
+            async (project) => {
+              await this.precise.ready;
+              return this.factsCoverage.covers(project);
+            },
+            async () => {
+              await this.precise.ready;
+              return (project) => this.factsCoverage.recorded(project);
+            },
+          );
         }
       }
       this.lsp = new LspProvider({ root: engine.root, servers, coverage: (language, p) => this.csharpLs.coverage(language, p), csharpWriteRisk: () => this.csharpLs.writeRisk(), ...(this.roslyn ? { noCSharp: true } : {}) });

@@ -11,8 +11,10 @@ import * as path from 'node:path';
 import { deserializeSCIP } from '@c4312/scip';
 import { OccurrenceStore } from '../../../server/src/semantic/precise/occurrenceStore';
 import { PreciseAnswers, verifyAgainstText, type PreciseEnv } from '../../../server/src/semantic/precise/preciseAnswers';
+import { PreciseFacts } from '../../../server/src/semantic/precise/preciseFacts';
 import { readScipCatalog, verifyScipCatalog, writeScipIndex } from '../../../server/src/semantic/precise/scipCatalog';
 import { decodeDocument, readScipIndex, ROLE_DEFINITION, type ScipDocument } from '../../../server/src/semantic/precise/scipCodec';
+import { readUnitsCatalog } from '../../../server/src/semantic/precise/unitsCatalog';
 import { descriptorsOf, escapeName, globalSymbol, parseDescriptors, symbolName } from '../../../server/src/semantic/precise/scipSymbol';
 import { SemanticRegistry } from '../../../server/src/semantic/registry';
 import type { SemanticProvider } from '../../../server/src/semantic/provider';
@@ -203,6 +205,43 @@ describe('the catalog of an index file', () => {
     assert.match((await (r.ok ? r.unit.verified : undefined)) ?? '', /wire type 7/);
     assert.equal(store.listUnits().length, 0);
     assert.equal(store.size, 0);
+  });
+
+  it("the persisted layer's units catalog: a start takes unchanged units from it without opening their files; a changed unit is read from its file", async () => {
+    const pdir = path.join(dir, 'precise');
+    fs.mkdirSync(pdir);
+    const names = ['a', 'b', 'c'].map((n) => path.join(pdir, `${n}.scip`));
+    const when = new Date('2026-01-02T03:04:05Z');
+    for (const f of names) {
+      await writeScipIndex(f, meta, docs());
+      fs.utimesSync(f, when, when);
+    }
+    const facts = () => new PreciseFacts({ workspaceRoot: '/ws', indexRoot: dir, scip: [], env: {} as PreciseEnv });
+    const first = facts();
+    await first.ready;
+    assert.equal(first.units().length, 3);
+    await first.saveUnitsCatalog();
+    assert.equal(readUnitsCatalog(pdir).size, 3, 'written after a start that read units from their files');
+    // b's trailer broken in place (same size, inode and times): only a start that opens b's file can tell
+    const b = names[1]!;
+    const bytes = Buffer.from(fs.readFileSync(b));
+    bytes.fill(0, bytes.length - 10);
+    fs.writeFileSync(b, bytes);
+    fs.utimesSync(b, when, when);
+    const second = facts();
+    await second.ready;
+    assert.deepEqual(second.refused(), []);
+    assert.equal(second.units().length, 3);
+    assert.ok(second.units().every((u) => u.verified === undefined), 'units from the units catalog are not checked again');
+    // c rewritten (a new file: another inode and time): read from its file, the others still from the units catalog
+    const c = names[2]!;
+    fs.rmSync(c);
+    await writeScipIndex(c, meta, docs().slice(0, 2));
+    const third = facts();
+    await third.ready;
+    assert.equal(third.store.unit(c)!.documents, 2);
+    assert.notEqual(third.store.unit(c)!.verified, undefined, 'a unit read from its file is checked');
+    assert.equal(third.store.unit(b)!.verified, undefined);
   });
 
   it('a key whose inputs fingerprint is unchanged holds without its compilation being checked; a generator document without hashing it', async () => {

@@ -22,6 +22,21 @@ export class FactsCoverage {
     },
   ) {}
 
+  /**
+   * True when every C# file of the project (graph id) has facts recorded for its content now
+   * (PreciseAnswers.recordedForContent: no key check, nothing read): the Roslyn background start
+   * neither describes nor loads such a project — a question whose facts turn out not to hold loads
+   * it then. Cheap enough for 3,000 projects at a start.
+   */
+  recorded(project: string): boolean {
+    if (this.o.store.listUnits().length === 0) return false;
+    const g = this.o.graph();
+    if (!g) return false;
+    if (this.memo.graph !== g) this.memo = { stamp: '', byProject: new Map(), files: undefined, graph: g };
+    const files = (this.memo.files ??= filesByProject(g, (p) => /\.cs$/i.test(p), false)).get(project) ?? [];
+    return files.length > 0 && files.every((p) => this.o.answers.recordedForContent(p));
+  }
+
   /** True when every C# file of the project (graph id) has facts that hold now; false without facts. */
   covers(project: string): boolean {
     if (this.o.store.listUnits().length === 0) return false;

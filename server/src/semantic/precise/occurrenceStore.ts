@@ -118,10 +118,18 @@ export class OccurrenceStore {
   }
 
   /**
+   * A unit from a catalog already known to match its file (the persisted layer's units catalog,
+   * unitsCatalog.ts: the file was checked when it was listed and has not changed since): not checked again.
+   */
+  addChecked(file: string, provenance: Provenance, workspaceRoot: string, c: ScipCatalog): AddUnitResult {
+    return this.addCatalog(path.resolve(file), provenance, workspaceRoot, c, false);
+  }
+
+  /**
    * A unit from its catalog (no document read). The file is checked against the catalog in the
    * background (`verified`): one that does not match is then dropped whole, with the reason.
    */
-  private addCatalog(abs: string, provenance: Provenance, workspaceRoot: string, c: ScipCatalog): AddUnitResult {
+  private addCatalog(abs: string, provenance: Provenance, workspaceRoot: string, c: ScipCatalog, verify = true): AddUnitResult {
     const unit: PreciseUnit = { file: abs, provenance, producer: producerOf(c.metadata), documents: 0, bytes: c.size };
     const prefix = projectPrefix(c.metadata.projectRoot, workspaceRoot);
     const entries: DocEntry[] = [];
@@ -137,6 +145,7 @@ export class OccurrenceStore {
       return { ok: false, file: abs, reason: e instanceof ScipFormatError ? `${e.message} at byte ${e.offset}` : String(e) };
     }
     const r = this.install(unit, entries, defs);
+    if (!verify) return r;
     // one file at a time, after those before it (a persisted layer has one per project)
     const verified: Promise<string | undefined> = this.verifying.then(async () => {
       const problem = this.units.get(abs) === unit ? await verifyScipCatalog(abs, c) : undefined;
@@ -307,8 +316,19 @@ function checkRelative(p: string, offset: number): void {
   if (!p || p.startsWith('/') || p.split('/').includes('..')) throw new ScipFormatError(`a document path '${p}' that is not relative to the project root`, offset);
 }
 
-/** The folder of the index's project root below the workspace root ('' when they are the same or unrelated). */
+/** The folder of the index's project root below the workspace root ('' when they are the same or unrelated); memoised (one per unit of a start). */
 function projectPrefix(projectRoot: string, workspaceRoot: string): string {
+  const k = `${projectRoot}\u0000${workspaceRoot}`;
+  let v = prefixes.get(k);
+  if (v === undefined) {
+    if (prefixes.size > 64) prefixes.clear();
+    prefixes.set(k, (v = computePrefix(projectRoot, workspaceRoot)));
+  }
+  return v;
+}
+const prefixes = new Map<string, string>();
+
+function computePrefix(projectRoot: string, workspaceRoot: string): string {
   let p = projectRoot;
   if (p.startsWith('file://')) {
     try {

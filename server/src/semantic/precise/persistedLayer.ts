@@ -11,7 +11,8 @@
  * what the host already holds. Otherwise it runs in a Roslyn host of its own with a memory cap
  * (`SEXTANT_PRECISE_MEMORY_MB`) at a low CPU priority (`SEXTANT_PRECISE_NICE`), which a question
  * stops (the rest waits for the next quiet time). A project whose file already holds, or whose
- * files imported facts cover (factsCoverage.ts), is skipped.
+ * files imported facts cover (factsCoverage.ts), is skipped. After a pass that wrote some, the
+ * folder's units catalog (unitsCatalog.ts) is written again, so the next start reads one file.
  * `SEXTANT_PRECISE_PERSIST=0` turns it off; `SEXTANT_PRECISE_IDLE_MS` sets the quiet time.
  */
 import * as crypto from 'node:crypto';
@@ -146,7 +147,10 @@ export class PersistedLayer {
     } finally {
       clearInterval(watch);
     }
-    if (done) log.info(`persisted layer: ${done} project(s) persisted (${this.stats.documents} documents so far)`);
+    if (done) {
+      log.info(`persisted layer: ${done} project(s) persisted (${this.stats.documents} documents so far)`);
+      void this.o.facts.saveUnitsCatalog();
+    }
     return done;
   }
 
@@ -182,7 +186,10 @@ export class PersistedLayer {
           break;
         }
         const r = await live.occurrences(key, this.life.signal, quietMs);
-        if (!r) return done;
+        if (!r) {
+          if (done) void this.o.facts.saveUnitsCatalog();
+          return done;
+        }
         if (!r.ok || r.result.notDone.length > 0) {
           log.info(`persisted layer: ${key} not persisted (${r.ok ? `${r.result.notDone.length} document(s) not done` : r.reason})`);
           complete = false;
@@ -195,7 +202,10 @@ export class PersistedLayer {
       this.stats.byLiveHost++;
       done++;
     }
-    if (done) log.info(`persisted layer: ${done} project(s) persisted by the engine's host (${this.stats.documents} documents so far)`);
+    if (done) {
+      log.info(`persisted layer: ${done} project(s) persisted by the engine's host (${this.stats.documents} documents so far)`);
+      void this.o.facts.saveUnitsCatalog();
+    }
     return done;
   }
 

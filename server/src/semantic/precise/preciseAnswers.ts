@@ -155,6 +155,18 @@ export class PreciseAnswers {
     return `${this.envGeneration}:${this.env.version()}`;
   }
 
+  /**
+   * True when a path has facts recorded for its content now (the cheap part of `heldNow`: no key
+   * dependency or compilation check, nothing read from disk): a hint for background work, never an answer.
+   */
+  recordedForContent(p: string): boolean {
+    const entries = this.store.entries(p);
+    if (entries.length === 0) return false;
+    const hash = this.env.currentHash(p);
+    if (hash === undefined) return false;
+    return entries.some((e) => !e.keyed || (e.key ?? e.head)?.contentHash === hash);
+  }
+
   /** True when a path has facts that hold now. */
   heldNow(p: string): boolean {
     return 'entry' in this.current(p);

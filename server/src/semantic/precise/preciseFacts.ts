@@ -4,13 +4,17 @@
  * `SEXTANT_SCIP`, and `<workspace>/.sextant/scip/` by default), and the answers over it.
  *
  * Loading streams each file in the background; until a file is read its documents are simply
- * not in the store (answered live). A file that does not decode is refused with the reason
+ * not in the store (answered live). The persisted layer's units are taken from its units catalog
+ * (unitsCatalog.ts) where their files are unchanged. A file that does not decode is refused with the reason
  * (`refused()`), and nothing else is lost.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { log } from '../../core/log';
+import { timeSlice } from '../../core/timeSlice';
 import { OccurrenceStore, type PreciseUnit, type Provenance } from './occurrenceStore';
+import { parseCatalogRegion, type ScipCatalog } from './scipCatalog';
+import { readUnitsCatalog, sameStamp, stampOf, writeUnitsCatalog, type UnitsCatalogEntry } from './unitsCatalog';
 import { PreciseAnswers, type PreciseEnv } from './preciseAnswers';
 
 /** The folder of imported indexes looked in by default, relative to the workspace root. */
@@ -73,6 +77,62 @@ export class PreciseFacts {
     return true;
   }
 
+  /**
+   * The persisted layer's units: each one whose file is as the units catalog lists it is taken from
+   * there (no file opened, not checked again), the others from their files; in time slices. When
+   * some were not listed (or listed ones are gone), the units catalog is written again once their
+   * checks are done.
+   */
+  private async loadPersisted(dir: string): Promise<void> {
+    const listed = readUnitsCatalog(dir);
+    const files = scipFiles(dir);
+    const slice = timeSlice();
+    let fromFiles = 0;
+    for (const f of files) {
+      await slice();
+      const c = listed.get(path.basename(f));
+      const stamp = c ? stampOf(f) : undefined;
+      let catalog: ScipCatalog | undefined;
+      if (c && stamp && sameStamp(c, stamp)) {
+        try {
+          catalog = parseCatalogRegion(c.region);
+        } catch {
+          catalog = undefined;
+        }
+      }
+      if (catalog && this.store.addChecked(f, 'persisted', this.o.workspaceRoot, catalog).ok) continue;
+      fromFiles++;
+      await this.add(f, 'persisted');
+    }
+    this.listed = listed;
+    if (fromFiles > 0 || listed.size !== files.length) void this.saveUnitsCatalog();
+  }
+
+  /** The units catalog read at start (the regions of units whose files have not changed are taken from it). */
+  private listed: ReadonlyMap<string, UnitsCatalogEntry> = new Map();
+  private saving: Promise<number> | undefined;
+
+  /**
+   * Writes the persisted layer's units catalog (unitsCatalog.ts) for the units in the store now,
+   * after their checks against their files: the next start takes them from one file. Called after a
+   * start that read units from their files and after a background pass wrote some. One at a time.
+   */
+  saveUnitsCatalog(): Promise<number> {
+    const dir = this.persistedDir();
+    if (!dir) return Promise.resolve(0);
+    const run = async (): Promise<number> => {
+      const units = this.store.listUnits().filter((u) => u.provenance === 'persisted');
+      await Promise.all(units.map((u) => u.verified));
+      const held = scipFiles(dir).filter((f) => this.store.unit(f)?.provenance === 'persisted');
+      const n = await writeUnitsCatalog(dir, held, this.listed);
+      log.debug(`precise facts: units catalog of ${dir}: ${n} unit(s)`);
+      return n;
+    };
+    const next = (this.saving ?? Promise.resolve(0)).catch(() => 0).then(run);
+    this.saving = next;
+    return next;
+  }
+
   private async loadAll(): Promise<void> {
     const t0 = Date.now();
     await this.loadFiles();
@@ -82,7 +142,7 @@ export class PreciseFacts {
 
   private async loadFiles(): Promise<void> {
     const dir = this.persistedDir();
-    if (dir) for (const f of scipFiles(dir)) await this.add(f, 'persisted');
+    if (dir) await this.loadPersisted(dir);
     const wanted = this.o.scip.length ? this.o.scip : [DEFAULT_SCIP_FOLDER];
     for (const w of wanted) {
       const abs = path.resolve(this.o.workspaceRoot, w);
