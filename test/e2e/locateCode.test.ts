@@ -22,6 +22,8 @@ describe('MCP over stdio: locate_code on the generated workspace @e2e', function
   let idx: string;
   let m: WorkspaceManifest;
   const answers: { q: string; bytes: number; direct: boolean; refinements: number }[] = [];
+  /** The first answer to each question: did it say `located`, and was its first candidate the expected file? */
+  const firsts: { q: string; located: boolean; firstRight: boolean }[] = [];
 
   before(async function () {
     const w = cachedWorkspace('csharp', { projects: 24, sizeFactor: 0.05 });
@@ -63,6 +65,7 @@ describe('MCP over stdio: locate_code on the generated workspace @e2e', function
     let { s, bytes } = await ask({ question, ...(hints ? { hints } : {}) });
     let refinements = 0;
     const trail: string[] = [];
+    firsts.push({ q: question, located: s.status === 'located', firstRight: s.items[0]?.path === expected });
     for (;;) {
       trail.push(`${s.status}: ${s.items.map((i: any) => i.path.split('/').pop()).join(', ')}`);
       for (const r of s.reads) assert.ok(r.endLine >= r.startLine && !('text' in r), 'a read is a path and a line range');
@@ -114,12 +117,17 @@ describe('MCP over stdio: locate_code on the generated workspace @e2e', function
     }
     const direct = answers.filter((a) => a.direct).length;
     if (process.env.LOCATE_TRACE) console.log(`      direct ${direct}; misses: ${misses.join(' | ')}`);
-    // Every question reaches its file within two refinements; `located` at once is the calibrated
-    // status (said only with a clear margin, measured on real pull requests by the bench's history
-    // section), so near-ties between same-named files (JournalService / JournalServiceExtensions)
-    // are ambiguous first.
+    // Every question reaches its file within two refinements. `located` at once is the calibrated
+    // status: said only when a plain BM25 ranking agrees with a clear margin (measured on real pull
+    // requests by the bench's history section, where a looser rule was right 6 of 14 times), so most
+    // questions here are `ambiguous` first with the right file as the first candidate. What holds
+    // whatever the calibration: a `located` is right, and the ranking puts the file first.
     assert.ok(misses.length <= 1, misses.join('\n'));
-    assert.ok(direct >= 12, `only ${direct} of 20 located without refinement`);
+    const wrong = firsts.filter((f) => f.located && !f.firstRight).map((f) => f.q);
+    assert.deepEqual(wrong, [], 'said `located` with another file first');
+    const firstRight = firsts.filter((f) => f.firstRight).length;
+    assert.ok(firstRight >= 16, `the expected file is the first candidate for only ${firstRight} of 20 questions`);
+    assert.ok(direct >= 4, `only ${direct} of 20 located without refinement: the calibrated rule no longer says located even for clear cases`);
   });
 
   it('a layer refinement narrows the search; repeating it answers progress: unchanged', async () => {
