@@ -16,24 +16,7 @@ import type { CallContext, OpArgs, OpResult, ProviderOutcome, SemanticOp, Semant
 import type { ReferenceLocation } from '../../../server/src/semantic/types';
 import { copyFixture, removeDir } from '../../integration/semantic/fixture';
 import { tempDir, writeTree } from '../../helpers/workspace';
-
-/** Mocha hooks: an engine over the folder `makeDir` creates, answering semantic questions with the heuristic provider only. */
-function heuristicEngine(makeDir: () => string): () => Engine {
-  let dir: string;
-  let engine: Engine;
-  before(async () => {
-    dir = makeDir();
-    engine = await Engine.open({ workspaceRoot: dir, indexRoot: '' });
-    await engine.refresh();
-    semanticService(engine, { noLsp: true });
-  });
-  after(async () => {
-    await disposeSemanticService(engine);
-    await engine.close();
-    removeDir(dir);
-  });
-  return () => engine;
-}
+import { heuristicEngine } from '../../helpers/heuristicEngine';
 
 describe('semantic: heuristic provider (no language server)', function () {
   this.timeout(60_000);
