@@ -4,7 +4,7 @@
  *   npx tsx test/oracle/compare.ts --workspace DIR (--solution FILE | --project FILE ...)
  *       [--questions FILE | --sample N [--seed S]] [--ops definition,references,...,type_hierarchy] [--framework] [--shapes]
  *       [--truth FILE [--save-truth | --refresh OPS [--oracle-only]]] [--oracle-workspace RESTORED_DIR] [--all-projects]
- *       [--provider roslyn|csharp-ls] [--wait-ms MS (≤ 10000, the tools' maximum; default 10000)] [--settle-ms MS] [--json OUT] [--engine-arg ARG ...] [--check]
+ *       [--provider roslyn|csharp-ls] [--wait-ms MS (≤ 10000, the tools' maximum; default 10000)] [--settle-ms MS | --first-answer-only] [--json OUT] [--engine-arg ARG ...] [--check]
  *   npx tsx test/oracle/compare.ts --workspace DIR --truth FILE --rescore ENGINE_JSON   (score a saved run's answers again)
  *
  * DIR is the tree the engine reads; it is never written: the oracle runs on its own copy under the
@@ -19,11 +19,18 @@
  * samples anew are added under ids the truth does not have (old ids stay). --all-projects: the oracle also loads the project
  * files the solution leaves out (the engine searches every project of the tree). --rescore reads
  * the engine's answers from an earlier --json output instead of asking (a truth change costs no
- * engine run). --check exits 1 when a target of the issue is missed. The output is the per-op
- * table and the honesty table (answers with a missing row, by label). --settle-ms MS re-asks each
- * first answer that is not precise and misses no truth row until it is precise or MS have passed
- * since its first ask ("settle" lines: latency or binding); the first-pass figures of the questions
- * after it are then warmer than a plain run's.
+ * engine run). --check exits 1 when a target of the issue is missed (on the scored answers).
+ *
+ * Scoring (the default, "settled"): every question is asked once, in order, as an agent would, and
+ * an answer that says it is not finished (its own continuation: projects not searched by the
+ * deadline, no answer in time, the host still loading, restore still running) is asked again until
+ * it says it is finished or --settle-ms MS (default 120000) have passed since its first ask; the
+ * answer reached is scored. An answer final as it stands (precise; unbound mentions; a position
+ * that could not be bound) is never re-asked, and the truth is never consulted to decide.
+ * Printed: the first answers' table (label and time per question, as the agent first saw them, and
+ * what settling made of them), the first answers' per-op + honesty tables, then the settled
+ * answers' per-op + honesty tables. Later questions meet a host warmed by the re-asks;
+ * --first-answer-only asks each question once and scores that (a plain first pass).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -57,19 +64,25 @@ export interface CompareOptions {
   sample?: { count: number; seed: number; ops?: OracleOp[] };
   waitMs?: number;
   /**
-   * Re-ask a first-pass answer that is heuristic / unavailable, or precise_partial without a missing
-   * row, every `waitMs` until it is precise or this long has passed since the first ask: how long
-   * the precise answer takes cold (latency) or that it never comes (binding). Later questions then
-   * meet a warmer host: their first-pass figures are not comparable with a run without it.
+   * How long an unfinished answer is followed (re-asked as its own continuation says) from its first
+   * ask; the answer reached is scored (default SETTLE_DEFAULT_MS). Later questions then meet a warmer
+   * host than a plain first pass.
    */
   settleMs?: number;
+  /** Score the first answers only (no re-ask): a plain first pass. */
+  firstAnswerOnly?: boolean;
   engineArgs?: string[];
   /** Extra environment for the engine (e.g. SEXTANT_CSHARP_PROVIDER). */
   engineEnv?: Record<string, string>;
   log?: (s: string) => void;
 }
 
-/** A re-asked answer (--settle-ms): what it became and when. */
+/** Following an unfinished answer (asked again, as its continuation says) is bounded by this, from its first ask (lead's decision, 2026-12-02: ~120 s). */
+export const SETTLE_DEFAULT_MS = 120_000;
+/** A re-ask comes at least this long after the previous ask began (an answer that returns at once is not asked in a tight loop). */
+const SETTLE_MIN_ASK_GAP_MS = 2_000;
+
+/** A re-asked answer: what it became and when. */
 export interface Settled {
   id: string;
   op: OracleOp;
@@ -78,15 +91,22 @@ export interface Settled {
   /** The last answer: its mode, ms from the first ask until it came, asks in all. */
   last: { mode: string; ms: number; reason?: string; rows: number };
   asks: number;
-  /** precise within the budget: the first answer was waiting (latency); else it is binding (or slower than the budget). */
-  verdict: 'latency' | 'binding-or-slower';
+  /** finished: the last answer no longer says it is unfinished; unfinished: still so when the budget ran out. */
+  verdict: 'finished' | 'unfinished';
 }
 
 export interface CompareResult {
   oracle: OracleResult;
+  /** The first answer to each question (label and time as the agent first saw them). */
   engine: EngineAnswer[];
-  settled?: Settled[];
+  /** The answer reached by following each unfinished first answer (the first answer where it was final); absent with --first-answer-only. */
+  final?: EngineAnswer[];
+  /** The questions that were re-asked. */
+  settles?: Settled[];
+  /** The scored answers: `final` (settled), or the first ones with --first-answer-only. */
   score: Score;
+  /** The first answers' score (equals `score` with --first-answer-only). */
+  firstScore: Score;
   /** ms from the first question to the first precise answer (NaN: none). */
   firstPreciseMs: number;
   engineStderr: string;
@@ -218,10 +238,13 @@ export async function compare(o: CompareOptions): Promise<CompareResult> {
     }
   }
   const scoreOf = (engine: EngineAnswer[]) => score(oracle.questions, oracle.answers, engine, original, oracle.documents);
-  if (o.oracleOnly) return { oracle, engine: [], score: scoreOf([]), firstPreciseMs: NaN, engineStderr: '' };
+  if (o.oracleOnly) return { oracle, engine: [], score: scoreOf([]), firstScore: scoreOf([]), firstPreciseMs: NaN, engineStderr: '' };
   if (o.rescore) {
+    // an earlier run's answers (one without `final` was a first pass only)
     const saved = JSON.parse(fs.readFileSync(o.rescore, 'utf8')) as CompareResult;
-    return { ...saved, oracle, score: scoreOf(saved.engine) };
+    const { final: savedFinal, ...rest } = saved;
+    const final = o.firstAnswerOnly ? undefined : savedFinal;
+    return { ...rest, oracle, ...(final ? { final } : {}), score: scoreOf(final ?? saved.engine), firstScore: scoreOf(saved.engine) };
   }
   const indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-oracle-idx-'));
   try {
@@ -231,56 +254,100 @@ export async function compare(o: CompareOptions): Promise<CompareResult> {
     log(`engine: index built in ${Date.now() - t} ms`);
     const c = await connectEngine(o.workspace, indexRoot, o.engineArgs ?? [], o.engineEnv ?? {});
     const engine: EngineAnswer[] = [];
-    const settled: Settled[] = [];
+    const final: EngineAnswer[] = [];
+    const settles: Settled[] = [];
     const started = Date.now();
     let firstPreciseMs = NaN;
+    const waitMs = o.waitMs ?? 10_000;
     try {
       for (const q of oracle.questions) {
-        const a = await askEngine(c.client, q, o.waitMs ?? 10_000);
+        const a = await askEngine(c.client, q, waitMs);
         engine.push(a);
         if (Number.isNaN(firstPreciseMs) && a.mode === 'precise') firstPreciseMs = Date.now() - started;
         log(`  ${q.id} ${q.op} ${q.path}:${q.line}:${q.column} → ${a.mode}${a.provider ? ` (${a.provider})` : ''} ${a.items.length} in ${a.ms} ms${a.error ? ` ERROR ${a.error}` : ''}`);
-        if (o.settleMs && needsSettling(q, a, oracle, original)) {
-          const st = await settle(c.client, q, a, o.waitMs ?? 10_000, o.settleMs);
-          settled.push(st);
-          log(`    settle ${q.id}: ${st.first.mode} → ${st.last.mode} after ${st.last.ms} ms (${st.asks} asks): ${st.verdict}`);
+        if (o.firstAnswerOnly) continue;
+        const s = await settle(q, a, (budget) => askEngine(c.client, q, Math.min(waitMs, budget)), o.settleMs ?? SETTLE_DEFAULT_MS);
+        final.push(s.answer);
+        if (s.settled) {
+          settles.push(s.settled);
+          log(`    settle ${q.id}: ${s.settled.first.mode} → ${s.settled.last.mode} after ${s.settled.last.ms} ms (${s.settled.asks} asks): ${s.settled.verdict}`);
         }
       }
     } finally {
       await c.close();
     }
-    return { oracle, engine, ...(o.settleMs ? { settled } : {}), score: scoreOf(engine), firstPreciseMs, engineStderr: c.stderr() };
+    const firstScore = scoreOf(engine);
+    if (o.firstAnswerOnly) return { oracle, engine, score: firstScore, firstScore, firstPreciseMs, engineStderr: c.stderr() };
+    return { oracle, engine, final, settles, score: scoreOf(final), firstScore, firstPreciseMs, engineStderr: c.stderr() };
   } finally {
     fs.rmSync(indexRoot, { recursive: true, force: true });
   }
 }
 
-/** A first answer worth re-asking: not precise, and (precise_partial) no truth row missing — it may only have been waiting. */
-export function needsSettling(q: Question, a: EngineAnswer, oracle: OracleResult, original: Set<string>): boolean {
-  if (a.mode === 'precise' || a.mode === 'error' || a.mode === 'ambiguous') return false;
-  if (a.mode !== 'precise_partial') return true;
-  const s = score([q], oracle.answers, [a], original, oracle.documents);
-  return !s.honesty.some((h) => h.withMissing > 0);
+/**
+ * What an answer says of itself that an agent follows by asking again: projects not searched by the
+ * deadline, no answer in time, the host still loading, restore still running, "ask again". Unbound
+ * mentions, a position that could not be bound, or a heuristic answer for another reason are final.
+ */
+const UNFINISHED = /not searched|\(deadline|by the deadline|deadline came|in time|no answer within|ask again|still (loading|working|compiling|restoring)|restoring \d+ of \d+ projects|STILL_WORKING/i;
+
+/** The answer says it is not finished (its own continuation): an agent asks again. */
+export function unfinished(a: EngineAnswer): boolean {
+  if (a.mode === 'precise' || a.mode === 'ambiguous') return false;
+  return UNFINISHED.test(a.mode === 'error' ? (a.error ?? '') : (a.reason ?? ''));
 }
 
-async function settle(client: Client, q: Question, first: EngineAnswer, waitMs: number, budgetMs: number): Promise<Settled> {
-  const t0 = Date.now() - first.ms;
+/**
+ * Follows one question's answer: while it says it is unfinished, asks again (`ask(budgetMs)`, at
+ * most one ask per SETTLE_MIN_ASK_GAP_MS) until it no longer does or `budgetMs` have passed since
+ * the first ask. The answer reached (its ms from the first ask) and, when it was re-asked, how.
+ */
+export async function settle(q: Question, first: EngineAnswer, ask: (budgetMs: number) => Promise<EngineAnswer>, budgetMs: number, now: () => number = Date.now, sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))): Promise<{ answer: EngineAnswer; settled?: Settled }> {
+  if (!unfinished(first)) return { answer: first };
+  const t0 = now() - first.ms;
   let last = first;
+  let lastAsk = t0;
   let asks = 1;
-  while (last.mode !== 'precise' && Date.now() - t0 < budgetMs) {
-    last = await askEngine(client, q, Math.min(waitMs, Math.max(1_000, budgetMs - (Date.now() - t0))));
+  while (unfinished(last) && now() - t0 < budgetMs) {
+    const gap = lastAsk + SETTLE_MIN_ASK_GAP_MS - now();
+    if (gap > 0) await sleep(gap);
+    lastAsk = now();
+    last = await ask(Math.max(1_000, budgetMs - (now() - t0)));
     asks++;
   }
-  const said = (x: EngineAnswer) => (x.reason ? { reason: x.reason.slice(0, 200) } : {});
+  const ms = now() - t0;
+  const said = (x: EngineAnswer) => (x.reason ? { reason: x.reason.slice(0, 200) } : x.error ? { reason: x.error.slice(0, 200) } : {});
   return {
-    id: q.id,
-    op: q.op,
-    at: `${q.path}:${q.line}:${q.column}`,
-    first: { mode: first.mode, ms: first.ms, ...said(first) },
-    last: { mode: last.mode, ms: Date.now() - t0, rows: last.items.length, ...said(last) },
-    asks,
-    verdict: last.mode === 'precise' ? 'latency' : 'binding-or-slower',
+    answer: { ...last, ms },
+    settled: {
+      id: q.id,
+      op: q.op,
+      at: `${q.path}:${q.line}:${q.column}`,
+      first: { mode: first.mode, ms: first.ms, ...said(first) },
+      last: { mode: last.mode, ms, rows: last.items.length, ...said(last) },
+      asks,
+      verdict: unfinished(last) ? 'unfinished' : 'finished',
+    },
   };
+}
+
+/** The first answers' table: each question's label and time as first seen, and what following it gave. */
+export function firstAnswerTable(r: Pick<CompareResult, 'engine' | 'final' | 'settles'>): string {
+  const settles = new Map((r.settles ?? []).map((s) => [s.id, s]));
+  const ms = (xs: number[]) => {
+    const v = [...xs].sort((a, b) => a - b);
+    const at = (p: number) => v[Math.min(v.length - 1, Math.ceil(p * v.length) - 1)];
+    return v.length ? `p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${v[v.length - 1]} ms` : '—';
+  };
+  const lines = ['  first answers (label, time) → settled (label, time from the first ask, asks)', '    id               op               first label            first ms   settled label          settled ms  asks'];
+  for (const a of r.engine) {
+    const s = settles.get(a.id);
+    const f = r.final?.find((x) => x.id === a.id);
+    lines.push(`    ${a.id.padEnd(16)} ${a.op.padEnd(16)} ${a.mode.padEnd(22)} ${String(a.ms).padStart(8)}   ${(s ? s.last.mode : f ? '=' : '').padEnd(22)} ${s ? String(s.last.ms).padStart(10) : ''.padStart(10)}  ${s ? String(s.asks).padStart(4) : ''}`);
+  }
+  lines.push(`    first answers: ${ms(r.engine.map((a) => a.ms))}; precise at once ${r.engine.filter((a) => a.mode === 'precise').length} of ${r.engine.length}`);
+  if (r.final) lines.push(`    settled answers: ${ms(r.final.map((a) => a.ms))}; precise ${r.final.filter((a) => a.mode === 'precise').length} of ${r.final.length}; re-asked ${settles.size} (still unfinished at the bound: ${[...settles.values()].filter((s) => s.verdict === 'unfinished').length})`);
+  return lines.join('\n');
 }
 
 function parse(argv: string[]) {
@@ -315,6 +382,7 @@ function parse(argv: string[]) {
     else if (a === '--ops') ops = v().split(',') as OracleOp[];
     else if (a === '--wait-ms') o.waitMs = Number(v());
     else if (a === '--settle-ms') o.settleMs = Number(v());
+    else if (a === '--first-answer-only') o.firstAnswerOnly = true;
     else if (a === '--json') o.json = v();
     else if (a === '--engine-arg') o.engineArgs!.push(v());
     else if (a === '--provider') o.engineEnv = { SEXTANT_CSHARP_PROVIDER: v() };
@@ -331,12 +399,15 @@ async function main(): Promise<number> {
   const o = parse(process.argv.slice(2));
   const r = await compare({ ...o, log: (s) => console.error(s) });
   if (o.oracleOnly) return 0;
-  console.log(formatScore(`oracle comparison: ${o.workspace} (${r.oracle.projects} oracle projects; first precise after ${r.firstPreciseMs} ms)`, r.score));
-  for (const st of r.settled ?? []) console.log(`  settle ${st.id} ${st.op} ${st.at} first ${st.first.mode} in ${st.first.ms} ms → ${st.last.mode} after ${st.last.ms} ms (${st.asks} asks, ${st.last.rows} rows) ${st.verdict}${st.last.reason ? ` — ${st.last.reason}` : ''}`);
+  const title = `oracle comparison: ${o.workspace} (${r.oracle.projects} oracle projects; first precise after ${r.firstPreciseMs} ms)`;
+  if (r.engine.length) console.log(firstAnswerTable(r));
+  console.log(formatScore(`${title}\nFIRST ANSWERS (each question asked once):`, r.firstScore));
+  if (r.final) console.log(formatScore(`SETTLED ANSWERS (scored: unfinished answers followed up to ${Math.round((o.settleMs ?? SETTLE_DEFAULT_MS) / 1000)} s from the first ask):`, r.score));
+  for (const st of r.settles ?? []) console.log(`  settle ${st.id} ${st.op} ${st.at} first ${st.first.mode} in ${st.first.ms} ms → ${st.last.mode} after ${st.last.ms} ms (${st.asks} asks, ${st.last.rows} rows) ${st.verdict}${st.last.reason ? ` — ${st.last.reason}` : ''}`);
   for (const m of r.score.misses.slice(0, 60)) {
     console.log(`  miss ${m.id} ${m.op} ${m.at} ${m.symbol ?? ''} [${m.mode}] missing ${m.missingCount}: ${m.missing.join(' ')} extra ${m.extra.join(' ')}`);
     // how the engine found its extra rows (via, binds_to, confidence, sites)
-    const detail = r.engine.find((a) => a.id === m.id)?.detail ?? [];
+    const detail = (r.final ?? r.engine).find((a) => a.id === m.id)?.detail ?? [];
     for (const d of detail.filter((x) => m.extra.includes(x.split(' ')[0]!)).slice(0, 5)) console.log(`      extra ${d}`);
   }
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(r, null, 2));

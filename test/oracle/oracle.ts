@@ -227,13 +227,28 @@ function rowDetail(r: any): string | undefined {
   return said.length ? `${engineKey(row)} ${said.join(' ')}` : undefined;
 }
 
-/** A metadata declaration's source view (source_context of its decompiled path) holds its name. */
+/**
+ * A source_context slice (`  N| text` lines) shows `name` declared at the row: on the row's own line,
+ * at its column (1-based, UTF-16). A row at the containing type's line, or at another member near
+ * the asked one, does not (Orleans xd-whenall: the row of Task.WhenAll was `Task.cs:10:14`, the
+ * `public class Task` line, while WhenAll is declared at 1162:24 of the same view).
+ */
+export function holdsName(slice: string, row: { line: number; column: number }, name: string): boolean {
+  const bare = name.replace(/[<(].*$/, '');
+  for (const l of slice.split('\n')) {
+    const m = /^\s*(\d+)\| ?(.*)$/.exec(l);
+    if (m && Number(m[1]) === row.line) return bare.length > 0 && m[2]!.slice(row.column - 1).startsWith(bare);
+  }
+  return false;
+}
+
+/** A metadata declaration's source view (source_context of its decompiled path) shows its name at the row. */
 async function readable(client: Client, row: EngineRow): Promise<boolean> {
   if (!row.name) return false;
   try {
     const r = await client.callTool({ name: 'source_context', arguments: { spans: [{ path: row.path, line: row.line }], contextLines: 3 } }, undefined, { timeout: 120_000 });
     const slice = ((r.structuredContent as { items?: { text?: string }[] } | undefined)?.items ?? [])[0];
-    return !r.isError && typeof slice?.text === 'string' && slice.text.includes(row.name.replace(/[<(].*$/, ''));
+    return !r.isError && typeof slice?.text === 'string' && holdsName(slice.text, row, row.name);
   } catch {
     return false;
   }

@@ -3,8 +3,8 @@
  * running the oracle (test/integration/oracle/ checks it on real Roslyn answers).
  */
 import * as assert from 'node:assert/strict';
-import { mergeTruth, needsSettling } from '../../oracle/compare';
-import { byHint, engineKey, score, truthKey, type EngineAnswer, type OracleAnswer, type OracleResult, type Question } from '../../oracle/oracle';
+import { firstAnswerTable, mergeTruth, settle, unfinished } from '../../oracle/compare';
+import { byHint, engineKey, holdsName, score, truthKey, type EngineAnswer, type OracleAnswer, type OracleResult, type Question } from '../../oracle/oracle';
 
 const q: Question = { id: 'i1', op: 'implementations', path: 'src/I.cs', line: 3, column: 18 };
 const gen = (line: number) => ({ path: 'src/obj/Debug/net10.0/Gen/LoggerMessage.g.cs', line, column: 19, generated: true, hint: 'LoggerMessage.g.cs' });
@@ -66,15 +66,52 @@ describe('oracle scorer', () => {
     assert.equal(m.projects, 3);
   });
 
-  it('re-asks (settles) a first answer only when it is not precise and misses no truth row', () => {
+  it("the readback of a metadata definition holds the name at the row's own line and column, not near it (xd-whenall)", () => {
+    // source_context of `decompiled:System.Runtime@10.0.0.0/System.Threading.Tasks.Task.cs` around the engine's row 10:14
+    const slice = [' 9| /// <summary>Represents an asynchronous operation.</summary>', '10| public class Task : IAsyncResult, IDisposable', '11| {', '12|     public static Task WhenAll(IEnumerable<Task> tasks)', '13|     {'].join('\n');
+    // the type's line is not WhenAll's declaration, though WhenAll is two lines below it
+    assert.equal(holdsName(slice, { line: 10, column: 14 }, 'WhenAll'), false);
+    assert.equal(holdsName(slice, { line: 12, column: 24 }, 'WhenAll'), true);
+    assert.equal(holdsName(slice, { line: 12, column: 24 }, 'WhenAll<TResult>(IEnumerable<Task<TResult>>)'), true);
+    assert.equal(holdsName(slice, { line: 10, column: 14 }, 'Task'), true);
+    assert.equal(holdsName(slice, { line: 12, column: 20 }, 'WhenAll'), false);
+    assert.equal(holdsName(slice, { line: 40, column: 1 }, 'WhenAll'), false);
+  });
+
+  it('follows an answer while it says it is unfinished, never one that is final as it stands; the truth is not consulted', async () => {
     const d: Question = { id: 'r1', op: 'references', path: 'src/A.cs', line: 3, column: 5 };
-    const truth = { projects: 1, loadMs: 0, answerMs: 0, workspaceDiagnostics: [], questions: [d], answers: [{ id: 'r1', op: 'references', ms: 1, items: [{ path: 'src/B.cs', line: 4, column: 9 }] }] } as OracleResult;
-    const files = new Set(['src/A.cs', 'src/B.cs']);
-    const a = (mode: string, items: string[]): EngineAnswer => ({ id: 'r1', op: 'references', mode, ms: 1, items });
-    assert.equal(needsSettling(d, a('precise', ['src/B.cs:4:9']), truth, files), false);
-    assert.equal(needsSettling(d, a('heuristic_no_precise', []), truth, files), true);
-    assert.equal(needsSettling(d, a('precise_partial', ['src/B.cs:4:9']), truth, files), true);
-    // a partial answer that misses a truth row is binding (or slow) as it stands: scored, not re-asked
-    assert.equal(needsSettling(d, a('precise_partial', []), truth, files), false);
+    const a = (mode: string, reason?: string, items: string[] = []): EngineAnswer => ({ id: 'r1', op: 'references', mode, ms: 100, items, ...(reason ? { reason } : {}) });
+    // what the engine says when it is not finished (the lead's quiet run, main a52edb3)
+    assert.equal(unfinished(a('precise_partial', 'searched 8 of 37 candidate project(s) (29 not searched): src/X/X.csproj (deadline), …')), true);
+    assert.equal(unfinished(a('heuristic_no_precise', 'roslyn: no answer within 7988 ms')), true);
+    assert.equal(unfinished(a('heuristic_no_precise', 'roslyn: the Roslyn host did not answer definition in time')), true);
+    assert.equal(unfinished(a('unavailable_no_precise', 'the Roslyn host was still loading the 59 C# project(s) when the deadline came; ask again')), true);
+    assert.equal(unfinished({ ...a('error'), error: 'Error [STILL_WORKING]: …' }), true);
+    // final: precise, unbound mentions, a position that could not be bound
+    assert.equal(unfinished(a('precise')), false);
+    assert.equal(unfinished(a('precise_partial', '12 mentions could not be bound (package Microsoft.NET.Test.Sdk/18.0.1 not restored)')), false);
+    assert.equal(unfinished(a('heuristic_no_precise', 'roslyn: `LogWarning` at the position could not be bound (ILogger<T> is unresolved)')), false);
+
+    let t = 0;
+    const clock = () => t;
+    const sleep = async (ms: number) => void (t += ms);
+    // unfinished twice, then precise: the precise answer is scored, its time counted from the first ask
+    const replies = [a('precise_partial', 'searched 2 of 3 candidate project(s) (1 not searched): src/Y.csproj (deadline)'), a('precise', undefined, ['src/B.cs:4:9'])];
+    t = 100;
+    const r = await settle(d, a('heuristic_no_precise', 'roslyn: no answer within 7998 ms'), async () => ((t += 3_000), replies.shift()!), 120_000, clock, sleep);
+    assert.equal(r.answer.mode, 'precise');
+    assert.deepEqual(r.answer.items, ['src/B.cs:4:9']);
+    assert.deepEqual([r.settled!.asks, r.settled!.verdict, r.answer.ms], [3, 'finished', 8_000]);
+    // final at once: not re-asked
+    let asked = 0;
+    const f = await settle(d, a('precise_partial', '3 mentions could not be bound (package X not restored)'), async () => (asked++, a('precise')), 120_000, clock, sleep);
+    assert.deepEqual([f.answer.mode, f.settled, asked], ['precise_partial', undefined, 0]);
+    // still unfinished at the bound: the last answer is scored, said unfinished
+    t = 0;
+    const u = await settle(d, a('heuristic_no_precise', 'roslyn: no answer within 7998 ms'), async () => ((t += 10_000), a('heuristic_no_precise', 'roslyn: no answer within 9000 ms')), 30_000, clock, sleep);
+    assert.deepEqual([u.answer.mode, u.settled!.verdict, u.settled!.asks], ['heuristic_no_precise', 'unfinished', 4]);
+    // the first-answer table names both labels and times
+    const table = firstAnswerTable({ engine: [a('heuristic_no_precise', 'roslyn: no answer within 7998 ms')], final: [r.answer], settles: [r.settled!] });
+    assert.match(table, /r1 +references +heuristic_no_precise +100 +precise +8000 +3/);
   });
 });
