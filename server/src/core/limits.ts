@@ -864,6 +864,8 @@ export const BATCH_REFERENCES_LOCATIONS = 4;
 export const PRECISE_DECODED_CACHE_BYTES = 64 * 1024 * 1024;
 /** Wire bytes of SCIP documents kept after a read (a question reads a candidate's bytes for its key, the symbol test and the decode). */
 export const PRECISE_RAW_CACHE_BYTES = 16 * 1024 * 1024;
+/** Index files the occurrence store keeps open (the last used): a question reads hundreds of documents, often several from one file (a CI shard holds thousands). */
+export const PRECISE_OPEN_FILES_MAX = 64;
 /** An imported document without Sextant's key is taken as current only when at least this share of its checkable occurrences spell their symbol's name at their range (an edit since shifts them). */
 export const PRECISE_FOREIGN_MATCH_MIN_RATIO = 0.9;
 /** Candidate documents one store answer reads at most; past it the question goes to the live providers (a name mentioned everywhere). */

@@ -134,8 +134,9 @@ export class SemanticRegistry {
       if (options.deadlineMs !== undefined) options = { ...options, deadlineMs: Math.max(200, options.deadlineMs - (Date.now() - started)) };
     }
     const tStore = Date.now();
+    const cpu = process.cpuUsage();
     const stored = this.fromStore(op, language, args);
-    log.debug(`precise facts: ${op} waited ${tStore - started} ms for loading, store ${Date.now() - tStore} ms, ${stored ? `${stored.coverage.documents} document(s), ${stored.coverage.live.length} live` : 'no answer'}`);
+    log.debug(`precise facts: ${op} waited ${tStore - started} ms for loading, store ${Date.now() - tStore} ms (cpu ${Math.round(process.cpuUsage(cpu).user / 1000)} ms), ${stored ? `${stored.coverage.documents} document(s), ${stored.coverage.live.length} live` : 'no answer'}`);
     if (!stored) return this.requestLive(op, language, args, options);
     const { coverage } = stored;
     const from = (Object.keys(coverage.rows) as ('persisted' | 'scip')[]).filter((k) => coverage.rows[k] > 0 || coverage.documents > 0);

@@ -95,7 +95,8 @@ async function startEngine(ctx: BenchContext, root: string, indexRoot: string, e
   const transport = new StdioClientTransport({
     command: ctx.options.cli[0]!,
     args: [...ctx.options.cli.slice(1), 'mcp', '--workspace-root', root, '--index-root', indexRoot, ...extra],
-    env: { ...getDefaultEnvironment(), SEXTANT_CSHARP_PROVIDER: 'roslyn', ...env },
+    // the bench's own SEXTANT_* settings reach the engine (SEXTANT_LOG_LEVEL=debug for a breakdown)
+    env: { ...getDefaultEnvironment(), ...sextantEnv(), SEXTANT_CSHARP_PROVIDER: 'roslyn', ...env },
     stderr: 'pipe',
   });
   let rest = '';
@@ -109,6 +110,11 @@ async function startEngine(ctx: BenchContext, root: string, indexRoot: string, e
   const t = Date.now();
   await client.connect(transport);
   return { client, pid: transport.pid!, log, mon: treeMonitor(transport.pid!), connectMs: Date.now() - t };
+}
+
+/** The SEXTANT_* variables of the bench process, except the bench's own settings. */
+function sextantEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('SEXTANT_') && !e[0].startsWith('SEXTANT_BENCH_') && e[1] !== undefined));
 }
 
 interface Run {
@@ -289,7 +295,7 @@ export const section: BenchSection = {
     let b: Run | undefined;
     if (runs.has('b')) {
       const idxB = path.join(ctx.scratch, 'precise-index-b');
-      fs.cpSync(idxA, idxB, { recursive: true });
+      copyIndex(idxA, idxB);
       if (!stateDir) fs.rmSync(idxA, { recursive: true, force: true });
       const eb = await startEngine(ctx, root, idxB, [], 'b');
       b = await ask(ctx, eb, '(b)', questions, wide, lim, false);
@@ -393,10 +399,30 @@ function loadState(dir: string, root: string, questions: Question[]): SavedA | u
   return s;
 }
 
+/**
+ * A copy of an index root whose persisted layer's files are hard links: the same files as the
+ * engine that wrote them sees (size, time and inode: the units catalog's stamps hold, as for a
+ * second engine on the same index); the engine replaces them by rename, never in place.
+ */
+function copyIndex(from: string, to: string): void {
+  fs.rmSync(to, { recursive: true, force: true });
+  const precise = path.join(from, 'precise');
+  fs.cpSync(from, to, { recursive: true, filter: (src) => path.dirname(src) !== precise });
+  if (!fs.existsSync(precise)) return;
+  fs.mkdirSync(path.join(to, 'precise'), { recursive: true });
+  for (const f of fs.readdirSync(precise)) {
+    try {
+      fs.linkSync(path.join(precise, f), path.join(to, 'precise', f));
+    } catch {
+      fs.copyFileSync(path.join(precise, f), path.join(to, 'precise', f)); // another file system: the units are then read from their files
+    }
+  }
+}
+
 function saveState(dir: string, s: SavedA, baseIndex: string, idxA: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   fs.cpSync(baseIndex, path.join(dir, 'base'), { recursive: true });
-  fs.cpSync(idxA, path.join(dir, 'a'), { recursive: true });
+  copyIndex(idxA, path.join(dir, 'a'));
   fs.writeFileSync(path.join(dir, 'a.json'), JSON.stringify(s)); // last: its presence means the state is whole
 }

@@ -420,4 +420,38 @@ describe('answers from the occurrence store', () => {
     assert.match(verifyAgainstText(d, '// a line\n' + texts['src/Use.cs']!) ?? '', /no longer match/);
     assert.match(verifyAgainstText(d, 'x\n') ?? '', /past the end/);
   });
+
+  it('a linked file compiled by several projects is answered in one pass: each candidate once, generators\' documents left out of references', async () => {
+    // shared/Info.cs is compiled by P1..P3 (a symbol per compilation); each project has a use of its own; P1 has a generator's document
+    const info = (i: number) => globalSymbol('sextant-cs', '.', `P${i}`, '.', 'Acme/Info#');
+    const linked: Record<string, string> = { 'shared/Info.cs': 'namespace Acme;\npublic class Info {}\n' };
+    for (let i = 1; i <= 3; i++) linked[`p${i}/Use.cs`] = `class Use${i} { Info x; }\n`;
+    const key = (p: string, i: number) => ({ contentHash: `h:${p}`, project: `p${i}/P${i}.csproj`, compilation: 'c', deps: [] });
+    const s = new OccurrenceStore();
+    for (let i = 1; i <= 3; i++) {
+      const file = path.join(dir, `p${i}.scip`);
+      const own: ScipDocument[] = [
+        { relativePath: 'shared/Info.cs', language: 'csharp', positionEncoding: 2, occurrences: [{ range: [1, 13, 17], symbol: info(i), symbolRoles: ROLE_DEFINITION }], symbols: [{ symbol: info(i), documentation: [], relationships: [], kind: 7, displayName: 'Info', enclosingSymbol: '' }], key: key('shared/Info.cs', i) },
+        { relativePath: `p${i}/Use.cs`, language: 'csharp', positionEncoding: 2, occurrences: [{ range: [0, 15, 19], symbol: info(i), symbolRoles: 0 }], symbols: [], key: key(`p${i}/Use.cs`, i) },
+      ];
+      if (i === 1) own.push({ relativePath: 'generated:p1/P1.csproj|net8.0/Gen/Info.g.cs', language: 'csharp', positionEncoding: 2, occurrences: [{ range: [0, 0, 4], symbol: info(1), symbolRoles: 0 }], symbols: [], key: key('gen', 1) });
+      await writeScipIndex(file, meta, own);
+      assert.equal((await s.addUnit(file, 'scip', '/ws')).ok, true);
+    }
+    const a = new PreciseAnswers(
+      s,
+      env({
+        // the generator's document does not hold now (its project cannot be described)
+        currentHash: (p) => (linked[p] !== undefined ? `h:${p}` : undefined),
+        filesMentioning: (name) => new Set(Object.keys(linked).filter((p) => new RegExp(`\\b${name}\\b`).test(linked[p]!))),
+      }),
+    );
+    const refs = a.answer('references', 'csharp', { path: 'shared/Info.cs', line: 2, column: 15 })!;
+    assert.deepEqual(refs.value.map((r) => `${r.path}:${r.line}:${r.column}`).sort(), ['p1/Use.cs:1:16', 'p2/Use.cs:1:16', 'p3/Use.cs:1:16']);
+    // 3 compilations of shared/Info.cs + 3 uses, each read once (not once per compilation: 18); the generator's document is not a references candidate
+    assert.equal(refs.coverage.documents, 6);
+    assert.deepEqual(refs.coverage.live, []);
+    const defs = a.answer('definition', 'csharp', { path: 'p2/Use.cs', line: 1, column: 17 })!;
+    assert.deepEqual(defs.value.map((r) => `${r.path}:${r.line}:${r.column}`), ['shared/Info.cs:2:14']);
+  });
 });

@@ -148,7 +148,7 @@ export function filesByProject(g: ProjectGraph, filter: (p: string) => boolean =
  * elsewhere (the listing would miss it) or the project is unknown. Memoised per index version.
  */
 export class CompilationInputs {
-  private memo: { stamp: string; graph: ProjectGraph | undefined; workspace: string | undefined; underDir: Map<string, string[]>; members: Map<string, string[]>; byKey: Map<string, string | undefined> } | undefined;
+  private memo: { stamp: string; graph: ProjectGraph | undefined; workspace: string | undefined; underDir: Map<string, string[]>; members: Map<string, string[]>; nodes: Map<string, ProjectGraph['projects'][number]>; byKey: Map<string, string | undefined> } | undefined;
 
   constructor(
     private readonly o: {
@@ -199,7 +199,7 @@ export class CompilationInputs {
         if (d === '.' || d === '/' || d === '') break;
       }
     }
-    this.memo = { stamp, graph: g, workspace, underDir, members: filesByProject(g), byKey: new Map() };
+    this.memo = { stamp, graph: g, workspace, underDir, members: filesByProject(g), nodes: new Map(g.projects.map((p) => [p.id, p])), byKey: new Map() };
     return this.memo;
   }
 
@@ -207,7 +207,7 @@ export class CompilationInputs {
     if (m.workspace === undefined) return undefined;
     const i = projectKey.lastIndexOf('|');
     const id = i < 0 ? projectKey : projectKey.slice(0, i);
-    const node = g.projects.find((p) => p.id === id);
+    const node = m.nodes.get(id);
     if (!node || node.kind !== 'csharp') return undefined;
     const dir = path.posix.dirname(id);
     const files = [...(m.underDir.get(dir) ?? [])].sort();

@@ -13,9 +13,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PRECISE_DECODED_CACHE_BYTES, PRECISE_RAW_CACHE_BYTES } from '../../core/limits';
+import { PRECISE_DECODED_CACHE_BYTES, PRECISE_OPEN_FILES_MAX, PRECISE_RAW_CACHE_BYTES } from '../../core/limits';
 import { readScipCatalog, verifyScipCatalog, type ScipCatalog } from './scipCatalog';
-import { decodeDocument, readDocumentBytes, readScipIndex, ScipFormatError, type DocumentKey, type ScipDocument, type ScipMetadata } from './scipCodec';
+import { decodeDocument, decodeDocumentKey, readScipIndex, scanOccurrences, ScipFormatError, type DocumentKey, type ScipDocument, type ScipMetadata, type ScipOccurrence } from './scipCodec';
 
 export type Provenance = 'persisted' | 'scip';
 
@@ -179,9 +179,9 @@ export class OccurrenceStore {
    */
   keyOf(e: DocEntry): DocumentKey | undefined {
     if (e.key || !e.keyed) return e.key;
-    const head = decodeDocument(this.readBytes(e), true);
-    if (!head.key) throw new Error(`${e.unit.file}: ${e.path} has no key, though its catalog says so`);
-    e.key = head.key;
+    const key = decodeDocumentKey(this.readBytes(e));
+    if (!key) throw new Error(`${e.unit.file}: ${e.path} has no key, though its catalog says so`);
+    e.key = key;
     return e.key;
   }
 
@@ -206,6 +206,7 @@ export class OccurrenceStore {
     }
     for (const e of [...this.decoded.keys()]) if (e.unit === u) this.forget(e);
     for (const [e, b] of [...this.raw]) if (e.unit === u) (this.raw.delete(e), (this.rawBytes -= b.length));
+    this.closeFile(u);
     this.generation++;
     return u.documents;
   }
@@ -261,7 +262,7 @@ export class OccurrenceStore {
       this.raw.set(e, hit);
       return hit;
     }
-    const b = readDocumentBytes(e.unit.file, e.offset, e.length);
+    const b = this.readAt(e.unit, e.offset, e.length);
     // a question reads an entry's bytes up to three times (its key, the symbol test, the decode)
     this.raw.set(e, b);
     this.rawBytes += b.length;
@@ -275,10 +276,70 @@ export class OccurrenceStore {
   private readonly raw = new Map<DocEntry, Uint8Array>();
   private rawBytes = 0;
 
-  /** True when the document's bytes contain the symbol string (a decoded miss is then certain). */
-  mayName(e: DocEntry, symbolBytes: Uint8Array): boolean {
+  /** True when the document's bytes contain one of the symbol strings (a decoded miss is then certain). */
+  mayNameAny(e: DocEntry, symbols: readonly Uint8Array[]): boolean {
     if (this.decoded.has(e)) return true;
-    return Buffer.from(this.readBytes(e)).indexOf(symbolBytes) >= 0;
+    const b = this.readBytes(e);
+    const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    return symbols.some((s) => buf.indexOf(s) >= 0);
+  }
+
+  /**
+   * The occurrences of an entry's document whose symbol is one of `symbols` or starts with one of
+   * `prefixes` (UTF-8; a prefix starts with one of the symbols), without decoding the document
+   * (a decoded one is filtered).
+   */
+  occurrencesNaming(e: DocEntry, symbols: readonly Uint8Array[], prefixes: readonly Uint8Array[] = []): ScipOccurrence[] {
+    const hit = this.decoded.get(e);
+    if (hit) {
+      const names = new Set(symbols.map((s) => Buffer.from(s).toString('utf8')));
+      const starts = prefixes.map((p) => Buffer.from(p).toString('utf8'));
+      return hit.doc.occurrences.filter((o) => names.has(o.symbol) || starts.some((p) => o.symbol.startsWith(p)));
+    }
+    if (!this.mayNameAny(e, symbols)) return [];
+    return scanOccurrences(this.readBytes(e), symbols, prefixes);
+  }
+
+  /** Open index files (one descriptor per unit, the last few used kept open: a question reads hundreds of documents). */
+  private readonly fds = new Map<PreciseUnit, number>();
+
+  private readAt(u: PreciseUnit, offset: number, length: number): Uint8Array {
+    let fd = this.fds.get(u);
+    if (fd === undefined) {
+      fd = fs.openSync(u.file, 'r');
+      this.fds.set(u, fd);
+      for (const [k] of this.fds) {
+        if (this.fds.size <= PRECISE_OPEN_FILES_MAX) break;
+        this.closeFile(k);
+      }
+    } else {
+      this.fds.delete(u);
+      this.fds.set(u, fd);
+    }
+    const out = new Uint8Array(length);
+    let got = 0;
+    while (got < length) {
+      const n = fs.readSync(fd, out, got, length - got, offset + got);
+      if (n === 0) throw new Error(`${u.file} is shorter than its catalog says`);
+      got += n;
+    }
+    return out;
+  }
+
+  private closeFile(u: PreciseUnit): void {
+    const fd = this.fds.get(u);
+    if (fd === undefined) return;
+    this.fds.delete(u);
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // already closed
+    }
+  }
+
+  /** Closes the open index files (the store stays usable: they are opened again when read). */
+  close(): void {
+    for (const u of [...this.fds.keys()]) this.closeFile(u);
   }
 
   /** The whole document of an entry (read from its file; the last ones read are kept). */

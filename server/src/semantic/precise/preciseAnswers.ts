@@ -63,6 +63,12 @@ export interface StoreAnswer<T> {
   incomplete?: string;
 }
 
+/** One compilation's symbol at the asked position. */
+interface Part {
+  entry: DocEntry;
+  symbol: string;
+}
+
 export type StoreOp = 'definition' | 'references' | 'implementation';
 export const STORE_OPS: ReadonlySet<string> = new Set<StoreOp>(['definition', 'references', 'implementation']);
 
@@ -208,90 +214,106 @@ export class PreciseAnswers {
     // A namespace is declared in every file that names it: left to the live providers.
     if (!primarySymbol || primarySymbol.endsWith('/')) return undefined;
     const same = descriptorsOf(primarySymbol);
-    const parts = [primary, ...all.filter((e) => e !== primary && occurrenceAt(this.store.read(e), args.line - 1, args.column - 1)?.symbol && descriptorsOf(occurrenceAt(this.store.read(e), args.line - 1, args.column - 1)!.symbol) === same)]
-      .map((e) => this.answerAt(e, op, language, args))
-      .filter((x): x is StoreAnswer<SemanticLocation[] | ReferenceLocation[]> => x !== undefined);
+    const parts: Part[] = [{ entry: primary, symbol: primarySymbol }];
+    for (const e of all) {
+      if (e === primary) continue;
+      const s = occurrenceAt(this.store.read(e), args.line - 1, args.column - 1)?.symbol;
+      if (s && descriptorsOf(s) === same) parts.push({ entry: e, symbol: s });
+    }
+    const r = this.answerAt(parts, op, language, args);
     // Another producer's index (no Sextant key) records implementations only where the code says
     // `implements`/`extends`; TypeScript also counts every structurally matching class and object
     // literal, which such an index cannot know.
-    const foreign = op === 'implementation' && parts.some((p) => p.coverage.producers.some((x) => !x.startsWith('sextant ')));
-    const why = foreign ? `${[...new Set(parts.flatMap((p) => p.coverage.producers))].join(', ')} records implementations declared with implements/extends only, not the structurally matching types and object literals TypeScript counts` : undefined;
-    if (parts.length <= 1) return parts[0] && why ? { ...parts[0], incomplete: why } : parts[0];
-    const rows = new Map<string, SemanticLocation | ReferenceLocation>();
-    const coverage: StoreCoverage = { rows: { persisted: 0, scip: 0 }, documents: 0, live: [], producers: [] };
-    for (const p of parts) {
-      for (const r of p.value) {
-        const k = `${r.path}:${r.line}:${r.column}`;
-        const prev = rows.get(k) as ReferenceLocation | undefined;
-        if (!prev) rows.set(k, r);
-        else if ((r as ReferenceLocation).isDeclaration) prev.isDeclaration = true;
-      }
-      coverage.documents += p.coverage.documents;
-      for (const l of p.coverage.live) if (!coverage.live.some((x) => x.path === l.path)) coverage.live.push(l);
-      for (const x of p.coverage.producers) if (!coverage.producers.includes(x)) coverage.producers.push(x);
-    }
-    const value = [...rows.values()];
-    for (const r of value) {
-      const e = this.store.entries(r.path)[0];
-      if (e) coverage.rows[e.unit.provenance]++;
-    }
-    return { value, coverage, ...(why ? { incomplete: why } : {}) };
+    const foreign = r !== undefined && op === 'implementation' && r.coverage.producers.some((x) => !x.startsWith('sextant '));
+    return foreign ? { ...r, incomplete: `${r.coverage.producers.join(', ')} records implementations declared with implements/extends only, not the structurally matching types and object literals TypeScript counts` } : r;
   }
 
-  private answerAt(entry: DocEntry, op: StoreOp, language: string, args: { path: string; line: number; column: number; includeDeclaration?: boolean }): StoreAnswer<SemanticLocation[] | ReferenceLocation[]> | undefined {
-    const own = { entry };
-    const doc = this.store.read(own.entry);
-    const at = occurrenceAt(doc, args.line - 1, args.column - 1);
-    if (!at || !at.symbol) return undefined;
-    const symbol = at.symbol;
+  /**
+   * The answer for the symbols at a position (one per compilation of its file, `parts[0]` the
+   * primary one) in one pass over the candidate documents: each candidate's facts are checked and
+   * read once, whatever the number of compilations.
+   */
+  private answerAt(parts: Part[], op: StoreOp, language: string, args: { path: string; line: number; column: number; includeDeclaration?: boolean }): StoreAnswer<SemanticLocation[] | ReferenceLocation[]> | undefined {
+    const own = new Set(parts.map((p) => p.entry));
     const coverage: StoreCoverage = { rows: { persisted: 0, scip: 0 }, documents: 0, live: [], producers: [] };
     const producers = new Set<string>();
     const family = FAMILY[language] ?? language;
+    const used = new Set<DocEntry>();
     const use = (e: DocEntry) => {
+      if (used.has(e)) return;
+      used.add(e);
       coverage.documents++;
       producers.add(e.unit.producer || e.unit.provenance);
     };
-    /** The documents that may hold occurrences of a symbol named `name`, split into held facts and live ones. */
-    const candidates = (name: string | undefined, sym: string): { held: DocEntry[]; ok: boolean } => {
-      if (isLocalSymbol(sym)) return { held: [own.entry], ok: true };
+    const liveSeen = new Set<string>();
+    const memo = new Map<string, { held: DocEntry[]; ok: boolean }>();
+    /**
+     * The documents that may hold occurrences of a symbol named `name`, split into held facts and
+     * live ones. `generated`: with generators' in-memory documents (definitions, implementations:
+     * the host does not search them for references).
+     */
+    const candidates = (name: string | undefined, sym: string, generated = true): { held: DocEntry[]; ok: boolean } => {
+      if (isLocalSymbol(sym)) return { held: [...own], ok: true };
+      const memoKey = `${generated ? 'g' : 'n'}${name ?? ''}\u0000${sym.endsWith(':') ? ':' : sym.endsWith('#') ? '#' : ''}`;
+      const hit = memo.get(memoKey);
+      if (hit) return hit;
       const files = name === undefined ? undefined : this.mentioning(name, sym);
-      if (!files || files.size > PRECISE_MAX_CANDIDATE_DOCUMENTS) return { held: [], ok: false };
+      if (!files || files.size > PRECISE_MAX_CANDIDATE_DOCUMENTS) {
+        memo.set(memoKey, { held: [], ok: false });
+        return { held: [], ok: false };
+      }
       const held: DocEntry[] = [];
       const taken = new Set<string>();
       // Generated documents (under obj/, generators' in-memory ones) are not in the text index: always candidates, as for the host.
       for (const p of [...files, ...this.generatedPaths()]) {
-        const lang = this.env.languageOf(p);
-        if (!lang || (FAMILY[lang] ?? lang) !== family) continue;
+        if (!generated && p.startsWith('generated:')) continue;
         if (taken.has(p)) continue;
         taken.add(p);
-        const c = p === args.path ? own : this.current(p);
+        const lang = this.env.languageOf(p);
+        if (!lang || (FAMILY[lang] ?? lang) !== family) continue;
+        if (p === args.path) {
+          held.push(...this.currentAll(p));
+          continue;
+        }
+        const c = this.current(p);
         if ('entry' in c) held.push(...this.currentAll(p));
-        else if (!coverage.live.some((l) => l.path === p)) coverage.live.push({ path: p, why: c.why });
+        else if (!liveSeen.has(p)) {
+          liveSeen.add(p);
+          coverage.live.push({ path: p, why: c.why });
+        }
       }
-      return { held, ok: true };
+      const out = { held, ok: true };
+      memo.set(memoKey, out);
+      return out;
     };
     const count = (e: DocEntry, n: number) => {
       coverage.rows[e.unit.provenance] += n;
     };
+    const done = (value: SemanticLocation[] | ReferenceLocation[]): StoreAnswer<SemanticLocation[] | ReferenceLocation[]> => {
+      coverage.producers = [...producers];
+      return { value, coverage };
+    };
 
     if (op === 'references') {
-      const { held, ok } = candidates(symbolName(symbol), symbol);
-      if (!ok) return undefined;
-      const ctor = symbol.endsWith('#') ? `${symbol}\`.ctor\`(` : undefined;
+      const symbols = [...new Set(parts.map((p) => p.symbol))];
+      // the candidates of every compilation's symbol (the same name: one list)
+      const held = new Set<DocEntry>();
+      for (const s of symbols) {
+        const c = candidates(symbolName(s), s, false);
+        if (!c.ok) return undefined;
+        for (const e of c.held) held.add(e);
+      }
+      const needles = symbols.map((s) => Buffer.from(s, 'utf8'));
+      // a type's constructors: `<type>\`.ctor\`(…)` (a `new T()` names the constructor)
+      const ctors = symbols.filter((s) => s.endsWith('#')).map((s) => Buffer.from(`${s}\`.ctor\`(`, 'utf8'));
       const rows = new Map<string, ReferenceLocation>();
-      const needle = Buffer.from(symbol, 'utf8');
       for (const e of held) {
         // A generator's in-memory document is not searched for references (the Roslyn host
         // searches the projects' documents); it answers definitions and implementations.
-        if (e !== own.entry && e.path.startsWith('generated:')) continue;
-        if (e !== own.entry && !this.store.mayName(e, needle)) {
-          use(e);
-          continue;
-        }
-        const d = e === own.entry ? doc : this.store.read(e);
+        if (!own.has(e) && e.path.startsWith('generated:')) continue;
+        use(e);
         let n = 0;
-        for (const o of d.occurrences) {
-          if (o.symbol !== symbol && !(ctor && o.symbol.startsWith(ctor))) continue;
+        for (const o of this.store.occurrencesNaming(e, needles, ctors)) {
           if (o.symbolRoles & ROLE_SEXTANT_IMPLICIT) continue;
           // a type's declaration and its constructors' declarations (as FindReferences marks them)
           const isDeclaration = (o.symbolRoles & ROLE_DEFINITION) !== 0;
@@ -305,45 +327,48 @@ export class PreciseAnswers {
             n++;
           }
         }
-        use(e);
         count(e, n);
       }
-      coverage.producers = [...producers];
-      return { value: [...rows.values()], coverage };
+      return done([...rows.values()]);
     }
 
     if (op === 'definition') {
-      const rows = this.definitions(symbol, own.entry, doc, candidates, use, count);
-      if (rows === undefined) return undefined;
-      coverage.producers = [...producers];
-      return { value: rows, coverage };
+      const rows = new Map<string, SemanticLocation>();
+      for (const p of parts) {
+        const found = this.definitions(p.symbol, p.entry, this.store.read(p.entry), own, candidates, use, count);
+        for (const r of found ?? []) {
+          const k = `${r.path}:${r.line}:${r.column}`;
+          if (!rows.has(k)) rows.set(k, r);
+        }
+      }
+      if (rows.size === 0) return undefined;
+      return done([...rows.values()]);
     }
 
     // implementation: symbols related to the target as implementations, transitively.
     const found = new Set<string>();
-    const targets = new Set([symbol]);
-    let frontier = [symbol];
+    const targets = new Set(parts.map((p) => p.symbol));
+    let frontier = [...targets];
     const defsOf = new Map<string, DocEntry[]>();
     for (let round = 0; frontier.length > 0 && round < 32; round++) {
       const next: string[] = [];
+      const held = new Set<DocEntry>();
       for (const t of frontier) {
-        const { held, ok } = candidates(symbolName(t), t);
-        if (!ok) return undefined;
-        const needle = Buffer.from(t, 'utf8');
-        for (const e of held) {
-          if (e !== own.entry && !this.store.mayName(e, needle)) {
-            use(e);
-            continue;
-          }
-          const d = e === own.entry ? doc : this.store.read(e);
-          for (const s of d.symbols) {
-            if (found.has(s.symbol) || targets.has(s.symbol)) continue;
-            if (!s.relationships.some((r) => r.isImplementation && targets.has(r.symbol))) continue;
-            found.add(s.symbol);
-            (defsOf.get(s.symbol) ?? defsOf.set(s.symbol, []).get(s.symbol)!).push(e);
-            next.push(s.symbol);
-          }
-          use(e);
+        const c = candidates(symbolName(t), t);
+        if (!c.ok) return undefined;
+        for (const e of c.held) held.add(e);
+      }
+      const needles = frontier.map((t) => Buffer.from(t, 'utf8'));
+      for (const e of held) {
+        use(e);
+        if (!own.has(e) && !this.store.mayNameAny(e, needles)) continue;
+        const d = this.store.read(e);
+        for (const s of d.symbols) {
+          if (found.has(s.symbol) || targets.has(s.symbol)) continue;
+          if (!s.relationships.some((r) => r.isImplementation && targets.has(r.symbol))) continue;
+          found.add(s.symbol);
+          (defsOf.get(s.symbol) ?? defsOf.set(s.symbol, []).get(s.symbol)!).push(e);
+          next.push(s.symbol);
         }
       }
       for (const n of next) targets.add(n);
@@ -354,7 +379,7 @@ export class PreciseAnswers {
       // every declaration of an implementation (a partial type's parts too), wherever the producer recorded it
       const definers = this.store.definers(symbolHash(s)).filter((e) => this.currentAll(e.path).includes(e));
       for (const e of new Set([...(defsOf.get(s) ?? []), ...definers])) {
-        const d = e === own.entry ? doc : this.store.read(e);
+        const d = this.store.read(e);
         let n = 0;
         for (const o of d.occurrences) {
           if (o.symbol !== s || !(o.symbolRoles & ROLE_DEFINITION)) continue;
@@ -365,8 +390,7 @@ export class PreciseAnswers {
         count(e, n);
       }
     }
-    coverage.producers = [...producers];
-    return { value: [...rows.values()], coverage };
+    return done([...rows.values()]);
   }
 
   /** Definition rows of a symbol: the documents with information for it, else the candidates; undefined when none is found (a symbol outside the facts: ask live). */
@@ -374,6 +398,7 @@ export class PreciseAnswers {
     symbol: string,
     ownEntry: DocEntry,
     ownDoc: ScipDocument,
+    own: ReadonlySet<DocEntry>,
     candidates: (name: string | undefined, sym: string) => { held: DocEntry[]; ok: boolean },
     use: (e: DocEntry) => void,
     count: (e: DocEntry, n: number) => void,
@@ -381,7 +406,7 @@ export class PreciseAnswers {
     const rows = new Map<string, SemanticLocation>();
     const needle = Buffer.from(symbol, 'utf8');
     const scan = (e: DocEntry) => {
-      if (e !== ownEntry && !this.store.mayName(e, needle)) return use(e);
+      if (!own.has(e) && !this.store.mayNameAny(e, [needle])) return use(e);
       const d = e === ownEntry ? ownDoc : this.store.read(e);
       let n = 0;
       for (const o of d.occurrences) {

@@ -317,6 +317,63 @@ export function decodeDocument(bytes: Uint8Array, head = false): ScipDocument {
   return d;
 }
 
+/** A document's Sextant key alone (every other field skipped); undefined when it has none. */
+export function decodeDocumentKey(bytes: Uint8Array): DocumentKey | undefined {
+  const r = new BinaryReader(bytes);
+  let key: DocumentKey | undefined;
+  while (r.pos < r.len) {
+    const [f, wt] = r.tag();
+    if (f === SEXTANT_KEY_FIELD && wt === WireType.LengthDelimited) key = decodeKey(r, r.uint32() + r.pos);
+    else r.skip(wt, f);
+  }
+  return key;
+}
+
+/**
+ * The occurrences of a document whose symbol is one of `symbols` or starts with one of `prefixes`
+ * (UTF-8 bytes), decoded alone: the others' symbols are compared as bytes, never made strings (a
+ * references search reads hundreds of documents for a few occurrences each).
+ */
+export function scanOccurrences(bytes: Uint8Array, symbols: readonly Uint8Array[], prefixes: readonly Uint8Array[] = []): ScipOccurrence[] {
+  const r = new BinaryReader(bytes);
+  const out: ScipOccurrence[] = [];
+  while (r.pos < r.len) {
+    const [f, wt] = r.tag();
+    if (f !== 2 || wt !== WireType.LengthDelimited) {
+      r.skip(wt, f);
+      continue;
+    }
+    const end = r.uint32() + r.pos;
+    const start = r.pos;
+    let hit = false;
+    while (r.pos < end) {
+      const [g, gt] = r.tag();
+      if (g === 2 && gt === WireType.LengthDelimited) {
+        const n = r.uint32();
+        hit = namesOneOf(bytes, r.pos, n, symbols, prefixes);
+        r.pos += n;
+      } else r.skip(gt, g);
+    }
+    if (r.pos !== end) throw new Error('an occurrence overran its length');
+    if (!hit) continue;
+    r.pos = start;
+    out.push(decodeOccurrence(r, end));
+  }
+  if (r.pos !== r.len) throw new Error('document overran its length');
+  return out;
+}
+
+function namesOneOf(b: Uint8Array, at: number, n: number, symbols: readonly Uint8Array[], prefixes: readonly Uint8Array[]): boolean {
+  for (const s of symbols) if (s.length === n && sameBytes(b, at, s)) return true;
+  for (const p of prefixes) if (p.length <= n && sameBytes(b, at, p)) return true;
+  return false;
+}
+
+function sameBytes(b: Uint8Array, at: number, s: Uint8Array): boolean {
+  for (let i = 0; i < s.length; i++) if (b[at + i] !== s[i]) return false;
+  return true;
+}
+
 export function decodeMetadata(bytes: Uint8Array): ScipMetadata {
   const r = new BinaryReader(bytes);
   const m: ScipMetadata = { version: 0, projectRoot: '', textDocumentEncoding: 0 };
@@ -424,19 +481,3 @@ export async function* readScipIndex(file: string, chunkBytes = 1 << 20, view = 
   }
 }
 
-/** Reads `length` bytes at `offset` of a file (one document of an index). */
-export function readDocumentBytes(file: string, offset: number, length: number): Uint8Array {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const out = new Uint8Array(length);
-    let got = 0;
-    while (got < length) {
-      const n = fs.readSync(fd, out, got, length - got, offset + got);
-      if (n === 0) throw new Error(`${file} is shorter than its catalog says`);
-      got += n;
-    }
-    return out;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
