@@ -18,6 +18,7 @@
  * obj/ and bin/ folders first (a never-restored copy).
  *
  *   npm run bench -- --sections csharp-restore --projects 3000 --size-factor 0.05 /path/to/never-restored/MassTransit   (both targets)
+ *   npm run bench -- --sections csharp-restore --projects 3000 --size-factor 0.05                                       (the 3,000-project target alone)
  *   npm run bench -- --skip-generated --sections csharp-restore /path/to/real/repo                   (real repository alone)
  *
  * The 3,000-project target at --size-factor 0.05: its 3,000 project files are byte-identical to the
@@ -46,6 +47,8 @@ const QUICK_QUESTIONS = 8;
 /** The restore wait (polled with the first question) gives up after this long. */
 const RESTORE_WAIT_MAX_MS = 2_400_000;
 const RESTORE_POLL_MS = 2_000;
+/** No restore announcement this long after the engine started: restore did not start (said in the notes). */
+const RESTORE_START_MAX_MS = 600_000;
 const TRUTH_DIR = path.resolve(__dirname, '../../oracle/truth');
 
 interface Pass {
@@ -56,6 +59,8 @@ interface Pass {
   modes: Record<string, number>;
   restoreMs?: number;
   restoreNote?: string;
+  /** Restore was announced as running at least once while the after pass waited. */
+  restoreSeen?: boolean;
   /** Against the oracle truth (when the questions came from one): recall over every op, and plain-precise answers with a row missing. */
   recall?: number;
   lies?: number;
@@ -72,6 +77,35 @@ function connect(ctx: BenchContext, root: string, indexRoot: string, restore: bo
   return { client: new Client({ name: 'sextant-bench-csharp-restore', version: '0.0.0' }), transport };
 }
 
+/**
+ * Polls the restore note until restore has ended: it was announced ("restoring N of M …") and is no
+ * longer, or a note says it ended, was refused or is not allowed. No note at all is not an end:
+ * while restore is being planned (the project model, then a read of every project) answers say
+ * nothing of it (the 18:06 run on 2026-12-02 took that silence for "ended" and ran both 'after'
+ * passes unrestored). Gives up after RESTORE_START_MAX_MS without an announcement, or
+ * RESTORE_WAIT_MAX_MS in all.
+ */
+export async function waitForRestore(
+  ask: () => Promise<string | undefined>,
+  progress: (note: string | undefined) => void = () => undefined,
+  now: () => number = Date.now,
+  sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+): Promise<{ note?: string; seen: boolean }> {
+  const t0 = now();
+  let seen = false;
+  let note: string | undefined;
+  for (;;) {
+    note = await ask();
+    progress(note);
+    if (note && /^restoring /.test(note)) seen = true;
+    else if (note || seen) break; // ended (done / refused / not allowed), or announced and now silent: done with nothing left to say
+    if (!seen && now() - t0 >= RESTORE_START_MAX_MS) break;
+    if (now() - t0 >= RESTORE_WAIT_MAX_MS) break;
+    await sleep(RESTORE_POLL_MS);
+  }
+  return { ...(note ? { note } : {}), seen };
+}
+
 /** The restore line in an answer's notes, if any. */
 async function restoreNote(client: Client, q: Question): Promise<string | undefined> {
   const r = await client.callTool({ name: q.op === 'definition' ? 'definition' : 'references', arguments: { target: { path: q.path, line: q.line, column: q.column }, waitMs: 10_000 } }, undefined, { timeout: 120_000 });
@@ -86,15 +120,10 @@ async function pass(ctx: BenchContext, root: string, indexRoot: string, question
   const out: Pass = { answers: [], preciseShare: 0, p50: undefined, p95: undefined, modes: {} };
   try {
     if (restore) {
-      let note: string | undefined;
-      do {
-        note = await restoreNote(client, questions[0]!);
-        ctx.progress(`restore: ${note ?? 'no restore note'}`);
-        if (!note || !/^restoring /.test(note)) break;
-        await new Promise((r) => setTimeout(r, RESTORE_POLL_MS));
-      } while (Date.now() - t0 < RESTORE_WAIT_MAX_MS);
+      const w = await waitForRestore(() => restoreNote(client, questions[0]!), (n) => ctx.progress(`restore: ${n ?? 'no restore note'}`));
       out.restoreMs = Date.now() - t0;
-      if (note) out.restoreNote = note;
+      out.restoreSeen = w.seen;
+      if (w.note) out.restoreNote = w.note;
     }
     for (const q of questions) {
       const a = await askEngine(client, q, 10_000);
@@ -221,6 +250,7 @@ export const section: BenchSection = {
       }
       passes.push(p);
       if (restore) {
+        if (!p.restoreSeen) notes.push(`RESTORE NOT SEEN: no answer announced restore running within ${RESTORE_START_MAX_MS / 1000} s of the engine's start (the after pass ran on what there was)`);
         const out = path.join(idx, 'restore', 'out');
         const assets = fs.existsSync(out) ? (fs.readdirSync(out, { recursive: true }) as string[]).map(String).filter((f) => f.endsWith('project.assets.json')).length : 0;
         notes.push(`restore into state: ${assets} project.assets.json written under the index root; last restore note: ${passes[1]!.restoreNote ?? 'none (nothing left to say)'}`);
