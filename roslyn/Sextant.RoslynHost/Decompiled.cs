@@ -38,6 +38,8 @@ public sealed class DecompiledView
     public required string Text;
     public required MetadataOrigin Origin;
     public readonly Dictionary<string, (Span name, Span full)> Members = new(StringComparer.Ordinal);
+    /// The same declarations by their id without a return-type suffix (Decompiled.LooseId).
+    public readonly Dictionary<string, (Span name, Span full)> ByLooseId = new(StringComparer.Ordinal);
 }
 
 public sealed class Decompiled
@@ -65,6 +67,13 @@ public sealed class Decompiled
         return t;
     }
 
+    /// A documentation id without its `~ReturnType` suffix, except a conversion operator's (overloaded by return type).
+    public static string LooseId(string id)
+    {
+        var tilde = id.IndexOf('~');
+        return tilde < 0 || id.Contains(".op_Implicit", StringComparison.Ordinal) || id.Contains(".op_Explicit", StringComparison.Ordinal) ? id : id[..tilde];
+    }
+
     static string MetadataName(INamedTypeSymbol t) => t.ContainingNamespace is { IsGlobalNamespace: false } ns ? ns.ToDisplayString() + "." + t.MetadataName : t.MetadataName;
 
     /// Where a metadata symbol's declaration is in its decompiled type (the name, and the whole declaration).
@@ -80,6 +89,10 @@ public sealed class Decompiled
         if (view == null) return null;
         var id = Queries.DocId(s is IMethodSymbol { ReducedFrom: { } r } ? r : s.OriginalDefinition);
         if (id != null && view.Members.TryGetValue(id, out var at)) return (view.Path, at.name, at.full, view.Origin);
+        // Roslyn's id can carry the return type (`…WhenAll(…)~System.Threading.Tasks.Task`) where the
+        // decompiler's has none: compare without it (a conversion operator keeps its own)
+        if (id != null && view.ByLooseId.TryGetValue(LooseId(id), out var loose)) return (view.Path, loose.name, loose.full, view.Origin);
+        if (id != null && s is not INamedTypeSymbol) HostState.Log($"decompile: {id} not among the {view.Members.Count} declarations of {view.Path}: answered at its type");
         var tid = Queries.DocId(s as INamedTypeSymbol ?? (ISymbol?)s.ContainingType ?? top);
         if (tid != null && view.Members.TryGetValue(tid, out var tat)) return (view.Path, tat.name, tat.full, view.Origin);
         if (view.Members.TryGetValue(Queries.DocId(top) ?? "", out var top0)) return (view.Path, top0.name, top0.full, view.Origin);
@@ -162,8 +175,10 @@ public sealed class Decompiled
                 var name = named ? tok!.StartLocation : e.StartLocation;
                 var nameEnd = named ? tok!.EndLocation : e.StartLocation;
                 // +1 line: the header
-                view.Members.TryAdd(id, (new Span { Line = name.Line + 1, Column = name.Column, EndLine = nameEnd.Line + 1, EndColumn = nameEnd.Column },
-                    new Span { Line = e.StartLocation.Line + 1, Column = e.StartLocation.Column, EndLine = e.EndLocation.Line + 1, EndColumn = e.EndLocation.Column }));
+                var spans = (new Span { Line = name.Line + 1, Column = name.Column, EndLine = nameEnd.Line + 1, EndColumn = nameEnd.Column },
+                    new Span { Line = e.StartLocation.Line + 1, Column = e.StartLocation.Column, EndLine = e.EndLocation.Line + 1, EndColumn = e.EndLocation.Column });
+                view.Members.TryAdd(id, spans);
+                view.ByLooseId.TryAdd(LooseId(id), spans);
             }
             return Keep(view);
         }

@@ -243,4 +243,20 @@ describe('semantic: source generators and framework/package symbols (real Roslyn
     const slice = (await readSpans(engine, [{ path: row.path, line: row.line }], 0, 8_000)).slices[0]!;
     assert.ok(!('error' in slice) && /class HttpClient\b/.test(slice.text), JSON.stringify(slice));
   });
+
+  it('definition of a framework method that returns a value lands on the method in its decompiled type, readable there', async () => {
+    // Roslyn's documentation id of a non-void method ends in `~ReturnType`; the decompiler's does not
+    const a = await definitionQuery(engine, { path: 'src/Lantern.Core/Fetcher.cs', line: 10, column: 41 }, o());
+    assert.ok(!('ambiguous' in a));
+    assert.equal(a.mode, 'precise', `${a.reason} ${a.gaps}`);
+    assert.equal(a.rows.length, 1, JSON.stringify(a.rows));
+    const row = a.rows[0]!;
+    assert.match(row.path, /^decompiled:System\.Net\.Http@\d+\.\d+\.\d+\.\d+\/System\.Net\.Http\.HttpClient\.cs$/);
+    assert.match(row.signature ?? '', /HttpClient\.SendAsync\(System\.Net\.Http\.HttpRequestMessage request\)$/);
+    const slice = (await readSpans(engine, [{ path: row.path, line: row.line }], 0, 8_000)).slices[0]!;
+    assert.ok(!('error' in slice), JSON.stringify(slice));
+    const line = slice.text.split('\n')[0]!.replace(/^\s*\d+\| /, '');
+    assert.match(line, /\bTask<HttpResponseMessage> SendAsync\(HttpRequestMessage request\)/, JSON.stringify(slice));
+    assert.equal(line.slice(row.column - 1, row.column - 1 + 'SendAsync'.length), 'SendAsync', `${row.line}:${row.column} ${line}`);
+  });
 });
