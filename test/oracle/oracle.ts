@@ -147,6 +147,8 @@ export interface EngineAnswer {
   items: string[];
   /** Of those, the rows the engine marked `confidence: "unbound"` (mentions it could not bind). */
   unbound?: string[];
+  /** A generated row's key → the folder of the project whose generator wrote it (scored only when that project is in the truth's scope). */
+  genProjects?: Record<string, string>;
   /** Rows with what the engine said about them beyond the key (via, binds_to, confidence, kind), for diagnosing a miss. */
   detail?: string[];
   ms: number;
@@ -172,6 +174,24 @@ async function callAll(client: Client, name: string, args: Record<string, unknow
 }
 
 const key = (r: { path: string; line: number; column: number }) => `${r.path}:${r.line}:${r.column}`;
+
+/**
+ * A generator's hint name without the per-run hash some generators put in it: Orleans' code
+ * generator names its proxies `<assembly>.orleans.proxy.<type>.<8 hex>.g.cs` with a hash that is not
+ * the same in two runs over the same sources (the oracle's copy and the host gave different ones for
+ * every one of Orleans xi-idisposable's 192 generated rows), so rows matched by hint never met.
+ */
+export function stableHint(hint: string): string {
+  return hint.replace(/\.[0-9A-Fa-f]{8}(\.g(\.i)?\.cs)$/, '$1');
+}
+
+/** The folder of the project a generated document belongs to (`generated:<project key>/…`, `<project>/obj/…`); undefined when the path does not say. */
+export function generatedProjectDir(p: string): string | undefined {
+  const v = /^(?:sextant-)?generated:(.*?)[^/]*\.(?:cs|vb|fs)proj\b/.exec(p);
+  if (v) return v[1]!.replace(/\/$/, '');
+  const o = /^(.*?)\/obj\//.exec(p);
+  return o ? o[1] : undefined;
+}
 
 /** A generated document's row: by its file name (the generator's hint name), whatever path form the engine gives it. */
 const isGeneratedPath = (p: string) => /(^|\/)obj\//.test(p) || /\.g(\.i)?\.cs$/.test(p) || /^(generated|sextant-generated):/.test(p);
@@ -203,7 +223,7 @@ export function engineKey(r: EngineRow, op?: OracleOp, readable = true, asked?: 
     if (op !== 'definition') return `meta:${name}`;
     return `${readable ? 'meta' : 'meta-unreadable'}:${name}@${(r.assembly ?? '').split(' ')[0]}`;
   }
-  return r.isGenerated || isGeneratedPath(r.path) ? `gen:${path.posix.basename(r.path)}:${r.line}:${r.column}` : key(r);
+  return r.isGenerated || isGeneratedPath(r.path) ? `gen:${stableHint(path.posix.basename(r.path))}:${r.line}:${r.column}` : key(r);
 }
 
 /** `N.T.M<X>(a, b)` → `M`: the member a question's note (the oracle's display string) names. */
@@ -215,7 +235,7 @@ export function memberName(display: string | undefined): string | undefined {
 
 export function truthKey(i: OracleItem & { assembly?: string }, op?: OracleOp): string {
   if (i.meta) return op === 'definition' ? `meta:${i.name ?? i.meta}@${i.assembly ?? ''}` : `meta:${i.name ?? i.meta}`;
-  return i.hint ? `gen:${i.hint}:${i.line}:${i.column}` : key(i);
+  return i.hint ? `gen:${stableHint(i.hint)}:${i.line}:${i.column}` : key(i);
 }
 
 /** A row's key with the fields that say how the engine found it (none: a plain row). */
@@ -294,6 +314,14 @@ export async function askEngine(client: Client, q: Question, waitMs: number): Pr
     }
     if (q.op !== 'callers') unbound = r.items.filter((i) => i.confidence === 'unbound').map((x) => engineKey(x, q.op, true, q.note));
     const detail = r.items.map(rowDetail).filter((d): d is string => d !== undefined);
+    const genProjects: Record<string, string> = {};
+    for (const x of r.items) {
+      const row = q.op === 'callers' ? x.caller : x;
+      if (!row?.path) continue;
+      const k = engineKey(row, q.op, true, q.note);
+      const dir = k.startsWith('gen:') ? generatedProjectDir(String(row.path)) : undefined;
+      if (dir !== undefined) genProjects[k] = dir;
+    }
     const f = r.first;
     return {
       id: q.id,
@@ -304,6 +332,7 @@ export async function askEngine(client: Client, q: Question, waitMs: number): Pr
       items: [...new Set(items)],
       ...(unbound.length ? { unbound: [...new Set(unbound)] } : {}),
       ...(detail.length ? { detail } : {}),
+      ...(Object.keys(genProjects).length ? { genProjects } : {}),
       ms: Date.now() - t0,
     };
   } catch (e) {
@@ -396,8 +425,15 @@ export function score(questions: Question[], oracle: OracleAnswer[], engine: Eng
   const misses: Miss[] = [];
   const skipped: { id: string; reason: string }[] = [];
   const docs = documents ? new Set(documents) : undefined;
-  const inScope = (k: string) => {
-    if (k.startsWith('gen:') || k.startsWith('meta:')) return true;
+  // the project folders of the truth's scope (a hand-written document under them)
+  const scopeDirs = docs ? new Set([...docs].filter((d) => !/(^|\/)obj\//.test(d)).flatMap((d) => d.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/')))) : undefined;
+  const inScope = (k: string, e?: EngineAnswer) => {
+    if (k.startsWith('meta:')) return true;
+    if (k.startsWith('gen:')) {
+      // a generated row of a project the truth did not compile (the oracle loaded a subset) is out of scope
+      const dir = e?.genProjects?.[k];
+      return !scopeDirs || dir === undefined || scopeDirs.has(dir);
+    }
     const p = k.replace(/:\d+:\d+$/, '');
     return originalFiles.has(p) && (!docs || docs.has(p));
   };
@@ -412,12 +448,14 @@ export function score(questions: Question[], oracle: OracleAnswer[], engine: Eng
       skipped.push({ id: q.id, reason: 'not asked' });
       continue;
     }
-    const truth = new Set(byHint([...new Set(o.items.map((i) => truthKey(i, q.op)).filter(inScope))]));
-    const scoped = [...new Set(e.items.filter(inScope))];
+    const truth = new Set(byHint([...new Set(o.items.map((i) => truthKey(i, q.op)).filter((k) => inScope(k)))]));
+    // saved answers (--rescore) may hold keys made before stableHint
+    const norm = (k: string) => k.replace(/^gen:(.*)(:\d+:\d+)$/, (_m, h: string, at: string) => `gen:${stableHint(h)}${at}`);
+    const scoped = [...new Set(e.items.filter((k) => inScope(k, e)).map(norm))];
     const renamed = byHint(scoped);
     const got = new Set(renamed);
     const as = new Map(scoped.map((k, i) => [k, renamed[i]!]));
-    const unbound = new Set((e.unbound ?? []).map((k) => as.get(k) ?? k));
+    const unbound = new Set((e.unbound ?? []).map(norm).map((k) => as.get(k) ?? k));
     const s = ops.get(q.op) ?? { op: q.op, questions: 0, truth: 0, answered: 0, unbound: 0, unboundRight: 0, tp: 0, tpBound: 0, precision: 1, recall: 1, recallBound: 1, modes: {} };
     ops.set(q.op, s);
     s.questions++;

@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { firstAnswerTable, mergeTruth, settle, unfinished } from '../../oracle/compare';
-import { byHint, engineKey, holdsName, score, truthKey, type EngineAnswer, type OracleAnswer, type OracleResult, type Question } from '../../oracle/oracle';
+import { byHint, engineKey, generatedProjectDir, holdsName, score, stableHint, truthKey, type EngineAnswer, type OracleAnswer, type OracleResult, type Question } from '../../oracle/oracle';
 
 const q: Question = { id: 'i1', op: 'implementations', path: 'src/I.cs', line: 3, column: 18 };
 const gen = (line: number) => ({ path: 'src/obj/Debug/net10.0/Gen/LoggerMessage.g.cs', line, column: 19, generated: true, hint: 'LoggerMessage.g.cs' });
@@ -64,6 +64,24 @@ describe('oracle scorer', () => {
     assert.deepEqual(m.questions.map((x) => x.id), ['c1', 'fi1', 'xt2']);
     assert.deepEqual(m.answers.map((a) => [a.id, a.items!.length]), [['c1', 2], ['fi1', 4], ['xt2', 1]]);
     assert.equal(m.projects, 3);
+  });
+
+  it("Orleans' proxy hint names match whatever per-run hash they carry; a generated row of a project outside the truth's scope is not scored", () => {
+    const xi: Question = { id: 'xi', op: 'implementations', path: 'src/Orleans.Core/A.cs', line: 3, column: 18 };
+    // the same generated proxy in the oracle's run and in the host's (Orleans xi-idisposable, 2026-12-02)
+    const hintOracle = 'Orleans.Core.Abstractions.orleans.proxy.global_Orleans.Runtime.IAsyncEnumerableGrainExtension.0C38D0D9.g.cs';
+    const hintHost = 'Orleans.Core.Abstractions.orleans.proxy.global_Orleans.Runtime.IAsyncEnumerableGrainExtension.13145D16.g.cs';
+    assert.equal(stableHint(hintOracle), stableHint(hintHost));
+    assert.equal(stableHint('LoggerMessage.g.cs'), 'LoggerMessage.g.cs');
+    assert.equal(generatedProjectDir(`generated:src/Orleans.Core.Abstractions/Orleans.Core.Abstractions.csproj|net10.0/Orleans.CodeGenerator/Orleans.CodeGenerator.OrleansSerializationSourceGenerator/${hintHost}`), 'src/Orleans.Core.Abstractions');
+    assert.equal(generatedProjectDir(`src/Orleans.Core.Abstractions/obj/Debug/net10.0/Orleans.CodeGenerator/X/${hintOracle}`), 'src/Orleans.Core.Abstractions');
+    const truth: OracleAnswer = { id: 'xi', op: 'implementations', ms: 1, items: [{ path: 'src/Orleans.Core/B.cs', line: 5, column: 14 }, { path: `src/Orleans.Core.Abstractions/obj/Debug/net10.0/Orleans.CodeGenerator/X/${hintOracle}`, line: 9, column: 27, generated: true, hint: hintOracle }] };
+    const mine = engineKey({ path: `generated:src/Orleans.Core.Abstractions/Orleans.Core.Abstractions.csproj|net10.0/Orleans.CodeGenerator/X/${hintHost}`, line: 9, column: 27, isGenerated: true });
+    const outside = engineKey({ path: 'generated:src/Dashboard/Orleans.Dashboard/Orleans.Dashboard.csproj|net10.0/Orleans.CodeGenerator/X/Orleans.Dashboard.orleans.proxy.global_IDashboardGrain.9AA46EB7.g.cs', line: 9, column: 25, isGenerated: true });
+    const engine: EngineAnswer = { id: 'xi', op: 'implementations', mode: 'precise', ms: 1, items: ['src/Orleans.Core/B.cs:5:14', mine, outside], genProjects: { [mine]: 'src/Orleans.Core.Abstractions', [outside]: 'src/Dashboard/Orleans.Dashboard' } };
+    const documents = ['src/Orleans.Core/A.cs', 'src/Orleans.Core/B.cs', 'src/Orleans.Core.Abstractions/C.cs'];
+    const o = score([xi], [truth], [engine], new Set(documents), documents).ops[0]!;
+    assert.deepEqual([o.truth, o.answered, o.tp, o.precision, o.recall], [2, 2, 2, 1, 1]);
   });
 
   it("the readback of a metadata definition holds the name at the row's own line and column, not near it (xd-whenall)", () => {
