@@ -23,6 +23,7 @@
  * id stored in two forms) is resolved by reading the real ids of its rows.
  */
 import { SYMBOL_TABLE_DELTA_MIN_ROWS, SYMBOL_TABLE_READ_STEP_FILES } from '../core/limits';
+import { runSteps, timeSlice } from '../core/timeSlice';
 import { TYPE_KINDS } from '../syntax/types';
 import type { IndexStore } from './store';
 import { SymbolNames } from './symbolNames';
@@ -84,24 +85,63 @@ export class SymbolTable {
 
   constructor(private readonly store: IndexStore) {}
 
-  /** Brings the table to the committed SQL state. */
+  /** Brings the table to the committed SQL state, in one piece (a build in slices under way is finished at once). */
   refresh(): void {
-    // A build in slices under way (`prebuild`): the rest of it now, in one piece; then as usual.
     if (this.building) {
-      const steps = this.building;
+      const steps = this.building.steps;
       this.building = undefined;
       runSteps(steps);
     }
-    // Triggers missing (first use, or the table was dropped and made again): read everything.
-    if (this.stale || this.store.rows("SELECT count(*) FROM temp.sqlite_master WHERE type = 'trigger' AND name LIKE 'symbol_rows_written_%'")[0]?.[0] !== 3) {
-      this.buildBase();
-      return;
+    const work = this.nextWork();
+    if (work === 'base') this.buildBase();
+    else if (work === 'delta') this.buildDelta();
+  }
+
+  /**
+   * Brings the table to the committed SQL state without holding the thread for a base build: one
+   * in slices under way (`prebuild`) is awaited — from now on yielding only to the event loop, not
+   * to the cheap questions in flight, since one of them waits for it — and one that is needed is
+   * run in slices. A delta re-read stays in one piece (a few files' rows).
+   */
+  async ready(): Promise<void> {
+    for (;;) {
+      if (this.building) {
+        this.building.urgent = true;
+        await this.building.done;
+        continue;
+      }
+      const work = this.nextWork();
+      if (work === 'delta') this.buildDelta();
+      if (work !== 'base') return;
+      await this.buildSliced(timeSlice(), true);
     }
+  }
+
+  /**
+   * What bringing the table current takes: a base build (first use, triggers missing, or a delta
+   * grown past a quarter of the base), a delta re-read (the files written since are taken into
+   * `deltaFiles`), or nothing.
+   */
+  private nextWork(): 'base' | 'delta' | 'none' {
+    // Triggers missing (first use, or the table was dropped and made again): read everything.
+    if (this.stale || this.store.rows("SELECT count(*) FROM temp.sqlite_master WHERE type = 'trigger' AND name LIKE 'symbol_rows_written_%'")[0]?.[0] !== 3) return 'base';
     const written = this.store.rows('SELECT file_id FROM temp.symbol_rows_written');
-    if (written.length === 0) return;
+    if (written.length === 0) return 'none';
     this.store.db.run('DELETE FROM temp.symbol_rows_written');
     for (const r of written) this.deltaFiles.add(r[0] as number);
-    this.buildDelta();
+    return this.deltaTooBig() ? 'base' : 'delta';
+  }
+
+  /** Counted C-side, by primary key: a delta too big to keep is not read twice. */
+  private deltaTooBig(): boolean {
+    const files = [...this.deltaFiles];
+    const limit = Math.max(SYMBOL_TABLE_DELTA_MIN_ROWS, this.base.size / 4);
+    let rows = 0;
+    for (let i = 0; i < files.length && rows <= limit; i += 500) {
+      const chunk = files.slice(i, i + 500);
+      rows += Number(this.store.rows(`SELECT count(*) FROM symbol_rows WHERE file_id IN (${chunk.map(() => '?').join(',')})`, chunk)[0]?.[0] ?? 0);
+    }
+    return rows > limit;
   }
 
   /** Forgets everything: the next refresh reads all rows. */
@@ -238,8 +278,8 @@ export class SymbolTable {
     return this.base.bytes() + this.delta.bytes() + this.baseSorted.byteLength + (this.baseHashRows?.byteLength ?? 0) + this.names.bytes() + (this.baseByFile ? this.baseByFile.rows.byteLength + this.baseByFile.fileStart.byteLength : 0);
   }
 
-  /** A base build `prebuild` runs in slices; `refresh` finishes it at once. */
-  private building: Generator<void, void> | undefined;
+  /** A base build in slices (`prebuild`, `ready`); `refresh` finishes it at once. */
+  private building: { steps: Generator<void, void>; done: Promise<void>; urgent: boolean } | undefined;
 
   /**
    * Builds the table, if it is not built, in steps with an event-loop turn between them
@@ -247,20 +287,29 @@ export class SymbolTable {
    * holding the thread in one piece. Rows written meanwhile are seen by the triggers, installed
    * before the first read, and re-read as the delta. Resolves when the table is current.
    */
-  async prebuild(slice: () => Promise<void>): Promise<void> {
-    if (!this.stale || this.building) return;
-    const steps = this.buildBaseSteps();
-    this.building = steps;
-    try {
-      for (;;) {
-        if (this.building !== steps) return; // refresh() finished it
-        const r = steps.next();
-        if (r.done) return;
-        await slice();
+  prebuild(slice: () => Promise<void>): Promise<void> {
+    if (this.building) return this.building.done;
+    if (!this.stale) return Promise.resolve();
+    return this.buildSliced(slice, false);
+  }
+
+  /** A base build in steps, `slice` between them (a plain time slice once it is `urgent`: someone waits for it). */
+  private buildSliced(slice: () => Promise<void>, urgent: boolean): Promise<void> {
+    const build = { steps: this.buildBaseSteps(), done: Promise.resolve(), urgent };
+    const fast = timeSlice();
+    this.building = build;
+    build.done = (async () => {
+      try {
+        for (;;) {
+          if (this.building !== build) return; // finished by refresh(), or abandoned by invalidate()
+          if (build.steps.next().done) return;
+          await (build.urgent ? fast() : slice());
+        }
+      } finally {
+        if (this.building === build) this.building = undefined;
       }
-    } finally {
-      if (this.building === steps) this.building = undefined;
-    }
+    })();
+    return build.done;
   }
 
   private buildBase(): void {
@@ -291,8 +340,10 @@ export class SymbolTable {
     // built now, with the base (not by the first saved file, which would wait for it)
     this.baseByFile = undefined;
     this.baseRowsOf();
+    yield;
     const t1 = performance.now();
-    this.markDuplicates(true);
+    yield* this.markDuplicatesSteps(true);
+    yield;
     const t2 = performance.now();
     this.countGroups();
     this.touched = new Uint8Array(0);
@@ -319,17 +370,6 @@ export class SymbolTable {
 
   private buildDelta(): void {
     const files = [...this.deltaFiles];
-    // counted first (C-side, by primary key): a delta too big to keep is not read twice
-    const limit = Math.max(SYMBOL_TABLE_DELTA_MIN_ROWS, this.base.size / 4);
-    let rows = 0;
-    for (let i = 0; i < files.length && rows <= limit; i += 500) {
-      const chunk = files.slice(i, i + 500);
-      rows += Number(this.store.rows(`SELECT count(*) FROM symbol_rows WHERE file_id IN (${chunk.map(() => '?').join(',')})`, chunk)[0]?.[0] ?? 0);
-    }
-    if (rows > limit) {
-      this.buildBase();
-      return;
-    }
     const delta = this.readRows(files);
     let maxFile = 0;
     for (const f of files) if (f > maxFile) maxFile = f;
@@ -337,7 +377,7 @@ export class SymbolTable {
     for (const f of files) dead[f] = 1;
     this.deadInBase = dead;
     this.delta = delta;
-    this.markDuplicates(false);
+    runSteps(this.markDuplicatesSteps(false));
     // names whose precomputed counts no longer hold: those with delta rows, and the names of the
     // dead files' base rows (found through baseRowsOf, not by a pass over every base row)
     const touched = new Uint8Array(this.names.size);
@@ -422,6 +462,7 @@ export class SymbolTable {
     this.ensureScopes(maxScope);
     const typeKind = new Map<number, boolean>();
     for (let i = 0; i < n; i++) {
+      if ((i & 65535) === 65535) yield;
       const r = at[names[i] ?? 0]!++;
       const kf = kindFlags[i] ?? 0;
       const k = Math.floor(kf / 128);
@@ -446,7 +487,10 @@ export class SymbolTable {
       seg.scope[r] = sc;
       seg.qnLen[r] = Math.min(65535, q >= 0 ? q : (this.prefixLen[sc] ?? 0) + (this.names.names[names[i] ?? 0]?.length ?? 0));
     }
-    if (files === undefined) sortBigNames(seg);
+    if (files === undefined) {
+      yield;
+      sortBigNames(seg);
+    }
     return seg;
   }
 
@@ -527,12 +571,14 @@ export class SymbolTable {
    * among those the hashes whose stored id parts differ (ROW_SUSPECT, resolved by real id). After a
    * base build every hash is checked; after a delta read, the delta's hashes.
    */
-  private markDuplicates(full: boolean): void {
+  private *markDuplicatesSteps(full: boolean): Generator<void, void> {
     const dups: number[] = [];
     if (full) {
       const sorted = this.base.sidHash.slice().sort();
       this.baseSorted = sorted;
+      yield;
       this.baseHashRows = rowsByHash(this.base);
+      yield;
       for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1] && (dups.length === 0 || dups[dups.length - 1] !== sorted[i])) dups.push(sorted[i] ?? 0);
     } else {
       const d = this.delta.sidHash.slice().sort();
@@ -548,6 +594,7 @@ export class SymbolTable {
     // Hashes whose rows do not all store the same id parts.
     const suspects: number[] = [];
     for (let i = 0; i < dups.length; i += 500) {
+      yield;
       const chunk = dups.slice(i, i + 500);
       const rows = this.store.rows(
         `SELECT sid_hash FROM symbol_rows WHERE sid_hash IN (${chunk.map(() => '?').join(',')}) GROUP BY sid_hash
@@ -594,33 +641,30 @@ export class SymbolTable {
   }
 }
 
-/** Runs steps to the end. */
-function runSteps<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
-
 const tables = new WeakMap<IndexStore, SymbolTable>();
 
 /** The symbol table of a store, current with its committed rows (built on first use). */
 export function symbolTableFor(store: IndexStore): SymbolTable {
-  let t = tables.get(store);
-  if (!t) {
-    t = new SymbolTable(store);
-    tables.set(store, t);
-  }
+  const t = tableOf(store);
   t.refresh();
   return t;
 }
 
 /** Builds the store's symbol table in slices ahead of the first search (see `SymbolTable.prebuild`). */
 export function prebuildSymbolTable(store: IndexStore, slice: () => Promise<void>): Promise<void> {
+  return tableOf(store).prebuild(slice);
+}
+
+/** Resolves when the store's symbol table is current, never building it in one piece (see `SymbolTable.ready`). */
+export function symbolTableReady(store: IndexStore): Promise<void> {
+  return tableOf(store).ready();
+}
+
+function tableOf(store: IndexStore): SymbolTable {
   let t = tables.get(store);
   if (!t) {
     t = new SymbolTable(store);
     tables.set(store, t);
   }
-  return t.prebuild(slice);
+  return t;
 }

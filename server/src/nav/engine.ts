@@ -14,7 +14,7 @@ import { enableBoundedRegex } from '../core/regex';
 import { defaultHooks } from '../index/hooks';
 import { HOOKS_PENDING_META, refreshIndex, type IndexHook, type RefreshProgress, type RefreshStats, type TextReady } from '../index/indexer';
 import { IndexStore, type Recovery } from '../index/store';
-import { prebuildSymbolTable } from '../index/symbolTable';
+import { prebuildSymbolTable, symbolTableReady } from '../index/symbolTable';
 import { TermDictionary } from '../index/termDictionary';
 import { parseBatch } from '../syntax/parseBatch';
 import { discoveryOptionsOf, startWalk, walkWorkerBuilt, type DiscoveredFile, type DiscoveryOptions, type DiscoveryResult, type PendingWalk } from '../workspace/discover';
@@ -302,8 +302,17 @@ export class Engine {
   /**
    * The first search_symbol builds the in-memory symbol table (index/symbolTable.ts): seconds in
    * one piece on a large workspace, during which nothing else is answered. A serving engine builds
-   * it after each refresh, in slices, unless it is built already; a search meanwhile finishes it.
+   * it after each refresh, in slices, unless it is built already; a search meanwhile awaits it
+   * (`symbolTableReady`).
    */
+  /**
+   * Resolves when search_symbol's table is current: a build in slices under way is awaited (other
+   * questions are answered meanwhile), a needed one runs in slices; never one piece of seconds.
+   */
+  symbolTableReady(): Promise<void> {
+    return symbolTableReady(this.store);
+  }
+
   private prebuildSymbols(): void {
     if (this.opts.indexOnly || this.disposed || !this.hooks.some((h) => h.name === 'symbols')) return;
     const slice = backgroundSlice();

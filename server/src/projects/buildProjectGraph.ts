@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { MAX_PROJECT_FILE_BYTES } from '../core/limits';
 import { PathPolicy, toPosix } from '../core/paths';
 import { isToolError } from '../core/errors';
+import { runSteps, runStepsSliced, timeSlice } from '../core/timeSlice';
 import { PACKAGE_ID_PREFIX, type ProjectEdge, type ProjectFileEntry, type ProjectGraph, type ProjectNode, type SolutionNode } from './ProjectGraph';
 import { DEFAULT_EXCLUDED_DIRS } from '../workspace/ignoreRules';
 import { WorkspaceFiles } from './WorkspaceFiles';
@@ -28,11 +29,7 @@ export interface ProjectGraphInput {
 
 /** Reads every project and solution in the file list into one graph. */
 export function buildProjectGraph(input: ProjectGraphInput): ProjectGraph {
-  const steps = graphSteps(input);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return runSteps(graphSteps(input));
 }
 
 /**
@@ -40,16 +37,7 @@ export function buildProjectGraph(input: ProjectGraphInput): ProjectGraph {
  * large workspace is evaluated.
  */
 export async function buildProjectGraphAsync(input: ProjectGraphInput, sliceMs = 25): Promise<ProjectGraph> {
-  const steps = graphSteps(input);
-  let sliceStart = performance.now();
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-    if (performance.now() - sliceStart >= sliceMs) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
-  }
+  return runStepsSliced(graphSteps(input), timeSlice(sliceMs));
 }
 
 /** The build as steps: one per MSBuild project evaluated (the expensive part), then the rest. */

@@ -18,7 +18,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MAX_FILE_BYTES, MAX_WALK_DEPTH, MAX_WORKSPACE_FILES } from '../core/limits';
 import { Worker } from 'node:worker_threads';
-import { timeSlice } from '../core/timeSlice';
+import { runSteps, runStepsSliced, timeSlice } from '../core/timeSlice';
 import { workerEntry } from '../core/workerEntry';
 import { classify, languageOf, type FileClass } from './fileClass';
 import { discoveryOptionsOf, type DiscoveryOptions } from './discoveryOptions';
@@ -94,7 +94,7 @@ class Found implements DiscoveredFile {
 }
 
 export function discoverWorkspace(root: string, opts: DiscoveryOptions = {}, known?: KnownPaths): DiscoveryResult {
-  return runSync(walkSteps(root, opts, known));
+  return runSteps(walkSteps(root, opts, known));
 }
 
 /**
@@ -103,7 +103,11 @@ export function discoverWorkspace(root: string, opts: DiscoveryOptions = {}, kno
  * so that it never holds the thread for seconds. Same result.
  */
 export function discoverWorkspaceSliced(root: string, opts: DiscoveryOptions = {}, known?: KnownPaths, signal?: AbortSignal): Promise<DiscoveryResult> {
-  return runSliced(walkSteps(root, opts, known), timeSlice(), signal);
+  const slice = timeSlice();
+  return runStepsSliced(walkSteps(root, opts, known), async () => {
+    await slice();
+    if (signal?.aborted) throw new Error('the walk was stopped');
+  });
 }
 
 /** The walk as steps (one folder listed, or a run of files admitted, per step). */
@@ -111,22 +115,6 @@ function* walkSteps(root: string, opts: DiscoveryOptions, known: KnownPaths | un
   const started = Date.now();
   const tree = yield* listTreeSteps(root, opts, known);
   return yield* admitListedSteps(root, opts, tree, known, known !== undefined, started);
-}
-
-function runSync<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
-
-async function runSliced<T>(steps: Generator<void, T>, slice: () => Promise<void>, signal?: AbortSignal): Promise<T> {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-    await slice();
-    if (signal?.aborted) throw new Error('the walk was stopped');
-  }
 }
 
 /**
@@ -140,7 +128,7 @@ function* admitListedSteps(root: string, opts: DiscoveryOptions, tree: ListedTre
 }
 
 function admitListed(root: string, opts: DiscoveryOptions, tree: ListedTree, known: KnownPaths | undefined, listedWithKnown: boolean, started: number): DiscoveryResult {
-  return runSync(admitListedSteps(root, opts, tree, known, listedWithKnown, started));
+  return runSteps(admitListedSteps(root, opts, tree, known, listedWithKnown, started));
 }
 
 /** A file the walk listed and stat'ed; whether the ignore rules admit it is decided by `admit`. */
@@ -167,7 +155,7 @@ interface ListedTree {
 const ADMIT_STEP_FILES = 2000;
 
 function listTree(root: string, opts: DiscoveryOptions, known: KnownPaths | undefined): ListedTree {
-  return runSync(listTreeSteps(root, opts, known));
+  return runSteps(listTreeSteps(root, opts, known));
 }
 
 function* listTreeSteps(root: string, opts: DiscoveryOptions, known: KnownPaths | undefined): Generator<void, ListedTree> {

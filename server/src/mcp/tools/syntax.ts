@@ -480,6 +480,7 @@ async function symbolAnswer(env: ToolEnv, args: z.infer<typeof searchSymbolInput
   {
     if (args.attribute !== undefined) return attributeAnswer(env, { ...args, attribute: args.attribute }, page);
     if (args.query === undefined) throw new ToolError('INVALID_ARGUMENT', 'search_symbol needs a query or an attribute', 'pass query (a name) or attribute (e.g. "HttpGet"), or both');
+    await env.engine.symbolTableReady(); // the table's first build in slices, not in one piece on this thread
     const r = searchSymbols(env.engine, {
       query: args.query,
       match: args.match ?? 'auto',
