@@ -1,8 +1,11 @@
 /**
  * Event-loop stall trace for a process under the bench (preload: node --require this-file):
  * every stall of the event loop longer than SEXTANT_STALL_MS (default 50) is appended to
- * SEXTANT_STALL_TRACE as "<end µs, monotonic> <stall ms>", the clock of V8's CPU profiles, so
- * scripts/loop-stalls.mjs can say what ran during each stall (run beside --cpu-prof).
+ * SEXTANT_STALL_TRACE as "<end µs, monotonic> <stall ms> <cpu ms>", the clock of V8's CPU profiles,
+ * so scripts/loop-stalls.mjs can say what ran during each stall (run beside a CPU profile). The
+ * third column is the CPU time the engine thread itself ran during the stall (Linux schedstat;
+ * absent elsewhere): on a loaded machine a stall is mostly waiting for a core, and only its CPU
+ * time says how long it would hold the thread on a quiet one.
  *
  * SEXTANT_CPU_PROF=<file>: a V8 CPU profile of the process is taken in-process (inspector) and
  * written at exit and on SIGTERM (the MCP SDK and the benches stop engines with SIGTERM, which
@@ -15,6 +18,16 @@ if (file) {
   const min = Number(process.env.SEXTANT_STALL_MS || 50);
   const every = 10;
   let last = process.hrtime.bigint();
+  // The main thread's run time in ns (first field of its schedstat), or undefined off Linux.
+  const statFile = `/proc/self/task/${process.pid}/schedstat`;
+  const cpuNs = () => {
+    try {
+      return Number(fs.readFileSync(statFile, 'utf8').split(' ')[0]);
+    } catch {
+      return undefined;
+    }
+  };
+  let lastCpu = cpuNs();
   const lines = [];
   const flush = () => {
     if (lines.length) fs.appendFileSync(file, lines.splice(0).join(''));
@@ -23,7 +36,9 @@ if (file) {
     const now = process.hrtime.bigint();
     const stall = Number(now - last) / 1e6 - every;
     last = now;
-    if (stall > min) lines.push(`${now / 1000n} ${stall.toFixed(1)}\n`);
+    const cpu = lastCpu === undefined ? undefined : cpuNs();
+    if (stall > min) lines.push(`${now / 1000n} ${stall.toFixed(1)}${cpu === undefined ? '' : ` ${((cpu - lastCpu) / 1e6).toFixed(1)}`}\n`);
+    lastCpu = cpu;
     if (lines.length > 50) flush();
   }, every);
   t.unref();

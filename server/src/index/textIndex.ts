@@ -7,8 +7,10 @@ import type { IndexStore } from './store';
 
 /** Files whose current document matches an FTS4 MATCH expression. */
 export function matchFiles(store: IndexStore, matchExpr: string): number[] {
-  const rows = store.rows('SELECT f.id FROM file_text t JOIN files f ON f.doc_id = t.docid WHERE t.file_text MATCH ?', [matchExpr]);
-  return rows.map((r) => r[0] as number);
+  // One row (the ids joined in SQL), as matchDocs: a name the whole tree mentions is ~30,000 rows.
+  const joined = store.rows('SELECT group_concat(f.id) FROM file_text t JOIN files f ON f.doc_id = t.docid WHERE t.file_text MATCH ?', [matchExpr])[0]?.[0];
+  if (typeof joined !== 'string' || joined.length === 0) return typeof joined === 'number' ? [joined] : [];
+  return joined.split(',').map(Number);
 }
 
 /** Document ids (live or tombstone) matching an FTS4 MATCH expression; the caller maps them to files. */

@@ -157,7 +157,7 @@ export class SemanticService {
       this.lsp = new LspProvider({ root: engine.root, servers, coverage: (language, p) => this.csharpLs.coverage(language, p), csharpWriteRisk: () => this.csharpLs.writeRisk(), ...(this.roslyn ? { noCSharp: true } : {}) });
       this.registry.register(this.lsp, 'lsp');
     }
-    this.heuristic = new HeuristicProvider({ store: engine.store, root: engine.root });
+    this.heuristic = new HeuristicProvider({ store: engine.store, root: engine.root, pathOf: (id) => engine.catalog().get(id)?.path });
     this.registry.register(this.heuristic, 'heuristic');
     const facts = enginePreciseFacts(engine, {
       model: this.model,

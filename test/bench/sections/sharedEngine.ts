@@ -13,7 +13,12 @@
  *
  * `--base DIR` (or `SEXTANT_SHARED_BASELINE=DIR`) runs the same against that checkout's dist/cli.js
  * first (same run, same workspace: before/after); `SEXTANT_SHARED_AGENTS=<n>` sets the cheap agents (2);
- * `SEXTANT_SHARED_NODE_FLAGS` passes node flags to the engines (e.g. `--cpu-prof --cpu-prof-dir=D`).
+ * `SEXTANT_SHARED_NODE_FLAGS` passes node flags to the engines (e.g. `--require test/bench/loopStalls.cjs`
+ * with `SEXTANT_CPU_PROF=<file>`: an in-process CPU profile written when the engine stops).
+ * For profiling: `SEXTANT_SHARED_INDEX=DIR` starts each engine from a copy of that index (warm text
+ * and symbols; its recorded precise facts left out, so the semantic questions stay cold) instead of
+ * a cold index; `SEXTANT_SHARED_CALLS=<file>` writes every call (agent, tool, arguments, phase, start
+ * on the monotonic clock in µs — the clock of V8's CPU profiles — and time) as JSON.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -137,10 +142,16 @@ interface RunResult {
   load: string;
   /** The heavy questions' answers (first page, structured), to compare variants row by row. */
   answers: { label: string; structured: unknown }[];
+  /** Every call with its start on the monotonic clock (µs), for SEXTANT_SHARED_CALLS. */
+  calls: { agent: string; phase: string; tool: string; args: string; startUs: number; ms: number }[];
 }
+
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 async function runVariant(ctx: BenchContext, variant: string, cli: string[], agents: number): Promise<RunResult> {
   const idx = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-shared-idx-'));
+  const warm = process.env['SEXTANT_SHARED_INDEX'];
+  if (warm) fs.cpSync(warm, idx, { recursive: true, filter: (src) => path.basename(src) !== 'precise' });
   const owner = new Client({ name: 'owner', version: '0.0.0' });
   // SEXTANT_SHARED_NODE_FLAGS: node flags for the engine alone (e.g. --cpu-prof --cpu-prof-dir=DIR).
   const flags = (process.env['SEXTANT_SHARED_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
@@ -174,11 +185,12 @@ async function runVariant(ctx: BenchContext, variant: string, cli: string[], age
     for (let i = 0; i < agents; i++) clients.push(await httpAgent(info.url, info.token, `cheap-${i}`));
     const cheap = await cheapQuestions(owner, ctx.target.manifest);
     const heavy = await heavyQuestions(owner, ctx.target.manifest);
-    const result: RunResult = { ...result0, alone: [], loaded: [], heavy: [], slowestCheap: [], cheapErrors: [], load: '', answers: [] };
+    const result: RunResult = { ...result0, alone: [], loaded: [], heavy: [], slowestCheap: [], cheapErrors: [], load: '', answers: [], calls: [] };
     let phase: 'alone' | 'loaded' | 'stop' = 'alone';
     const loop = async (a: AgentClient, k: number) => {
       for (let i = k; phase !== 'stop'; i++) {
         const q = cheap[i % cheap.length]!;
+        const startUs = monotonicUs();
         const t = performance.now();
         const p = phase;
         try {
@@ -189,6 +201,7 @@ async function runVariant(ctx: BenchContext, variant: string, cli: string[], age
         }
         const ms = performance.now() - t;
         (p === 'alone' ? result.alone : result.loaded).push(ms);
+        result.calls.push({ agent: `cheap-${clients.indexOf(a)}`, phase: p, tool: q.tool, args: JSON.stringify(q.args), startUs, ms });
         if (p === 'loaded') result.slowestCheap.push({ ms, question: `${q.tool} ${JSON.stringify(q.args)}` });
         await new Promise((r) => setTimeout(r, Math.max(0, CADENCE_MS - ms)));
       }
@@ -207,6 +220,7 @@ async function runVariant(ctx: BenchContext, variant: string, cli: string[], age
       let failure = '';
       for (;;) {
         const a = performance.now();
+        const startUs = monotonicUs();
         try {
           r = await heavyAgent.client.callTool({ name: q.tool, arguments: q.args }, undefined, { timeout: 600_000 });
         } catch (e) {
@@ -214,6 +228,7 @@ async function runVariant(ctx: BenchContext, variant: string, cli: string[], age
         }
         asks++;
         longest = Math.max(longest, performance.now() - a);
+        result.calls.push({ agent: 'heavy', phase: 'loaded', tool: q.tool, args: JSON.stringify(q.args), startUs, ms: performance.now() - a });
         if (failure || !r?.isError || !String((r.content as { text: string }[])[0]?.text).startsWith('Error [STILL_WORKING]') || performance.now() - t > 300_000) break;
       }
       const s = r?.structuredContent as { mode?: string; completeness?: { returned: number; total?: number; omittedBecauseBudget?: number; partial?: string }; counts?: { total?: number; projects?: number } } | undefined;
@@ -250,6 +265,8 @@ export const section: BenchSection = {
     variants.push([ctx.options.cliKind === 'dist' ? 'this checkout' : 'this checkout (sources)', ctx.options.cli]);
     const runs: RunResult[] = [];
     for (const [name, cli] of variants) runs.push(await runVariant(ctx, name, cli, agents));
+    const callsFile = process.env['SEXTANT_SHARED_CALLS'];
+    if (callsFile) fs.writeFileSync(callsFile, JSON.stringify(runs.map((r) => ({ variant: r.variant, calls: r.calls }))));
     const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
     const table = [['variant', 'phase', 'cheap calls', 'p50', 'p95', 'max']];
     const heavyTable = [['variant', 'heavy question', 'time', 'answer']];
@@ -275,7 +292,7 @@ export const section: BenchSection = {
       metrics,
       table: [...table, [], ...heavyTable],
       notes: [`load at the end ${load} (${os.cpus().length} CPUs); engine from ${repoRoot}`, ...runs.map((r) => `${r.variant}: load ${r.load}; slowest cheap calls ${r.slowestCheap.map((s) => `${Math.round(s.ms)} ms ${s.question.slice(0, 60)}`).join('; ')}; ${r.cheapErrors.length} cheap call(s) failed${r.cheapErrors.length ? `: ${r.cheapErrors.slice(0, 3).join(' | ')}` : ''}`)],
-      data: runs,
+      data: runs.map(({ calls: _, ...r }) => r),
     };
   },
 };
