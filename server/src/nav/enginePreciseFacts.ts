@@ -118,8 +118,8 @@ export function enginePreciseFacts(engine: Engine, o: EnginePreciseFactsOptions)
   };
 
   const precise = new PreciseFacts({ workspaceRoot: engine.root, indexRoot: engine.indexRoot, scip: o.scip, env });
-  o.registry.setPrecise(precise.answers, precise.ready);
-  engine.onClose(() => precise.store.close());
+  o.registry.setPrecise(precise.answers, precise.ready, () => precise.hurry());
+  engine.onClose(() => precise.dispose());
   const factsCoverage = new FactsCoverage({ answers: precise.answers, store: precise.store, graph: () => projectGraph(engine), version: () => engine.version });
   const roslyn = o.roslyn;
   if (!o.persist || !roslyn || !engine.indexRoot) return { precise, factsCoverage, persisted: undefined };

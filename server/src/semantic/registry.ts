@@ -79,11 +79,13 @@ export class SemanticRegistry {
   private precise: PreciseAnswers | undefined;
   /** While the store's files are being read at start (settled: undefined). */
   private preciseLoading: Promise<unknown> | undefined;
+  private hurryLoading: (() => void) | undefined;
 
-  /** The occurrence store that answers before the providers (undefined: none), and its loading. */
-  setPrecise(p: PreciseAnswers | undefined, loading?: Promise<unknown>): void {
+  /** The occurrence store that answers before the providers (undefined: none), its loading, and how a waiting question speeds that up. */
+  setPrecise(p: PreciseAnswers | undefined, loading?: Promise<unknown>, hurry?: () => void): void {
     this.precise = p;
     this.preciseLoading = loading;
+    this.hurryLoading = hurry;
     void loading?.finally(() => {
       if (this.preciseLoading === loading) this.preciseLoading = undefined;
     });
@@ -128,6 +130,7 @@ export class SemanticRegistry {
     // a cold live provider takes far longer.
     if (this.preciseLoading && STORE_OPS.has(op)) {
       const waitMs = Math.min(PRECISE_LOAD_WAIT_MS, options.deadlineMs !== undefined ? options.deadlineMs / 2 : PRECISE_LOAD_WAIT_MS);
+      this.hurryLoading?.();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([this.preciseLoading, new Promise((r) => (timer = setTimeout(r, waitMs)))]).catch(() => undefined);
       clearTimeout(timer);

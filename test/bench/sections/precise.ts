@@ -267,9 +267,16 @@ export const section: BenchSection = {
       a = await ask(ctx, ea, '(a)', questions, wide, lim, true);
       // the truth: each answer asked again until precise
       truth = lastById(a.answers);
+      // each question not precise yet gets an equal share of what is left of the truth's time (one
+      // shared budget let the first such question — a linked file all 3,000 projects compile —
+      // take all of it, and five others were never asked again)
       const tt = Date.now();
-      for (const q of questions) {
-        while (truth.get(q.id)?.mode !== 'precise' && Date.now() - tt < lim.untilPreciseMs) {
+      const truthMs = 2 * lim.untilPreciseMs;
+      const owed = questions.filter((q) => truth.get(q.id)?.mode !== 'precise');
+      for (const [i, q] of owed.entries()) {
+        const tq = Date.now();
+        const shareMs = (truthMs - (tq - tt)) / (owed.length - i);
+        while (truth.get(q.id)?.mode !== 'precise' && Date.now() - tq < shareMs) {
           const x = await askEngine(ea.client, q, lim.askMs);
           truth.set(q.id, x);
           ctx.progress(`(a) truth ${q.id} → ${x.mode} in ${x.ms} ms`);

@@ -244,6 +244,29 @@ describe('the catalog of an index file', () => {
     assert.equal(third.store.unit(b)!.verified, undefined);
   });
 
+  it('a question waiting for the persisted facts hurries their loading: the units left are taken at once, not between other work', async () => {
+    const pdir = path.join(dir, 'precise');
+    fs.mkdirSync(pdir);
+    for (let i = 0; i < 40; i++) await writeScipIndex(path.join(pdir, `u${String(i).padStart(2, '0')}.scip`), meta, docs());
+    const first = new PreciseFacts({ workspaceRoot: '/ws', indexRoot: dir, scip: [], env: {} as PreciseEnv });
+    await first.ready;
+    await first.saveUnitsCatalog();
+    // a loading that gives a turn after every unit (as under other start-up work)
+    const slow = new PreciseFacts({ workspaceRoot: '/ws', indexRoot: dir, scip: [], env: env(), loadSliceMs: 0 });
+    await new Promise((r) => setImmediate(r));
+    const before = slow.units().length;
+    assert.ok(before < 40, `${before} units after one turn`);
+    const r = new SemanticRegistry();
+    r.setPrecise(slow.answers, slow.ready, () => slow.hurry());
+    const asked = r.request('references', 'csharp', { path: 'src/Guard.cs', line: 2, column: 15, includeDeclaration: false }, { deadlineMs: 10_000 });
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(slow.units().length, 40, 'the rest taken within a turn of the question');
+    const a = await asked;
+    assert.equal(a.mode, 'precise');
+    assert.equal(a.provider, 'persisted');
+  });
+
   it('a key whose inputs fingerprint is unchanged holds without its compilation being checked; a generator document without hashing it', async () => {
     const file = path.join(dir, 'g.scip');
     const gen = 'generated:src/Acme.csproj|net8.0/Gen/Gen.G/Hello.g.cs';

@@ -241,6 +241,8 @@ export class CompilationInputs {
 function objListing(root: string, dir: string): string[] {
   const start = dir === '.' ? `${root}/obj` : `${root}/${dir}/obj`;
   const out: string[] = [];
+  // most projects of a tree that was never built have no obj/ (a failed readdir throws: costly per project)
+  if (!fs.statSync(start, { throwIfNoEntry: false })?.isDirectory()) return out;
   const queue = [start];
   let dirs = 0;
   while (queue.length && dirs++ < OBJ_DIRS_MAX) {
