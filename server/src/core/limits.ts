@@ -811,6 +811,8 @@ export const RANK_ANSWER_RESERVE_MS = 500;
 export const RANK_QUESTION_MAX_TERMS = 24;
 /** ranking: identifiers spelled by a question looked up as declared names at most (one SQL lookup each). */
 export const RANK_QUESTION_MAX_IDENTIFIERS = 8;
+/** ranking: the first files the folder prior reorders (its lift can bring a file from there into the first three; fitted on the top 50). */
+export const RANK_FOLDER_PRIOR_FILES = 50;
 /** ranking: documents scored (priors, candidate rows) between two yield checks (a check is a clock read). */
 export const RANK_DOCS_PER_STEP = 2_048;
 /** ranking: a delta of changed files above this share of the base rebuilds the base (the delta is re-scanned on every change). */

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { LOCATE_ENVELOPE_RESERVE_BYTES, LOCATE_MAX_ANSWER_BYTES } from '../../../server/src/core/limits';
 import { fitAnswer, type LocateAnswer } from '../../../server/src/nav/agent/locate';
 import { spreadOverFiles, type RelatedTest } from '../../../server/src/nav/agent/relatedTests';
-import { testFileScore, type TestFileEvidence } from '../../../server/src/nav/agent/testFileScore';
+import { nameWords, sharedWords, testFileScore, type TestFileEvidence } from '../../../server/src/nav/agent/testFileScore';
 
 const ev = (x: Partial<TestFileEvidence>): TestFileEvidence => ({ mentions: 0, cochange: 0, churn: 0, named: 0, bestRow: 0, ...x });
 
@@ -35,6 +35,22 @@ describe('related_tests: test files by their evidence', () => {
     assert.ok(testFileScore(ev({ mentions: 2, named: 1 })) > testFileScore(ev({ mentions: 3 })));
     assert.ok(testFileScore(ev({ mentions: 3, bestRow: 100 })) > testFileScore(ev({ mentions: 3, bestRow: 40 })));
     assert.ok(testFileScore(ev({ mentions: 3, bestRow: 0 })) > testFileScore(ev({ mentions: 1, bestRow: 100 })));
+  });
+
+  it("the share of the type's words in a test file's name lifts it", () => {
+    // Split and stemmed like the ranking (an agent noun stays apart: validator is not validation).
+    assert.equal(sharedWords('ConfigurationValidator', 'ConfigurationValidationTests'), 1 / 2);
+    assert.equal(sharedWords('MappingExpression', 'MappingExpressionsTests'), 1);
+    assert.equal(sharedWords('JournaledStateManager', 'StateManagerTests'), 2 / 3);
+    assert.equal(sharedWords('Tests', 'AnyTests'), 0, 'the words every test path has are not evidence');
+    const likeNamed = { nameWords: nameWords('test/Orleans.Streaming.Tests/Pulling/PullingAgentTests.cs', 'PersistentStreamPullingAgent') };
+    assert.equal(likeNamed.nameWords, 2 / 4);
+    const other = { nameWords: nameWords('test/Orleans.Core.Tests/General/GrainTests.cs', 'PersistentStreamPullingAgent') };
+    assert.equal(other.nameWords, 0);
+    assert.ok(testFileScore(ev({ mentions: 3, ...likeNamed })) > testFileScore(ev({ mentions: 3, ...other })));
+    // One mention more does not outweigh the words of the type in the name; co-change does.
+    assert.ok(testFileScore(ev({ mentions: 2, ...likeNamed })) > testFileScore(ev({ mentions: 3, ...other })));
+    assert.ok(testFileScore(ev({ cochange: 0.5, ...other })) > testFileScore(ev({ mentions: 1, ...likeNamed })));
   });
 
   it('rows spread over files, files in the order of their evidence, then score', () => {

@@ -16,7 +16,7 @@ import { rankingOf, scoreFiles, type DocumentInput } from '../../../server/src/n
 import { fileHistory, historyVotes, parseLog } from '../../../server/src/nav/ranking/history';
 import { execFileSync } from 'node:child_process';
 import { loadRanking, saveRanking } from '../../../server/src/nav/ranking/rankingStore';
-import { DEFAULT_PARAMS, parseQuestion, rankQuestion, rankSteps, type Declaration, type DeclarationSource } from '../../../server/src/nav/ranking/rankQuestion';
+import { DEFAULT_PARAMS, folderShare, parseQuestion, rankQuestion, rankSteps, type Declaration, type DeclarationSource } from '../../../server/src/nav/ranking/rankQuestion';
 import { RANK_QUESTION_MAX_IDENTIFIERS, RANK_QUESTION_MAX_TERMS } from '../../../server/src/core/limits';
 import { runStepsSliced, timeSlice } from '../../../server/src/core/timeSlice';
 import { splitIdentifier, stem, words } from '../../../server/src/nav/ranking/words';
@@ -208,6 +208,19 @@ describe('ranking: a question over a small workspace', () => {
     const names = scoreFiles(r, q.terms, byName);
     const s = (xs: typeof scored, id: number) => xs.find((x) => x.doc.fileId === id)!.score;
     assert.ok(s(names, 2) > s(scored, 2), 'the name field adds to the file named for the words');
+  });
+
+  it("the folders saying the question's words lift a file (folder prior)", () => {
+    const q = parseQuestion('sql generator of the query');
+    assert.equal(folderShare('src/Query/QuerySqlGenerator.cs', q), 1 / 3);
+    assert.equal(folderShare('src/Migrations/SqlServerMigrationsSqlGenerator.cs', q), 0);
+    const ratio = (params: typeof DEFAULT_PARAMS) => {
+      const ranked = rankQuestion(src, r, q, { params });
+      const at = (p: string) => ranked.find((f) => f.path === p)!.score;
+      return at('src/Query/QuerySqlGenerator.cs') / at('src/Migrations/SqlServerMigrationsSqlGenerator.cs');
+    };
+    assert.ok(DEFAULT_PARAMS.folder > 0);
+    assert.ok(Math.abs(ratio(DEFAULT_PARAMS) / ratio({ ...DEFAULT_PARAMS, folder: 0 }) - (1 + DEFAULT_PARAMS.folder / 3)) < 1e-9);
   });
 
   it('past commits like the question vote for the files they changed', () => {

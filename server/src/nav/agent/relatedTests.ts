@@ -43,7 +43,7 @@ import { callsQuery, referencesQuery, type AmbiguousAnswer, type NavOptions } fr
 import { resolveTarget, type ResolvedTarget, type TargetInput, type TargetRef, type TargetSelection } from '../semanticTarget';
 import { symbolIds } from '../symbolIds';
 import { coChange } from './coChange';
-import { testFileScore } from './testFileScore';
+import { nameWords, testFileScore } from './testFileScore';
 import { CALLABLE, isTestCode, runCommand, testAt, testMethodsOf, testsOfTypeAt, type TestFramework, type TestMethod } from './testMethods';
 
 export type TestConfidence = 'exact' | 'likely' | 'possible';
@@ -229,6 +229,16 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
         n++;
         add(test, 'mention', 40, `mentions ${name} (text, not a precise reference)`);
       }
+      // Named only outside the tests (a fixture's field, a helper, a base class's setup): the class's tests use it.
+      if (!m.tests.length) {
+        for (const line of m.at) {
+          const fixture = testsOfTypeAt(engine, f, line);
+          if (!fixture) continue;
+          for (const x of fixture.tests) add(x, 'mention', 35, `its ${fixture.type.kind === 'testSuite' ? 'describe block' : 'class'} mentions ${name} at line ${line}, outside the tests (text)`);
+          n += fixture.tests.length;
+          break;
+        }
+      }
     }
     signals.text = `${n} test${n === 1 ? '' : 's'} mention ${name} in ${Math.min(mentionFiles.length, RELATED_TESTS_TEXT_FILES)} file${mentionFiles.length === 1 ? '' : 's'} read${mentionFiles.length > RELATED_TESTS_TEXT_FILES ? ` (of ${mentionFiles.length})` : ''}`;
   }
@@ -282,7 +292,7 @@ export async function relatedTests(engine: Engine, target: TargetInput, o: Relat
   for (const c of found.values()) bestRow.set(c.test.path, Math.max(bestRow.get(c.test.path) ?? 0, Math.min(100, c.best + (c.kinds.size - 1) * 5)));
   const fileKey = new Map<string, number>();
   for (const f of new Set([...bestRow.keys(), ...coFiles.keys()])) {
-    fileKey.set(f, testFileScore({ mentions: mentions.get(f) ?? 0, cochange: coFiles.get(f) ?? 0, churn: rk?.history.churn.get(f) ?? 0, named: namedShare.get(f) ?? 0, bestRow: bestRow.get(f) ?? 0 }));
+    fileKey.set(f, testFileScore({ mentions: mentions.get(f) ?? 0, cochange: coFiles.get(f) ?? 0, churn: rk?.history.churn.get(f) ?? 0, named: namedShare.get(f) ?? 0, bestRow: bestRow.get(f) ?? 0, nameWords: nameWords(f, typeName || name) }));
   }
   let coRows = 0;
   const ranked = [...fileKey.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
@@ -386,16 +396,23 @@ async function testFilesMentioning(engine: Engine, name: string, preferred: Read
   return files.sort((a, b) => Number(inPreferred(b)) - Number(inPreferred(a)) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** A test file's lines naming the word, and its test methods whose span does (live file). */
-function mentionsIn(engine: Engine, rel: string, word: RegExp): { lines: number; tests: TestMethod[] } {
+/** A test file's lines naming the word (count, and the first few 1-based), and its test methods whose span does (live file). */
+function mentionsIn(engine: Engine, rel: string, word: RegExp): { lines: number; at: number[]; tests: TestMethod[] } {
   let lines: string[];
   try {
     lines = engine.policy.readFile(rel).bytes.toString('utf8').split(/\r?\n/);
   } catch {
-    return { lines: 0, tests: [] };
+    return { lines: 0, at: [], tests: [] };
   }
   const tests = testMethodsOf(engine, rel).filter((t) => lines.slice(t.symbol.line - 1, t.symbol.endLine).some((l) => word.test(l)));
-  return { lines: lines.filter((l) => word.test(l)).length, tests };
+  const at: number[] = [];
+  let n = 0;
+  lines.forEach((l, i) => {
+    if (!word.test(l)) return;
+    n++;
+    if (at.length < 8) at.push(i + 1);
+  });
+  return { lines: n, at, tests };
 }
 
 /** Test files named after the type (C#: `ShipTests.cs`…) or the file (`fleetService.test.ts`…). */
