@@ -4,7 +4,10 @@
  * implementations) of the occurrence store and of the TypeScript host, and prints per-question
  * agreement (location sets: path, line, column, end).
  *
- *   tsx test/bench/precise/compareScipTs.ts <workspace> <index.scip> [questions=120] [seed=1]
+ *   tsx test/bench/precise/compareScipTs.ts <workspace> <index.scip> [questions=120] [seed=1] [live-cache.json]
+ *
+ * With a live cache file the host's answers are written there, and read from it when it exists
+ * (a paired run of two engine versions over the same host answers: the host is the slow part).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -80,7 +83,11 @@ export async function sampleQuestions(scip: string, root: string, n: number, see
 
 const key = (l: { path: string; line: number; column: number; endLine: number; endColumn: number }) => `${l.path}:${l.line}:${l.column}-${l.endLine}:${l.endColumn}`;
 
-export async function compare(root: string, scip: string, questions: number, seed: number, log: (s: string) => void = console.log): Promise<Comparison[]> {
+type LiveRow = { path: string; line: number; column: number; endLine: number; endColumn: number; external?: boolean };
+type LiveAnswer = { kind: string; value?: LiveRow[]; gaps?: unknown[] };
+
+export async function compare(root: string, scip: string, questions: number, seed: number, log: (s: string) => void = console.log, liveCache?: string): Promise<Comparison[]> {
+  const cached: Record<string, LiveAnswer & { ms: number }> = liveCache && fs.existsSync(liveCache) ? JSON.parse(fs.readFileSync(liveCache, 'utf8')) : {};
   const indexRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-scip-compare-'));
   const engine = await Engine.open({ workspaceRoot: root, indexRoot, gitAtOpen: false });
   try {
@@ -99,19 +106,25 @@ export async function compare(root: string, scip: string, questions: number, see
       const storeMs = Date.now() - t0;
       const controller = new AbortController();
       const t1 = Date.now();
-      const live = await provider.request(q.op, language, args as never, { signal: controller.signal, deadline: Date.now() + 120_000, waitForReadyMs: 120_000 });
-      const liveMs = Date.now() - t1;
-      const liveRows = live.kind === 'ok' ? (live.value as { path: string; line: number; column: number; endLine: number; endColumn: number; external?: boolean }[]).filter((x) => !x.external && !x.path.startsWith('/')) : [];
+      const qk = `${q.op} ${q.path}:${q.line}:${q.column}`;
+      const live: LiveAnswer = cached[qk] ?? ((await provider.request(q.op, language, args as never, { signal: controller.signal, deadline: Date.now() + 120_000, waitForReadyMs: 120_000 })) as LiveAnswer);
+      const liveMs = cached[qk]?.ms ?? Date.now() - t1;
+      if (liveCache && !cached[qk] && live.kind === 'ok' && !live.gaps?.length) {
+        cached[qk] = { kind: live.kind, ...(live.value ? { value: live.value } : {}), ...(live.gaps ? { gaps: live.gaps } : {}), ms: liveMs };
+        fs.writeFileSync(liveCache, JSON.stringify(cached));
+      }
+      const liveRows = live.kind === 'ok' ? (live.value ?? []).filter((x) => !x.external && !x.path.startsWith('/')) : [];
       // What the registry answers: the store's rows, plus the host's rows in the documents it could not answer.
       const livePaths = new Set(s?.coverage.live.map((l) => l.path) ?? []);
-      const merged = s ? [...s.value, ...liveRows.filter((r) => livePaths.has(r.path) || !service.precise.answers.heldNow(r.path))] : liveRows;
+      // (An answer the facts decline, `incomplete`, is the host's alone.)
+      const merged = s && !s.incomplete ? [...s.value, ...liveRows.filter((r) => livePaths.has(r.path) || !service.precise.answers.heldNow(r.path))] : liveRows;
       const a = new Set(merged.map(key));
       const b = new Set(liveRows.map(key));
       const onlyStore = [...a].filter((x) => !b.has(x));
       const onlyLive = [...b].filter((x) => !a.has(x));
       // An answer the facts say they cannot hold (another producer's implementations) is the live host's in the registry.
       const answeredBy = !s || s.incomplete ? 'live' : s.coverage.live.length ? 'merged' : 'store';
-      const liveWhy = [...new Set(s?.coverage.live.map((l) => l.why) ?? [])];
+      const liveWhy = [...new Set([...(s?.incomplete ? [s.incomplete] : []), ...(s?.coverage.live.map((l) => l.why) ?? [])])];
       const c: Comparison = { question: q, answeredBy, liveWhy, equal: onlyStore.length === 0 && onlyLive.length === 0, store: a.size, live: b.size, onlyStore, onlyLive, storeMs, liveMs, liveMode: live.kind === 'ok' ? (live.gaps?.length ? 'partial' : 'ok') : live.kind };
       out.push(c);
       log(`${c.equal ? 'EQUAL' : 'DIFF '} ${answeredBy.padEnd(6)} ${q.op} ${q.path}:${q.line}:${q.column} store ${a.size} (${storeMs} ms${s ? `, ${s.coverage.live.length} live docs${liveWhy.length ? ` (${liveWhy.join('; ')})` : ''}` : ', no answer'}) live ${b.size} (${liveMs} ms ${c.liveMode})${c.equal ? '' : ` only-store ${onlyStore.slice(0, 3).join(' ')} only-live ${onlyLive.slice(0, 3).join(' ')}`}`);
@@ -124,8 +137,8 @@ export async function compare(root: string, scip: string, questions: number, see
 }
 
 if (require.main === module) {
-  const [root, scip, n, seed] = process.argv.slice(2);
-  void compare(path.resolve(root!), path.resolve(scip!), Number(n ?? 120), Number(seed ?? 1)).then((rows) => {
+  const [root, scip, n, seed, cache] = process.argv.slice(2);
+  void compare(path.resolve(root!), path.resolve(scip!), Number(n ?? 120), Number(seed ?? 1), console.log, cache ? path.resolve(cache) : undefined).then((rows) => {
     for (const by of ['store', 'merged', 'live'] as const) {
       const part = rows.filter((r) => r.answeredBy === by);
       const byOp = new Map<string, [number, number]>();
@@ -136,6 +149,12 @@ if (require.main === module) {
         byOp.set(r.question.op, v);
       }
       console.log(`answered by ${by}: ${part.length}, equal ${part.filter((r) => r.equal).length}; ${[...byOp].map(([k, [e, t]]) => `${k} ${e}/${t}`).join(', ')}`);
+    }
+    // Per op, every question: the registry's answer (store, merged or live) against the host's.
+    for (const op of ['references', 'definition', 'implementation'] as const) {
+      const part = rows.filter((r) => r.question.op === op);
+      const by = (b: string) => part.filter((r) => r.answeredBy === b).length;
+      console.log(`${op}: equal ${part.filter((r) => r.equal).length}/${part.length} (store ${by('store')}, merged ${by('merged')}, live ${by('live')})`);
     }
     const storeMs = rows.filter((r) => r.answeredBy === 'store').map((r) => r.storeMs).sort((x, y) => x - y);
     const liveMs = rows.filter((r) => r.answeredBy === 'store').map((r) => r.liveMs).sort((x, y) => x - y);

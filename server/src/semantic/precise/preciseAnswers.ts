@@ -130,7 +130,7 @@ export class PreciseAnswers {
     // a generic type's metadata name carries its arity (RepositoryBase`2): source spells the name alone
     name = name.replace(/`\d+$/, '');
     const words = new Set([name.replace(/\$/g, '')]);
-    if (sym.endsWith(':')) words.add(name.replace(/\d+$/, '').replace(/\$/g, ''));
+    if (sym.endsWith(':')) for (const w of unnumbered(name)) words.add(w.replace(/\$/g, ''));
     // an attribute class is used by its short form too (`[Audited]` for AuditedAttribute)
     if (sym.endsWith('#') && /.Attribute$/.test(name)) words.add(name.slice(0, -'Attribute'.length));
     const out = new Set<string>();
@@ -213,9 +213,13 @@ export class PreciseAnswers {
     const primarySymbol = occurrenceAt(this.store.read(primary), args.line - 1, args.column - 1)?.symbol;
     // A namespace is declared in every file that names it: left to the live providers.
     if (!primarySymbol || primarySymbol.endsWith('/')) return undefined;
+    // Another producer's document may put several symbols on one range, or one symbol on several
+    // declarations, where the compiler tells them apart (foreignPosition).
+    const foreign = primary.keyed ? undefined : foreignPosition(this.store.read(primary), args.line - 1, args.column - 1, op);
+    if (foreign?.declined) return { value: [], coverage: { rows: { persisted: 0, scip: 0 }, documents: 0, live: [], producers: [primary.unit.producer || primary.unit.provenance] }, incomplete: foreign.declined };
     const same = descriptorsOf(primarySymbol);
-    const parts: Part[] = [{ entry: primary, symbol: primarySymbol }];
-    for (const e of all) {
+    const parts: Part[] = foreign?.symbols ? foreign.symbols.map((symbol) => ({ entry: primary, symbol })) : [{ entry: primary, symbol: primarySymbol }];
+    for (const e of foreign?.symbols ? [] : all) {
       if (e === primary) continue;
       const s = occurrenceAt(this.store.read(e), args.line - 1, args.column - 1)?.symbol;
       if (s && descriptorsOf(s) === same) parts.push({ entry: e, symbol: s });
@@ -224,8 +228,8 @@ export class PreciseAnswers {
     // Another producer's index (no Sextant key) records implementations only where the code says
     // `implements`/`extends`; TypeScript also counts every structurally matching class and object
     // literal, which such an index cannot know.
-    const foreign = r !== undefined && op === 'implementation' && r.coverage.producers.some((x) => !x.startsWith('sextant '));
-    return foreign ? { ...r, incomplete: `${r.coverage.producers.join(', ')} records implementations declared with implements/extends only, not the structurally matching types and object literals TypeScript counts` } : r;
+    const structural = r !== undefined && op === 'implementation' && r.coverage.producers.some((x) => !x.startsWith('sextant '));
+    return structural ? { ...r, incomplete: `${r.coverage.producers.join(', ')} records implementations declared with implements/extends only, not the structurally matching types and object literals TypeScript counts` } : r;
   }
 
   /**
@@ -307,7 +311,30 @@ export class PreciseAnswers {
       // a type's constructors: `<type>\`.ctor\`(…)` (a `new T()` names the constructor)
       const ctors = symbols.filter((s) => s.endsWith('#')).map((s) => Buffer.from(`${s}\`.ctor\`(`, 'utf8'));
       const rows = new Map<string, ReferenceLocation>();
-      for (const e of held) {
+      // Another producer's occurrence may spell an alias (`export { A as B }`, `import { A as B }`):
+      // the files that spell B are candidates too (the text index has no A in them).
+      const spellings = new Set(
+        symbols.flatMap((s) => {
+          const name = symbolName(s);
+          return name ? [name, ...(s.endsWith(':') ? unnumbered(name) : [])] : [];
+        }),
+      );
+      const queue = [...held];
+      const texts = new Map<string, string[] | undefined>();
+      const aliasOf = (e: DocEntry, o: ScipOccurrence): boolean => {
+        if (e.keyed || isLocalSymbol(o.symbol) || !symbols.includes(o.symbol) || o.range.length !== 3 || [...spellings].some((x) => x.length === o.range[2]! - o.range[1]!)) return true;
+        if (!texts.has(e.path)) texts.set(e.path, this.env.readText(e.path)?.split('\n'));
+        const line = texts.get(e.path)?.[o.range[0]!];
+        const alias = line === undefined ? undefined : this.store.read(e).positionEncoding === 1 ? Buffer.from(line, 'utf8').subarray(o.range[1]!, o.range[2]!).toString('utf8') : line.slice(o.range[1]!, o.range[2]!);
+        if (!alias || alias === 'default' || spellings.has(alias) || !/^[A-Za-z_$][\w$]*$/.test(alias)) return true;
+        spellings.add(alias);
+        const more = candidates(alias, o.symbol, false);
+        if (!more.ok) return false;
+        for (const x of more.held) if (!held.has(x)) (held.add(x), queue.push(x));
+        return true;
+      };
+      for (let i = 0; i < queue.length; i++) {
+        const e = queue[i]!;
         // A generator's in-memory document is not searched for references (the Roslyn host
         // searches the projects' documents); it answers definitions and implementations.
         if (!own.has(e) && e.path.startsWith('generated:')) continue;
@@ -315,6 +342,7 @@ export class PreciseAnswers {
         let n = 0;
         for (const o of this.store.occurrencesNaming(e, needles, ctors)) {
           if (o.symbolRoles & ROLE_SEXTANT_IMPLICIT) continue;
+          if (!aliasOf(e, o)) return undefined;
           // a type's declaration and its constructors' declarations (as FindReferences marks them)
           const isDeclaration = (o.symbolRoles & ROLE_DEFINITION) !== 0;
           if (isDeclaration && !args.includeDeclaration) continue;
@@ -500,7 +528,7 @@ export function verifyAgainstText(doc: ScipDocument, text: string): string | und
     const at = utf8 ? Buffer.from(line, 'utf8').subarray(r[1]!, ec).toString('utf8') : line.slice(r[1]!, ec);
     if (/^['"`].*['"`]$/.test(at)) continue; // a module specifier or string key is not checkable
     // scip-typescript numbers the properties of object literals and destructured names (`resolve0:`)
-    const spelled = at === name || (at === name.replace(/\d+$/, '') && o.symbol.endsWith(':'));
+    const spelled = at === name || (o.symbol.endsWith(':') && unnumbered(name).includes(at));
     // An alias (`export { A as B }`, `import { A as B }`) names the original on the same line: not checkable.
     if (!spelled && /^[A-Za-z_$][\w$]*$/.test(at) && new RegExp(`(^|[^\\w$])${name.replace(/\$/g, '\\$')}($|[^\\w$])`).test(line)) continue;
     checkable++;
@@ -508,4 +536,45 @@ export function verifyAgainstText(doc: ScipDocument, text: string): string | und
   }
   if (checkable === 0 || matched / checkable >= PRECISE_FOREIGN_MATCH_MIN_RATIO) return undefined;
   return `the index's occurrences no longer match the text (${checkable - matched} of ${checkable} differ: edited since the index was built)`;
+}
+
+/**
+ * The names a numbered meta descriptor may spell (scip-typescript's `greeting20:` is the 0th
+ * `greeting2` or the 20th `greeting`): the name without each of its trailing digits.
+ */
+function unnumbered(name: string): string[] {
+  const digits = /\d*$/.exec(name)![0].length;
+  const out: string[] = [];
+  for (let k = 1; k <= digits && k < name.length; k++) out.push(name.slice(0, -k));
+  return out;
+}
+
+const sameRange = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * What another producer's document (no Sextant key) can answer at a position where the compiler
+ * tells apart more than the index does (scip-typescript's shapes, seen on trpc): `symbols` — the
+ * symbols to answer for instead of the occurrence's (at a destructured binding, `const { path } =
+ * opts`, a local is defined where a property is used; TypeScript's definition is the property's);
+ * `declined` — why the facts cannot answer it (the live providers do). Undefined: the occurrence
+ * at the position answers.
+ */
+export function foreignPosition(doc: ScipDocument, line: number, character: number, op: StoreOp): { symbols?: string[]; declined?: string } | undefined {
+  const at = occurrenceAt(doc, line, character);
+  if (!at?.symbol) return undefined;
+  const here = doc.occurrences.filter((o) => o.symbol && sameRange(o.range, at.range));
+  const symbols = [...new Set(here.map((o) => o.symbol))];
+  if (symbols.length > 1) {
+    const defs = here.filter((o) => o.symbolRoles & ROLE_DEFINITION);
+    const uses = [...new Set(here.filter((o) => !(o.symbolRoles & ROLE_DEFINITION)).map((o) => o.symbol))];
+    if (op === 'definition' && defs.length === 1 && isLocalSymbol(defs[0]!.symbol) && uses.length > 0 && uses.every((u) => !isLocalSymbol(u))) return { symbols: uses };
+    return { declined: `the index gives this position ${symbols.length} symbols (${symbols.map((s) => symbolName(s) ?? s).join(', ')}) where TypeScript resolves the use (a destructured, shorthand or union-typed property)` };
+  }
+  const sym = at.symbol;
+  if (isLocalSymbol(sym)) return undefined;
+  // Overload signatures share one method symbol: a parameter or type parameter is declared once per signature.
+  if (/[)\]]$/.test(sym) && doc.occurrences.filter((o) => o.symbol === sym && o.symbolRoles & ROLE_DEFINITION).length > 1) return { declined: `the index gives every overload signature's ${symbolName(sym) ?? 'parameter'} one symbol; TypeScript tells the signatures apart` };
+  // An object literal's property (`name<N>:`): TypeScript's references include the property of the type it is written for.
+  if (op === 'references' && /\d:$/.test(sym)) return { declined: "the index does not relate an object literal's property to the property of its contextual type, which TypeScript's references include" };
+  return undefined;
 }
