@@ -144,6 +144,7 @@ async function ask(ctx: BenchContext, e: Engine, label: string, questions: Quest
     answers.push(a);
     if (firstPreciseMs === undefined && a.mode === 'precise') firstPreciseMs = Date.now() - t0;
     ctx.progress(`${label} ${q.id} → ${a.mode}/${a.provider ?? ''} ${a.items.length} rows in ${a.ms} ms`);
+    if (a.mode === 'error') stage(`${label} ${q.id} failed after ${a.ms} ms: ${a.error ?? ''}`);
   }
   let w: Run['wide'];
   if (wide) {
