@@ -1,7 +1,9 @@
 /**
  * Crash safety of the persisted index against the built CLI: `sextant index` is killed with
- * SIGKILL at random moments and at the moment its snapshot is being written, 50 times; after every
- * kill the index on disk must load cleanly (no recovery needed) and be a committed snapshot.
+ * SIGKILL at every named point of its snapshot write (index/testKillPoint.ts: the temp file
+ * written, synced, both checksums named, renamed, done; the checksum file's and the warm state's
+ * temp files), each twice, and at random moments of a run; after every kill the index on disk must
+ * load cleanly (no recovery needed) and be the committed snapshot the point implies.
  * Corrupt and truncated files are detected, moved aside, rebuilt, and reported.
  */
 import * as assert from 'node:assert/strict';
@@ -9,10 +11,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { IndexStore } from '../../server/src/index/store';
+import type { KillPoint } from '../../server/src/index/testKillPoint';
 import { CLI } from '../helpers/mcpClient';
 import { removeDir, tempDir } from '../helpers/workspace';
 
-const FILES = 400;
+const FILES = 200;
 
 function writeWorkspace(ws: string, generation: number, only?: Set<number>): void {
   for (let i = 0; i < FILES; i++) {
@@ -62,62 +65,57 @@ describe('crash-safe index: kill -9 during indexing and persisting @e2e', functi
     removeDir(idx);
   });
 
-  it('after each of 50 SIGKILLs (25 at random times, 25 while the snapshot is written) the index loads without recovery', async () => {
+  it('after a SIGKILL at every point of the snapshot write (twice each) and at 8 random moments, the index loads without recovery', async () => {
     const first = spawnSync(process.execPath, [CLI, 'index', '--workspace-root', ws, '--index-root', idx, '--json'], { encoding: 'utf8' });
     assert.equal(first.status, 0, first.stderr);
-    const fullRunMs = JSON.parse(first.stdout).durationMs as number;
     const base = await inspect(idx);
     assert.deepEqual([base.recovered, base.committed, base.files, base.integrity], [undefined, '1', FILES, 'ok']);
-
-    const outcomes = { duringPersist: 0, beforePersist: 0, afterExit: 0, newSnapshot: 0, oldSnapshot: 0 };
     let generation = Number(base.generation);
-    for (let iter = 1; iter <= 50; iter++) {
-      // Change 40 files so the run has something to index and persist.
-      const touched = new Set(Array.from({ length: 40 }, (_, k) => (iter * 37 + k * 11) % FILES));
-      writeWorkspace(ws, iter, touched);
-      const child = spawn(process.execPath, [CLI, 'index', '--workspace-root', ws, '--index-root', idx, '--json'], { stdio: 'ignore' });
-      const pid = child.pid as number;
-      const exited = new Promise<void>((r) => child.once('exit', () => r()));
-      let inPersist = false;
-      if (iter % 2 === 0) {
-        // Wait until the snapshot is being written — a temp file appears, or index.db itself starts
-        // to change (a writer that does not use a temp file) — synchronously, then kill.
-        const before = fs.statSync(path.join(idx, 'index.db'));
-        const deadline = Date.now() + 60_000;
-        while (Date.now() < deadline && running(pid)) {
-          let now: fs.Stats | undefined;
-          try {
-            now = fs.statSync(path.join(idx, 'index.db'));
-          } catch {
-            now = undefined;
-          }
-          if (fs.readdirSync(idx).some((n) => n.startsWith('index.db.tmp-')) || !now || now.size !== before.size || now.mtimeMs !== before.mtimeMs || now.ino !== before.ino) {
-            inPersist = true;
-            break;
-          }
-        }
-      } else {
-        await new Promise((r) => setTimeout(r, Math.random() * Math.max(500, fullRunMs + 700)));
-        inPersist = fs.readdirSync(idx).some((n) => n.startsWith('index.db.tmp-'));
+    let iter = 0;
+    /** Changes 20 files (the run has something to index and persist), runs `sextant index`, kills it; checks the index a reader then loads. */
+    const round = async (how: { at: KillPoint } | { afterMs: number } | 'none', expect: 'old' | 'new' | 'either'): Promise<{ killed: boolean; ms: number }> => {
+      iter++;
+      writeWorkspace(ws, iter, new Set(Array.from({ length: 20 }, (_, k) => (iter * 37 + k * 11) % FILES)));
+      const env = typeof how === 'object' && 'at' in how ? { ...process.env, SEXTANT_TEST_KILL_AT: how.at } : process.env;
+      const t0 = Date.now();
+      const child = spawn(process.execPath, [CLI, 'index', '--workspace-root', ws, '--index-root', idx, '--json'], { stdio: 'ignore', env });
+      const exited = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_code, signal) => r(signal)));
+      if (typeof how === 'object' && 'afterMs' in how) {
+        await Promise.race([exited, new Promise((r) => setTimeout(r, how.afterMs))]);
+        if (running(child.pid as number)) process.kill(child.pid as number, 'SIGKILL');
       }
-      const wasRunning = running(pid);
-      if (wasRunning) process.kill(pid, 'SIGKILL');
-      await exited;
-      if (!wasRunning) outcomes.afterExit++;
-      else if (inPersist) outcomes.duringPersist++;
-      else outcomes.beforePersist++;
-
+      const signal = await exited;
+      const ms = Date.now() - t0;
+      const what = `round ${iter} (${JSON.stringify(how)})`;
+      if (typeof how === 'object' && 'at' in how) assert.equal(signal, 'SIGKILL', `${what}: the run reached its kill point`);
+      if (how === 'none') assert.equal(signal, null, what);
       const seen = await inspect(idx);
-      assert.equal(seen.recovered, undefined, `iteration ${iter}: the index needed recovery`);
-      assert.deepEqual([seen.committed, seen.files, seen.integrity], ['1', FILES, 'ok'], `iteration ${iter}`);
+      assert.equal(seen.recovered, undefined, `${what}: the index needed recovery`);
+      assert.deepEqual([seen.committed, seen.files, seen.integrity], ['1', FILES, 'ok'], what);
       const g = Number(seen.generation);
-      assert.ok(g === generation || g === generation + 1, `iteration ${iter}: generation ${g} after ${generation}`);
-      if (g > generation) outcomes.newSnapshot++;
-      else outcomes.oldSnapshot++;
+      if (expect === 'old') assert.equal(g, generation, `${what}: killed before the rename, the last snapshot stays`);
+      else if (expect === 'new') assert.equal(g, generation + 1, `${what}: killed after the rename, the new snapshot is committed`);
+      else assert.ok(g === generation || g === generation + 1, `${what}: generation ${g} after ${generation}`);
       generation = g;
-    }
-    console.log(`      50 kills: ${JSON.stringify(outcomes)}`);
-    assert.ok(outcomes.duringPersist >= 20, `only ${outcomes.duringPersist} kills landed while the snapshot was written`);
+      return { killed: signal === 'SIGKILL', ms };
+    };
+
+    const points: [KillPoint, 'old' | 'new'][] = [
+      ['persist:tmp-written', 'old'],
+      ['persist:tmp-synced', 'old'],
+      ['sum:tmp-written', 'old'],
+      ['persist:sums-both', 'old'],
+      ['persist:renamed', 'new'],
+      ['persist:done', 'new'],
+      ['warm:tmp-written', 'new'],
+    ];
+    for (let twice = 0; twice < 2; twice++) for (const [at, expect] of points) await round({ at }, expect);
+    // Random moments over a whole run (walk, text phase, parse workers, persist), timed from one
+    // unkilled run of the same size.
+    const { ms: runMs } = await round('none', 'new');
+    let killed = 0;
+    for (let k = 0; k < 8; k++) if ((await round({ afterMs: Math.random() * runMs }, 'either')).killed) killed++;
+    console.log(`      ${points.length * 2} kills at points, ${killed} of 8 random kills landed before the run ended (run ${runMs} ms)`);
 
     // A run that is not killed takes over the dead runs' lock and leaves a fresh, committed index.
     const last = spawnSync(process.execPath, [CLI, 'index', '--workspace-root', ws, '--index-root', idx, '--json'], { encoding: 'utf8' });

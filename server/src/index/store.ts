@@ -14,6 +14,7 @@ import { PERSIST_CHUNK_BYTES } from '../core/limits';
 import { log } from '../core/log';
 import { INDEX_FILE, WARM_STATE_FILE } from './indexFiles';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
+import { testKillPoint } from './testKillPoint';
 
 export { INDEX_FILE, WARM_STATE_FILE };
 
@@ -186,18 +187,23 @@ export class IndexStore {
         let written = off;
         while (written < end) written += fs.writeSync(fd, bytes, written, end - written);
       }
+      testKillPoint('persist:tmp-written');
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
+    testKillPoint('persist:tmp-synced');
     // The checksum file names both the new and the committed bytes across the rename, so a crash
     // at any point leaves a file whose bytes it names; any other mismatch is damage.
     const sum = checksumOf(bytes);
     const previous = readChecksums(file)[0];
     writeChecksums(file, previous && previous !== sum ? [sum, previous] : [sum]);
+    testKillPoint('persist:sums-both');
     fs.renameSync(tmp, file);
+    testKillPoint('persist:renamed');
     fsyncDir(this.indexRoot);
     writeChecksums(file, [sum]);
+    testKillPoint('persist:done');
     return bytes.length;
   }
 
@@ -238,6 +244,7 @@ function writeChecksums(file: string, sums: string[]): void {
   const tmp = `${file}${SUM_SUFFIX}.tmp-${process.pid}`;
   try {
     fs.writeFileSync(tmp, sums.join('\n') + '\n', { mode: 0o600 });
+    testKillPoint('sum:tmp-written');
     fs.renameSync(tmp, file + SUM_SUFFIX);
   } catch {
     fs.rmSync(file + SUM_SUFFIX, { force: true });

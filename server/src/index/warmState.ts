@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { discoverWorkspaceAsync, type DiscoveryOptions, type DiscoveryResult } from '../workspace/discover';
 import { formatChecksum, INDEX_FILE, WARM_STATE_FILE } from './store';
+import { testKillPoint } from './testKillPoint';
 import { identityOf, indexSum, readWarmState, realRoot, unchangedByStat, WARM_FORMAT, warmStateKey, type WarmStateFile, type WarmSummary } from './warmCheck';
 
 export type { WarmSummary };
@@ -59,6 +60,7 @@ export function writeWarmState(indexRoot: string, workspaceRoot: string, opts: D
   const tmp = `${file}.tmp-${process.pid}`;
   try {
     fs.writeFileSync(tmp, JSON.stringify(s), { mode: 0o600 });
+    testKillPoint('warm:tmp-written');
     fs.renameSync(tmp, file);
   } catch {
     fs.rmSync(tmp, { force: true });
