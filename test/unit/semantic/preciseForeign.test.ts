@@ -19,6 +19,8 @@ const CT = sym('t.ts', 'CombinedTransformer#');
 const PATH = sym('shape.ts', 'Opts#path.');
 const RACE_A = sym('race.ts', 'race().(a)');
 const LIT = sym('lit.ts', 'value0:');
+const BASE = sym('env.ts', 'Base#');
+const STOP = sym('env.ts', 'Stop#');
 const consts = Array.from({ length: 10 }, (_, i) => `export const c${i} = ${i};`).join('\n');
 
 const texts: Record<string, string> = {
@@ -27,6 +29,7 @@ const texts: Record<string, string> = {
   'src/shape.ts': 'type Opts = { path: string };\nfunction f(opts: Opts) {\n  const { path } = opts;\n}\n',
   'src/race.ts': 'function race(a: number): void;\nfunction race(a: string): void;\nfunction race(a: any) {}\n',
   'src/lit.ts': 'export const o = { value: 1 };\n',
+  'src/env.ts': 'interface Base { id?: string }\ninterface Stop extends Base { id: null }\n',
 };
 
 const occ = (line: number, from: number, to: number, symbol: string, role = 0): ScipOccurrence => ({ range: [line, from, to], symbol, symbolRoles: role });
@@ -39,6 +42,10 @@ function docs(): ScipDocument[] {
     doc('src/shape.ts', [occ(0, 14, 18, PATH, ROLE_DEFINITION), occ(2, 10, 14, 'local 1', ROLE_DEFINITION), occ(2, 10, 14, PATH)]),
     doc('src/race.ts', [occ(0, 14, 15, RACE_A, ROLE_DEFINITION), occ(1, 14, 15, RACE_A, ROLE_DEFINITION), occ(2, 14, 15, RACE_A, ROLE_DEFINITION)]),
     doc('src/lit.ts', [occ(0, 19, 24, LIT, ROLE_DEFINITION)]),
+    {
+      ...doc('src/env.ts', [occ(0, 10, 14, BASE, ROLE_DEFINITION), occ(0, 17, 19, `${BASE}id.`, ROLE_DEFINITION), occ(1, 10, 14, STOP, ROLE_DEFINITION), occ(1, 23, 27, BASE), occ(1, 30, 32, `${STOP}id.`, ROLE_DEFINITION)]),
+      symbols: [{ symbol: STOP, documentation: [], relationships: [{ symbol: BASE, isImplementation: true, isReference: false, isTypeDefinition: false, isDefinition: false }], kind: 21, displayName: 'Stop', enclosingSymbol: '' }],
+    },
   ];
 }
 
@@ -88,6 +95,8 @@ describe("another producer's SCIP where TypeScript tells more apart", () => {
     assert.match(overload.incomplete ?? '', /overload signature/);
     const literal = answers.answer('references', 'typescript', { path: 'src/lit.ts', line: 1, column: 20, includeDeclaration: true })!;
     assert.match(literal.incomplete ?? '', /object literal's property/);
+    const member = answers.answer('references', 'typescript', { path: 'src/env.ts', line: 2, column: 31, includeDeclaration: true })!;
+    assert.match(member.incomplete ?? '', /does not relate id to the members of Base/);
     // its definition is still answered: the property itself
     assert.deepEqual(at(answers.answer('definition', 'typescript', { path: 'src/lit.ts', line: 1, column: 20 })!.value), ['src/lit.ts:1:20']);
   });

@@ -576,5 +576,10 @@ export function foreignPosition(doc: ScipDocument, line: number, character: numb
   if (/[)\]]$/.test(sym) && doc.occurrences.filter((o) => o.symbol === sym && o.symbolRoles & ROLE_DEFINITION).length > 1) return { declined: `the index gives every overload signature's ${symbolName(sym) ?? 'parameter'} one symbol; TypeScript tells the signatures apart` };
   // An object literal's property (`name<N>:`): TypeScript's references include the property of the type it is written for.
   if (op === 'references' && /\d:$/.test(sym)) return { declined: "the index does not relate an object literal's property to the property of its contextual type, which TypeScript's references include" };
+  // A member of a type that extends or implements another: TypeScript's references include the
+  // member it redeclares (and that one's other redeclarations); the index relates the types only.
+  const owner = /^(.*#)[^#]+$/.exec(sym)?.[1];
+  const base = owner ? doc.symbols.find((s) => s.symbol === owner)?.relationships.find((r) => r.isImplementation)?.symbol : undefined;
+  if (op === 'references' && base) return { declined: `the index does not relate ${symbolName(sym) ?? 'a member'} to the members of ${symbolName(base) ?? 'the types'} its type extends or implements, which TypeScript's references include` };
   return undefined;
 }
