@@ -37,6 +37,14 @@ export const HEAVY_CALLS_IN_FLIGHT = 2;
 export const STILL_WORKING_KEPT_CALLS = 32;
 /** Wall-clock deadline for a tool call; the answer says `deadline` when it was cut. */
 export const TOOL_DEADLINE_MS = 10_000;
+/**
+ * How long after its deadline a call's handler still gets to hand over what it has before the call
+ * answers DEADLINE_EXCEEDED (mcp/server.ts): providers stop at the deadline, and decorating and
+ * rendering their rows comes after (shared_engine at load ~27: references of a name in 28,831
+ * files answered DEADLINE_EXCEEDED 250 ms past the deadline while its heuristic rows were being
+ * decorated). A hung handler is still answered; over MCP the caller has had STILL_WORKING long before.
+ */
+export const TOOL_DEADLINE_GRACE_MS = 1_500;
 /** Deadline for the bounded ripgrep scan used for regex and non-token queries. */
 export const TEXT_SCAN_DEADLINE_MS = 5_000;
 /** Maximum matches collected from one file before moving on (keeps a minified file from flooding). */

@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isToolError, ToolError } from '../core/errors';
-import { DEFAULT_ITEM_LIMIT, DEFAULT_RESPONSE_BYTES, MAX_RESPONSE_BYTES, MIN_RESPONSE_BYTES, TOOL_ANSWER_MS, TOOL_DEADLINE_MS } from '../core/limits';
+import { DEFAULT_ITEM_LIMIT, DEFAULT_RESPONSE_BYTES, MAX_RESPONSE_BYTES, MIN_RESPONSE_BYTES, TOOL_ANSWER_MS, TOOL_DEADLINE_GRACE_MS, TOOL_DEADLINE_MS } from '../core/limits';
 import { log } from '../core/log';
 import { asForeground } from '../core/timeSlice';
 import type { Engine } from '../nav/engine';
@@ -183,7 +183,7 @@ async function answerCall(engine: Engine, tools: readonly AnyTool[], tool: AnyTo
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new ToolError('DEADLINE_EXCEEDED', `${tool.name} did not finish within ${deadlineMs} ms`, 'narrow the query (path glob, kinds, project) and retry')),
-        deadlineMs + 250,
+        deadlineMs + TOOL_DEADLINE_GRACE_MS,
       );
     });
     let result;
