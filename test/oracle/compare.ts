@@ -286,10 +286,12 @@ export async function compare(o: CompareOptions): Promise<CompareResult> {
 
 /**
  * What an answer says of itself that an agent follows by asking again: projects not searched by the
- * deadline, no answer in time, the host still loading, restore still running, "ask again". Unbound
+ * deadline (a project "not searched" for another reason — AutoMapper xi-idisposable: "more
+ * framework/package types derive from IDisposable than were looked up … not searched" — is final:
+ * asking again gives the same answer), no answer in time, the host still loading, restore still running, "ask again". Unbound
  * mentions, a position that could not be bound, or a heuristic answer for another reason are final.
  */
-const UNFINISHED = /not searched|\(deadline|by the deadline|deadline came|in time|no answer within|ask again|still (loading|working|compiling|restoring)|restoring \d+ of \d+ projects|STILL_WORKING/i;
+const UNFINISHED = /\(deadline|by the deadline|deadline came|in time|no answer within|ask again|still (loading|working|compiling|restoring)|restoring \d+ of \d+ projects|STILL_WORKING/i;
 
 /** The answer says it is not finished (its own continuation): an agent asks again. */
 export function unfinished(a: EngineAnswer): boolean {
