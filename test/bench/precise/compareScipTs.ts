@@ -150,11 +150,12 @@ if (require.main === module) {
       }
       console.log(`answered by ${by}: ${part.length}, equal ${part.filter((r) => r.equal).length}; ${[...byOp].map(([k, [e, t]]) => `${k} ${e}/${t}`).join(', ')}`);
     }
-    // Per op, every question: the registry's answer (store, merged or live) against the host's.
+    // Per op, the questions the host answered whole (a host that timed out or left programs out is no truth): the registry's answer (store, merged or live) against the host's.
     for (const op of ['references', 'definition', 'implementation'] as const) {
-      const part = rows.filter((r) => r.question.op === op);
+      const all = rows.filter((r) => r.question.op === op);
+      const part = all.filter((r) => r.liveMode === 'ok');
       const by = (b: string) => part.filter((r) => r.answeredBy === b).length;
-      console.log(`${op}: equal ${part.filter((r) => r.equal).length}/${part.length} (store ${by('store')}, merged ${by('merged')}, live ${by('live')})`);
+      console.log(`${op}: equal ${part.filter((r) => r.equal).length}/${part.length} of the ${all.length} questions the host answered whole (store ${by('store')}, merged ${by('merged')}, live ${by('live')})`);
     }
     const storeMs = rows.filter((r) => r.answeredBy === 'store').map((r) => r.storeMs).sort((x, y) => x - y);
     const liveMs = rows.filter((r) => r.answeredBy === 'store').map((r) => r.liveMs).sort((x, y) => x - y);
