@@ -59,9 +59,14 @@ async function httpAgent(url: string, token: string, name: string): Promise<Agen
   };
 }
 
+/** A setup call's answer, asked again while the engine says STILL_WORKING (a search during the symbol table's build), for up to 2 minutes. */
 async function sc(c: Client, tool: string, args: Args): Promise<any> {
-  const r = await c.callTool({ name: tool, arguments: args }, undefined, { timeout: 600_000 });
-  return r.isError ? undefined : r.structuredContent;
+  const end = Date.now() + 120_000;
+  for (;;) {
+    const r = await c.callTool({ name: tool, arguments: args }, undefined, { timeout: 600_000 });
+    const still = r.isError && String((r.content as { text?: string }[])[0]?.text).startsWith('Error [STILL_WORKING]');
+    if (!still || Date.now() > end) return r.isError ? undefined : r.structuredContent;
+  }
 }
 
 /** The cheap questions: names, files and outlines the index answers (one list, cycled per agent). */
