@@ -24,8 +24,6 @@ import { call } from '../../helpers/mcpClient';
 import { servedTree } from '../../helpers/servedTree';
 
 const NO_FEED_PACKAGE = 'Contoso.Data.Client';
-/** The package Shop.Wire's netstandard2.0 build would get System.Text.Json from; no feed serves it. */
-const NO_FEED_JSON = 'Contoso.Json.Unserved';
 /** The package Jobs would get the hosting abstractions from; no feed serves it either. */
 const NO_FEED_HOSTING = 'Contoso.Hosting.Unserved';
 
@@ -224,38 +222,6 @@ public static class Checkout
     public static void Fire() => OnChanged();
 
     static void OnChanged() { }
-}
-`,
-  // Multi-targeting, never restored, netstandard2.0 first (as MassTransit): System.Text.Json is a
-  // package there (one no feed serves here, so it stays unresolved wherever the test runs) and part of the framework in net10.0.
-  'Shop.Wire/Shop.Wire.csproj': `<Project Sdk="Microsoft.NET.Sdk">
-  <PropertyGroup>
-    <TargetFrameworks>netstandard2.0;net8.0;net10.0</TargetFrameworks>
-    <LangVersion>latest</LangVersion>
-  </PropertyGroup>
-  <ItemGroup Condition="'$(TargetFramework)' == 'netstandard2.0'">
-    <PackageReference Include="${NO_FEED_JSON}" Version="1.0.0" />
-  </ItemGroup>
-</Project>
-`,
-  'Shop.Wire/Wire.cs': `using System.Text.Json;
-
-namespace Shop.Wire;
-
-public static class Wire
-{
-    public static string Encode(JsonSerializerOptions options, object value) => JsonSerializer.Serialize(value, options);
-}
-`,
-  'Shop.Wire/Use.cs': `using System.Text.Json;
-
-namespace Shop.Wire;
-
-public static class Use
-{
-    static readonly JsonSerializerOptions Options = new();
-
-    public static string Twice(object value) => Wire.Encode(Options, value) + Wire.Encode(Options, value);
 }
 `,
   'Web/Web.csproj': sdkProject(['implicitUsings'], [`<FrameworkReference Include="Microsoft.AspNetCore.App" />`]),
@@ -468,18 +434,6 @@ describe('semantic: binding gaps named and callers through implementations over 
     const title = await ask('references', { target: { qualifiedName: 'Shop.Core.Report.Title' }, group_by: 'none', include_definition: false });
     assert.equal(title.mode, 'precise', `${title.summary} ${title.completeness?.partial ?? ''}`);
     assert.deepEqual(title.items.map((x: any) => `${at(x)} ${x.confidence}`), ['Shop.Report/Views.cs:13:54 exact']);
-  });
-
-  it('a multi-targeting project never restored binds in the newest netX.0 (the framework needing the fewest packages), not its first (netstandard2.0)', async () => {
-    const r = await ask('references', { target: { qualifiedName: 'Shop.Wire.Wire.Encode' }, group_by: 'none', include_definition: false });
-    console.log(`      ${r.summary} | ${r.completeness?.partial ?? ''} | ${JSON.stringify(r.notes ?? [])}`);
-    assert.equal(r.mode, 'precise', `${r.summary} ${r.completeness?.partial ?? ''}`);
-    assert.deepEqual(r.items.map((x: any) => `${at(x)} ${x.confidence}`), ['Shop.Wire/Use.cs:9:54 exact', 'Shop.Wire/Use.cs:9:84 exact']);
-    // bound in netstandard2.0 it would name the missing package, or the netstandard reference assemblies replaced by the .NET pack
-    assert.doesNotMatch(JSON.stringify([r.notes, r.completeness, r.items]), /netstandard|NETStandard|Contoso\.Json/);
-    const d = await ask('definition', { target: { path: 'Shop.Wire/Wire.cs', line: 7, column: 96 } });
-    assert.equal(d.mode, 'precise', d.summary);
-    assert.match(JSON.stringify(d.items), /decompiled:System\.Text\.Json@/);
   });
 
   it('definition of a namespace: no declaration rows (every `namespace N` line is an equal part), precise, saying why', async () => {

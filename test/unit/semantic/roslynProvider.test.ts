@@ -12,7 +12,6 @@ import * as path from 'node:path';
 import { PathPolicy } from '../../../server/src/core/paths';
 import { buildProjectGraph } from '../../../server/src/projects/buildProjectGraph';
 import { SemanticRegistry } from '../../../server/src/semantic/registry';
-import { fewestPackagesFramework } from '../../../server/src/semantic/roslyn/bindingFramework';
 import { defaultLangVersion, frameworkDefines, nearestFramework, ProjectDescriber } from '../../../server/src/semantic/roslyn/projectDescriptions';
 import { coverageGaps, RoslynProvider } from '../../../server/src/semantic/roslyn/roslynProvider';
 
@@ -29,10 +28,10 @@ function listFiles(root: string, rel = ''): string[] {
   return out;
 }
 
-function describerFor(root: string, sdkMajors?: number[]): ProjectDescriber {
+function describerFor(root: string): ProjectDescriber {
   const files = listFiles(root);
   const graph = buildProjectGraph({ root, files });
-  return new ProjectDescriber({ root: fs.realpathSync(root), graph, files, policy: new PathPolicy(root), ...(sdkMajors ? { sdkMajors } : {}) });
+  return new ProjectDescriber({ root: fs.realpathSync(root), graph, files, policy: new PathPolicy(root) });
 }
 
 describe('roslyn: project descriptions from the project model', () => {
@@ -141,34 +140,6 @@ describe('roslyn: project descriptions from the project model', () => {
       assert.deepEqual(refsOf('Mid'), ['Base/Base.csproj|net10.0', 'Hidden/Hidden.csproj|net10.0']);
       assert.deepEqual(refsOf('Top'), ['Base/Base.csproj|net10.0', 'Mid/Mid.csproj|net10.0']);
       assert.deepEqual(refsOf('Alone'), ['Mid/Mid.csproj|net10.0']);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('a multi-targeting project never restored binds in the newest netX.0 the SDK has (fewest packages); with its assets file in the tree, in its first framework', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-desc-tfm-'));
-    try {
-      fs.mkdirSync(path.join(dir, 'Wire'), { recursive: true });
-      fs.writeFileSync(path.join(dir, 'Wire/Wire.csproj'), '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFrameworks>netstandard2.0;net8.0;net10.0;net11.0</TargetFrameworks></PropertyGroup></Project>\n');
-      fs.writeFileSync(path.join(dir, 'Wire/Wire.cs'), 'namespace Wire; public class C { }\n');
-      fs.mkdirSync(path.join(dir, 'App'), { recursive: true });
-      fs.writeFileSync(path.join(dir, 'App/App.csproj'), '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFrameworks>net10.0;net8.0</TargetFrameworks></PropertyGroup><ItemGroup><ProjectReference Include="../Wire/Wire.csproj" /></ItemGroup></Project>\n');
-      fs.writeFileSync(path.join(dir, 'App/App.cs'), 'namespace App; public class D { }\n');
-      const d = describerFor(dir, [8, 10]);
-      assert.deepEqual(d.keysOfFile('Wire/Wire.cs'), ['Wire/Wire.csproj|net10.0']);
-      assert.equal(d.keyOfProject('Wire/Wire.csproj'), 'Wire/Wire.csproj|net10.0');
-      assert.equal(d.keyOfProject('App/App.csproj'), 'App/App.csproj|net10.0');
-      const app = d.describe('App/App.csproj|net10.0');
-      assert.ok(app.ok);
-      assert.deepEqual(app.description.projectReferences, ['Wire/Wire.csproj|net10.0']);
-      fs.mkdirSync(path.join(dir, 'Wire/obj'));
-      fs.writeFileSync(path.join(dir, 'Wire/obj/project.assets.json'), '{}');
-      assert.deepEqual(describerFor(dir, [8, 10]).keysOfFile('Wire/Wire.cs'), ['Wire/Wire.csproj|netstandard2.0']);
-      assert.equal(fewestPackagesFramework(['netstandard2.0', 'net8.0', 'net9.0'], [10]), 'net9.0');
-      assert.equal(fewestPackagesFramework(['netstandard2.0', 'net11.0', 'net12.0'], [10]), 'net11.0', 'none the SDK has: the nearest above it');
-      assert.equal(fewestPackagesFramework(['netstandard2.0', 'net8.0-windows', 'net472'], [10]), 'netstandard2.0');
-      assert.equal(fewestPackagesFramework(['netstandard2.0', 'net8.0'], []), 'net8.0');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

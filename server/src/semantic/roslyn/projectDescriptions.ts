@@ -19,7 +19,6 @@ import type { ProjectGraph, ProjectNode } from '../../projects/ProjectGraph';
 import { WorkspaceFiles } from '../../projects/WorkspaceFiles';
 import { evaluateProject, type Evaluation, type EvaluationContext } from '../../projects/msbuild/evaluateProject';
 import { parseXml, type XmlParse } from '../../projects/msbuild/xmlDocument';
-import { fewestPackagesFramework, sdkReferencePackMajors } from './bindingFramework';
 import type { GlobalUsing, ProjectDescription, ProjectKey } from './hostProtocol';
 
 /** Item types a compilation needs besides the graph's tracked ones. */
@@ -34,8 +33,6 @@ export interface DescriptionInput {
   policy: PathPolicy;
   /** A project's (workspace-relative) assets file restored into Sextant's state, when the tree has none (semantic/restore/). */
   restoredAssets?: (project: string) => string | undefined;
-  /** The major versions of the SDK's Microsoft.NETCore.App reference packs (default: read from the installed SDK). */
-  sdkMajors?: readonly number[];
 }
 
 export type Described =
@@ -70,42 +67,24 @@ export class ProjectDescriber {
     this.nodes = new Map(input.graph.projects.map((p) => [p.id, p]));
   }
 
-  /** The key a file's question binds in: its (first) C# project and the framework it binds in among those the file compiles under (bindingTfm). */
+  /** The key a file's question binds in: its (first) C# project and that project's first framework it compiles under. */
   keysOfFile(rel: string): ProjectKey[] {
     const out: ProjectKey[] = [];
     for (const e of this.input.graph.files.get(rel) ?? []) {
       const n = this.nodes.get(e.project);
       if (!n || n.kind !== 'csharp') continue;
       const tfms = e.targetFrameworks?.length ? e.targetFrameworks : n.targetFrameworks;
-      out.push(projectKey(n.id, this.bindingTfm(n.id, tfms)));
+      out.push(projectKey(n.id, tfms[0]));
     }
     return out;
   }
 
-  /** The key of a project (the framework it binds in), or undefined for a project that is not C#. */
+  /** The key of a project (its first framework), or undefined for a project that is not C#. */
   keyOfProject(id: string): ProjectKey | undefined {
     const n = this.nodes.get(id);
     if (!n || n.kind !== 'csharp') return undefined;
-    return projectKey(n.id, this.bindingTfm(n.id, n.targetFrameworks));
+    return projectKey(n.id, n.targetFrameworks[0]);
   }
-
-  /**
-   * A multi-targeting project binds in its first framework when the tree has its assets file
-   * (obj/project.assets.json: every framework's packages resolve), else in the one needing the
-   * fewest packages (bindingFramework.ts) — also once restored into state, so a project's key
-   * does not change under its questions.
-   */
-  private bindingTfm(project: string, tfms: readonly string[]): string | undefined {
-    if (tfms.length < 2) return tfms[0];
-    let restored = this.treeAssets.get(project);
-    if (restored === undefined) {
-      const dir = path.posix.dirname(project);
-      restored = fs.existsSync(`${dir === '.' ? this.input.root : `${this.input.root}/${dir}`}/obj/project.assets.json`);
-      this.treeAssets.set(project, restored);
-    }
-    return restored ? tfms[0] : fewestPackagesFramework(tfms, this.input.sdkMajors ?? sdkReferencePackMajors());
-  }
-  private readonly treeAssets = new Map<string, boolean>();
 
   node(id: string): ProjectNode | undefined {
     return this.nodes.get(id);
