@@ -8,20 +8,16 @@ import * as assert from 'node:assert/strict';
 import { callTool } from '../../../server/src/mcp/server';
 import { ALL_TOOLS } from '../../../server/src/mcp/tools';
 import { spreadLocations } from '../../../server/src/mcp/tools/semantic';
-import { Engine } from '../../../server/src/nav/engine';
-import { disposeSemanticService, semanticService } from '../../../server/src/nav/semanticService';
 import { symbolRowNames } from '../../../server/src/mcp/tools/syntax';
-import { removeDir, tempDir, writeTree } from '../../helpers/workspace';
+import { heuristicEngine } from '../../helpers/heuristicEngine';
+import { tempDir, writeTree } from '../../helpers/workspace';
 
 const PROJECTS = 10;
 
 describe('answer shapes: references groups and search_symbol ranking', function () {
   this.timeout(120_000);
-  let ws: string;
-  let engine: Engine;
-
-  before(async () => {
-    ws = tempDir('shapes');
+  const engine = heuristicEngine(() => {
+    const ws = tempDir('shapes');
     const files: Record<string, string> = {
       'src/Core/Core.csproj': '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>',
       'src/Core/OrderManager.cs': 'namespace Core;\n\npublic interface IOrderManager { void Place(); }\n\npublic class OrderManager : IOrderManager\n{\n    public void Place() { }\n}\n',
@@ -38,19 +34,11 @@ describe('answer shapes: references groups and search_symbol ranking', function 
       files[`src/App${i}/Service${i}.cs`] = `namespace App${i};\n\npublic class Service${i}\n{\n    private readonly Core.OrderManager _orderManager = new();\n    public Core.OrderManager OrderManager => _orderManager;\n${uses}\n}\n`;
     }
     writeTree(ws, files);
-    engine = await Engine.open({ workspaceRoot: ws, indexRoot: '' });
-    await engine.refresh();
-    semanticService(engine, { noLsp: true });
-  });
-
-  after(async () => {
-    await disposeSemanticService(engine);
-    await engine.close();
-    removeDir(ws);
+    return ws;
   });
 
   async function tool(name: string, args: Record<string, unknown>): Promise<{ structured: any; text: string }> {
-    const r = await callTool(engine, ALL_TOOLS, ALL_TOOLS.find((t) => t.name === name), name, args, 60_000);
+    const r = await callTool(engine(), ALL_TOOLS, ALL_TOOLS.find((t) => t.name === name), name, args, 60_000);
     if (r.isError) throw new Error((r.content[0] as { text: string }).text);
     return { structured: r.structuredContent, text: (r.content[0] as { text: string }).text };
   }

@@ -6,11 +6,10 @@
 import * as assert from 'node:assert/strict';
 import { callTool } from '../../../server/src/mcp/server';
 import { ALL_TOOLS } from '../../../server/src/mcp/tools';
-import { Engine } from '../../../server/src/nav/engine';
-import { disposeSemanticService, semanticService } from '../../../server/src/nav/semanticService';
 import { formatSymbolId, splitSymbolId, SymbolIdSpace } from '../../../server/src/nav/symbolIds';
 import type { ProjectGraph, ProjectNode } from '../../../server/src/projects/ProjectGraph';
-import { removeDir, tempDir, writeTree } from '../../helpers/workspace';
+import { heuristicEngine } from '../../helpers/heuristicEngine';
+import { tempDir, writeTree } from '../../helpers/workspace';
 
 function node(id: string, name: string, tfms: string[]): ProjectNode {
   return { id, path: id, name, kind: 'csharp', isTest: false, targetFrameworks: tfms, status: 'complete', reasons: [], fileCount: 1 };
@@ -77,11 +76,8 @@ describe('symbol ids: format and parsing', () => {
 
 describe('symbol ids in tool answers (engine, index and project model; heuristic provider)', function () {
   this.timeout(60_000);
-  let ws: string;
-  let engine: Engine;
-
-  before(async () => {
-    ws = tempDir('ids');
+  const engine = heuristicEngine(() => {
+    const ws = tempDir('ids');
     writeTree(ws, {
       'src/Core/Core.csproj': '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFrameworks>net8.0;net10.0</TargetFrameworks></PropertyGroup></Project>',
       'src/Core/Guard.cs': 'namespace Core;\n\npublic static class Guard\n{\n    public static void NotNull(object value) { }\n}\n',
@@ -95,24 +91,16 @@ describe('symbol ids in tool answers (engine, index and project model; heuristic
       'src/Tool/Program.cs': 'namespace App;\n\npublic class Program\n{\n    public static void Run() { }\n}\n',
       'shared/BuildInfo.cs': 'namespace App;\n\npublic static class BuildInfo\n{\n    public const string Name = "x";\n}\n',
     });
-    engine = await Engine.open({ workspaceRoot: ws, indexRoot: '' });
-    await engine.refresh();
-    semanticService(engine, { noLsp: true });
-  });
-
-  after(async () => {
-    await disposeSemanticService(engine);
-    await engine.close();
-    removeDir(ws);
+    return ws;
   });
 
   async function tool(name: string, args: Record<string, unknown>): Promise<any> {
-    const r = await callTool(engine, ALL_TOOLS, ALL_TOOLS.find((t) => t.name === name), name, args, 20_000);
+    const r = await callTool(engine(), ALL_TOOLS, ALL_TOOLS.find((t) => t.name === name), name, args, 20_000);
     if (r.isError) throw new Error((r.content[0] as { text: string }).text);
     return r.structuredContent;
   }
   async function toolError(name: string, args: Record<string, unknown>): Promise<string> {
-    const r = await callTool(engine, ALL_TOOLS, ALL_TOOLS.find((t) => t.name === name), name, args, 20_000);
+    const r = await callTool(engine(), ALL_TOOLS, ALL_TOOLS.find((t) => t.name === name), name, args, 20_000);
     assert.equal(r.isError, true, `expected an error, got ${JSON.stringify(r).slice(0, 600)}`);
     return (r.content[0] as { text: string }).text;
   }
